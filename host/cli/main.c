@@ -1,0 +1,208 @@
+/* petrel: the command-line tool. Loads a model, runs one MCC examination and
+ * prints its answers in the MCC format. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "petrel/cnet.h"
+#include "petrel/engine.h"
+#include "petrel/mcc.h"
+#include "petrel/pnml.h"
+#include "petrel/sysinfo.h"
+
+/* The one piece of global state: a signal handler can reach nothing else.
+ * The engine polls it between chunks and stops with what is proven. */
+static volatile sig_atomic_t cli_cancelled;
+
+static void cli_on_signal(int sig)
+{
+    (void)sig;
+    cli_cancelled = 1;
+}
+
+static void cli_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cli_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct cli_run {
+    cli_options o;
+    char *dir;          /* instance folder (formula files live there) */
+    char *pnml;
+    pn_net *net;
+    pn_cnet *cn;
+    pn_engine_opts eo;
+} cli_run;
+
+static char *cli_join(const char *dir, const char *file)
+{
+    size_t n = strlen(dir) + strlen(file) + 2;
+    char *p = malloc(n);
+    if (p != NULL)
+        snprintf(p, n, "%s/%s", dir, file);
+    return p;
+}
+
+static int cli_resolve_model(cli_run *r)
+{
+    struct stat st;
+    if (stat(r->o.model, &st) != 0) {
+        fprintf(stderr, "petrel: %s: no such file or folder\n", r->o.model);
+        return 2;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        r->dir = strdup(r->o.model);
+        r->pnml = cli_join(r->o.model, "model.pnml");
+    } else {
+        r->pnml = strdup(r->o.model);
+        const char *slash = strrchr(r->o.model, '/');
+        r->dir = slash ? strndup(r->o.model, (size_t)(slash - r->o.model)) : strdup(".");
+    }
+    if (r->dir == NULL || r->pnml == NULL) {
+        fputs("petrel: out of memory\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+static int cli_load(cli_run *r)
+{
+    pn_error err = {0};
+    if (pn_pnml_read_file(r->pnml, &r->net, &err) != PN_OK ||
+        pn_cnet_compile(r->net, &r->cn, &err) != PN_OK) {
+        fprintf(stderr, "petrel: %s\n", err.msg);
+        if (err.code == PN_ERR_UNSUPPORTED && !r->o.quiet)
+            fputs("petrel: answering CANNOT_COMPUTE\n", stderr);
+        return err.code == PN_ERR_NOMEM ? 1 : err.code == PN_ERR_UNSUPPORTED ? -1 : 2;
+    }
+    if (r->o.verbose)
+        fprintf(stderr, "petrel: %s: %u places, %u transitions, %u arcs\n", r->net->id,
+                r->net->n_places, r->net->n_transitions, r->net->n_arcs);
+    return 0;
+}
+
+static void cli_progress(void *ctx, const pn_progress *p)
+{
+    (void)ctx;
+    fprintf(stderr, "petrel: %.1f s: level %lu, %lu states (%lu in frontier), %lu edges, %.1f MB\n",
+            p->seconds, (unsigned long)p->level, (unsigned long)p->states,
+            (unsigned long)p->frontier, (unsigned long)p->edges, (double)p->bytes / 1e6);
+}
+
+/* Leaves room for the net, the formulas and the allocator's own overhead. */
+static uint64_t cli_engine_budget(uint64_t mem)
+{
+    if (mem == 0)
+        return 0;
+    uint64_t reserve = mem / 10 < (256ULL << 20) ? mem / 10 : (256ULL << 20);
+    return mem - reserve;
+}
+
+static void cli_engine_opts(cli_run *r)
+{
+    const cli_options *o = &r->o;
+    pn_engine_opts *eo = &r->eo;
+    memset(eo, 0, sizeof *eo);
+    eo->threads = o->threads ? o->threads : pn_sys_cpu_count();
+    eo->memory_budget = cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes());
+    eo->timeout_s = o->timeout_s;
+    eo->cancel = (const volatile int *)&cli_cancelled;
+    if (!o->quiet) {
+        eo->progress = cli_progress;
+        eo->progress_interval_s = o->progress ? 1.0 : 5.0;
+    }
+}
+
+static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
+{
+    if (r->o.quiet)
+        return;
+    double rate = res->seconds > 0 ? (double)res->states / res->seconds : 0;
+    double bps = res->states ? (double)res->bytes / (double)res->states : 0;
+    fprintf(stderr,
+            "petrel: %s: %s: %lu states, %lu edges, %lu levels in %.3f s "
+            "(%.2f M states/s); %u word(s)/state, %.1f bytes/state, peak RSS %.1f MB, "
+            "%u thread(s), %lu restart(s)\n",
+            r->o.exam_name, pn_run_status_name(res->status), (unsigned long)res->states,
+            (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
+            res->state_words, bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
+            (unsigned long)res->restarts);
+}
+
+static int cli_state_space(cli_run *r)
+{
+    pn_engine_result res;
+    pn_error err = {0};
+    if (pn_explore(r->cn, &r->eo, &res, &err) != PN_OK) {
+        fprintf(stderr, "petrel: %s\n", err.msg);
+        fputs("CANNOT_COMPUTE\n", stdout);
+        return 1;
+    }
+    pn_mcc_print_state_space(stdout, &res);
+    cli_print_stats(r, &res);
+    return 0;
+}
+
+static int cli_choose_engine(const cli_run *r)
+{
+    if (r->o.engine == CLI_ENGINE_GPU) {
+        fputs("petrel: --engine gpu: no usable GPU: this build has no CUDA engine\n", stderr);
+        return 1;
+    }
+    if (r->o.engine == CLI_ENGINE_AUTO && r->o.verbose)
+        fputs("petrel: no usable GPU: using the CPU engine\n", stderr);
+    return 0;
+}
+
+static int cli_dispatch(cli_run *r)
+{
+    switch (r->o.exam) {
+    case PN_EXAM_STATE_SPACE:
+        return cli_state_space(r);
+    default:
+        fputs("DO_NOT_COMPETE\n", stdout);
+        return 0;
+    }
+}
+
+static void cli_free(cli_run *r)
+{
+    pn_cnet_free(r->cn);
+    pn_net_free(r->net);
+    free(r->dir);
+    free(r->pnml);
+}
+
+int main(int argc, char **argv)
+{
+    cli_run r;
+    memset(&r, 0, sizeof r);
+    int rc = cli_parse(argc, argv, &r.o);
+    if (rc != 0)
+        return rc == 1 ? 0 : rc;
+    cli_install_signals();
+    rc = cli_resolve_model(&r);
+    if (rc == 0)
+        rc = cli_choose_engine(&r);
+    if (rc == 0)
+        rc = cli_load(&r);
+    if (rc < 0) { /* valid model Petrel cannot handle yet: nothing is proven */
+        fputs("CANNOT_COMPUTE\n", stdout);
+        rc = 0;
+    } else if (rc == 0) {
+        cli_engine_opts(&r);
+        rc = cli_dispatch(&r);
+    }
+    cli_free(&r);
+    fflush(stdout);
+    return rc;
+}

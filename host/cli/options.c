@@ -1,0 +1,142 @@
+#include "options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "petrel/sysinfo.h"
+
+static void cli_usage(FILE *f)
+{
+    fputs(
+        "Usage: petrel [options] MODEL\n"
+        "Explicit-state model checker for Petri nets (MCC examinations).\n"
+        "\n"
+        "MODEL is an MCC instance folder (model.pnml and the formula files) or a\n"
+        ".pnml file. Results go to stdout in the MCC format; statistics and\n"
+        "progress to stderr.\n"
+        "\n"
+        "Options:\n"
+        "  -e, --examination NAME  examination (default: $BK_EXAMINATION, else StateSpace):\n"
+        "                          StateSpace, UpperBounds, ReachabilityCardinality,\n"
+        "                          ReachabilityFireability, ReachabilityDeadlock, OneSafe,\n"
+        "                          QuasiLiveness, StableMarking, Liveness, CTLCardinality,\n"
+        "                          CTLFireability, LTLCardinality, LTLFireability\n"
+        "      --timeout SECONDS   wall-clock budget (default: $BK_TIME_CONFINEMENT, else none)\n"
+        "      --memory SIZE       memory budget, e.g. 512M, 16G (default: $BK_MEMORY_CONFINEMENT\n"
+        "                          in MB, else the memory available to this process)\n"
+        "      --threads N         worker threads (default: the cores this process may use)\n"
+        "      --engine KIND       auto, cpu or gpu (default: auto)\n"
+        "  -q, --quiet             no statistics or progress on stderr\n"
+        "      --progress          a progress line every second (default: every 5 s)\n"
+        "  -v, --verbose           more detail on stderr\n"
+        "  -h, --help              this text\n"
+        "  -V, --version           the version\n"
+        "\n"
+        "Exit status: 0 when the examination ran (answers not proven are printed as\n"
+        "CANNOT_COMPUTE), 2 for bad usage or a malformed model/formula file, 1 for\n"
+        "any other failure.\n",
+        f);
+}
+
+static int cli_bad(const char *fmt, const char *arg)
+{
+    fputs("petrel: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'petrel --help'.\n", stderr);
+    return 2;
+}
+
+static int cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !(v >= 0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cli_env_defaults(cli_options *o)
+{
+    const char *v = getenv("BK_EXAMINATION");
+    if (v != NULL && *v)
+        o->exam_name = v;
+    v = getenv("BK_TIME_CONFINEMENT");
+    if (v != NULL && *v && cli_parse_double(v, &o->timeout_s) != 0)
+        return cli_bad("BK_TIME_CONFINEMENT is not a number of seconds: '%s'", v);
+    v = getenv("BK_MEMORY_CONFINEMENT");
+    if (v != NULL && *v && (o->memory = pn_parse_size(v)) == 0)
+        return cli_bad("BK_MEMORY_CONFINEMENT is not a size in MB: '%s'", v);
+    return 0;
+}
+
+enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS };
+
+static int cli_option(int c, const char *arg, cli_options *o)
+{
+    switch (c) {
+    case 'e': o->exam_name = arg; return 0;
+    case OPT_TIMEOUT:
+        return cli_parse_double(arg, &o->timeout_s) ? cli_bad("bad --timeout '%s'", arg) : 0;
+    case OPT_MEMORY:
+        return (o->memory = pn_parse_size(arg)) == 0 ? cli_bad("bad --memory '%s'", arg) : 0;
+    case OPT_THREADS: {
+        char *end;
+        long n = strtol(arg, &end, 10);
+        if (*arg == '\0' || *end != '\0' || n < 1 || n > 4096)
+            return cli_bad("bad --threads '%s' (1..4096)", arg);
+        o->threads = (uint32_t)n;
+        return 0;
+    }
+    case OPT_ENGINE:
+        if (strcmp(arg, "auto") == 0) o->engine = CLI_ENGINE_AUTO;
+        else if (strcmp(arg, "cpu") == 0) o->engine = CLI_ENGINE_CPU;
+        else if (strcmp(arg, "gpu") == 0) o->engine = CLI_ENGINE_GPU;
+        else return cli_bad("bad --engine '%s' (auto, cpu or gpu)", arg);
+        return 0;
+    case 'q': o->quiet = true; return 0;
+    case OPT_PROGRESS: o->progress = true; return 0;
+    case 'v': o->verbose = true; return 0;
+    case 'h': cli_usage(stdout); return 1;
+    case 'V': printf("petrel %s\n", PETREL_VERSION); return 1;
+    default: return cli_bad("%s", "unknown option");
+    }
+}
+
+int cli_parse(int argc, char **argv, cli_options *o)
+{
+    static const struct option longs[] = {
+        {"examination", required_argument, NULL, 'e'},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"memory", required_argument, NULL, OPT_MEMORY},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"engine", required_argument, NULL, OPT_ENGINE},
+        {"quiet", no_argument, NULL, 'q'},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->exam_name = "StateSpace";
+    int r = cli_env_defaults(o);
+    if (r != 0)
+        return r;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "e:qvhV", longs, NULL)) != -1) {
+        if (c == '?')
+            return cli_bad("unknown option or missing argument: '%s'", argv[optind - 1]);
+        if ((r = cli_option(c, optarg, o)) != 0)
+            return r;
+    }
+    if (optind + 1 != argc)
+        return cli_bad("%s", optind == argc ? "no MODEL given" : "more than one MODEL given");
+    o->model = argv[optind];
+    o->exam = pn_exam_parse(o->exam_name);
+    if (o->exam == PN_EXAM_UNKNOWN)
+        return cli_bad("unknown examination '%s'", o->exam_name);
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* Command-line and BenchKit-environment options of the petrel CLI. */
+#ifndef PETREL_CLI_OPTIONS_H
+#define PETREL_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/mcc.h"
+
+typedef enum { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
+
+typedef struct cli_options {
+    const char *model;        /* folder or .pnml file, as given */
+    pn_exam exam;
+    const char *exam_name;
+    double timeout_s;         /* 0: none */
+    uint64_t memory;          /* bytes; 0: the machine's */
+    uint32_t threads;         /* 0: the cores we may use */
+    cli_engine engine;
+    bool quiet, progress, verbose;
+} cli_options;
+
+/* 0: run; 1: done (help or version printed); 2: usage error (printed). */
+int cli_parse(int argc, char **argv, cli_options *o);
+
+#endif

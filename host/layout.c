@@ -1,0 +1,143 @@
+#include "petrel/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t pn_bits_for(uint64_t v)
+{
+    uint8_t b = 1;
+    while (b < 64 && (v >> b) != 0)
+        b++;
+    return b;
+}
+
+pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error *err)
+{
+    uint8_t *w = malloc((size_t)cn->n_places + 1);
+    if (w == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for place widths");
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        w[p] = pn_bits_for(cn->m0[p]);
+    for (uint32_t k = 0; k < cn->post_off[cn->n_transitions]; k++) {
+        uint8_t b = pn_bits_for(cn->post[k].weight);
+        if (b > w[cn->post[k].place])
+            w[cn->post[k].place] = b;
+    }
+    *widths = w;
+    return PN_OK;
+}
+
+void pn_layout_free(pn_layout *lay)
+{
+    if (lay == NULL)
+        return;
+    free(lay->width);
+    free(lay->field);
+    free(lay->pre_off);
+    free(lay->dec_off);
+    free(lay->inc_off);
+    free(lay->pre);
+    free(lay->dec);
+    free(lay->inc);
+    free(lay);
+}
+
+static uint64_t layout_mask(uint8_t width)
+{
+    return width >= 64 ? UINT64_MAX : (1ULL << width) - 1;
+}
+
+static uint32_t layout_place_fields(pn_layout *lay, uint32_t P)
+{
+    uint32_t word = 0, bit = 0;
+    for (uint32_t p = 0; p < P; p++) {
+        uint8_t w = lay->width[p];
+        if (bit + w > 64) {
+            word++;
+            bit = 0;
+        }
+        lay->field[p] = (pn_op){.word = word, .shift = bit, .mask = layout_mask(w),
+                                .value = 0, .place = p, .pad_ = 0};
+        bit += w;
+    }
+    return P == 0 ? 1 : word + 1;
+}
+
+static pn_op layout_op(const pn_layout *lay, uint32_t place, uint64_t value)
+{
+    pn_op op = lay->field[place];
+    op.value = value;
+    return op;
+}
+
+static void layout_ops(pn_layout *lay, const pn_cnet *cn)
+{
+    uint32_t nd = 0, ni = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        lay->pre_off[t] = cn->pre_off[t];
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+            lay->pre[k] = layout_op(lay, cn->pre[k].place, cn->pre[k].weight);
+        lay->dec_off[t] = nd;
+        lay->inc_off[t] = ni;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+            const pn_cnet_delta *d = &cn->delta[k];
+            if (d->delta < 0)
+                lay->dec[nd++] = layout_op(lay, d->place, (uint64_t)(-d->delta));
+        }
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+            const pn_cnet_delta *d = &cn->delta[k];
+            if (d->delta > 0)
+                lay->inc[ni++] = layout_op(lay, d->place, (uint64_t)d->delta);
+        }
+    }
+    uint32_t T = cn->n_transitions;
+    lay->pre_off[T] = cn->pre_off[T];
+    lay->dec_off[T] = nd;
+    lay->inc_off[T] = ni;
+}
+
+pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
+                        pn_error *err)
+{
+    *out = NULL;
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    size_t n_pre = cn->pre_off[T] + 1, n_delta = cn->delta_off[T] + 1;
+    pn_layout *lay = calloc(1, sizeof *lay);
+    if (lay == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
+    lay->width = malloc((size_t)P + 1);
+    lay->field = malloc(((size_t)P + 1) * sizeof *lay->field);
+    lay->pre_off = malloc(((size_t)T + 1) * sizeof *lay->pre_off);
+    lay->dec_off = malloc(((size_t)T + 1) * sizeof *lay->dec_off);
+    lay->inc_off = malloc(((size_t)T + 1) * sizeof *lay->inc_off);
+    lay->pre = malloc(n_pre * sizeof *lay->pre);
+    lay->dec = malloc(n_delta * sizeof *lay->dec);
+    lay->inc = malloc(n_delta * sizeof *lay->inc);
+    if (!lay->width || !lay->field || !lay->pre_off || !lay->dec_off || !lay->inc_off ||
+        !lay->pre || !lay->dec || !lay->inc) {
+        pn_layout_free(lay);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
+    }
+    for (uint32_t p = 0; p < P; p++)
+        lay->width[p] = widths[p] < 1 ? 1 : widths[p] > 64 ? 64 : widths[p];
+    uint32_t words = layout_place_fields(lay, P);
+    layout_ops(lay, cn);
+    lay->prog = (pn_prog){.n_places = P, .n_transitions = T, .words = words,
+                          .field = lay->field, .pre_off = lay->pre_off, .pre = lay->pre,
+                          .dec_off = lay->dec_off, .dec = lay->dec,
+                          .inc_off = lay->inc_off, .inc = lay->inc};
+    *out = lay;
+    return PN_OK;
+}
+
+bool pn_layout_pack(const pn_layout *lay, const uint64_t *m, uint64_t *s)
+{
+    memset(s, 0, (size_t)lay->prog.words * sizeof *s);
+    for (uint32_t p = 0; p < lay->prog.n_places; p++) {
+        const pn_op *f = &lay->field[p];
+        if (m[p] > f->mask)
+            return false;
+        s[f->word] |= m[p] << f->shift;
+    }
+    return true;
+}

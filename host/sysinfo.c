@@ -1,0 +1,99 @@
+#include "petrel/sysinfo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static uint64_t sys_read_u64(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    char buf[64] = {0};
+    uint64_t v = 0;
+    if (fgets(buf, sizeof buf, f) != NULL && isdigit((unsigned char)buf[0]))
+        v = strtoull(buf, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+static uint64_t sys_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL)
+        return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024;
+}
+
+uint64_t pn_sys_memory_bytes(void)
+{
+    uint64_t avail = sys_mem_available();
+    /* cgroup v2, then v1; "max" and huge v1 values read as no limit. */
+    uint64_t lim = sys_read_u64("/sys/fs/cgroup/memory.max");
+    if (lim == 0)
+        lim = sys_read_u64("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (lim != 0 && lim < (1ULL << 60) && (avail == 0 || lim < avail))
+        return lim;
+    return avail;
+}
+
+uint32_t pn_sys_cpu_count(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return (uint32_t)n;
+    }
+    return 1;
+}
+
+uint64_t pn_sys_peak_rss(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+uint64_t pn_parse_size(const char *s)
+{
+    if (s == NULL || !isdigit((unsigned char)*s))
+        return 0;
+    errno = 0;
+    char *end;
+    uint64_t v = strtoull(s, &end, 10);
+    if (errno != 0 || v == 0)
+        return 0;
+    uint64_t mult;
+    switch (toupper((unsigned char)*end)) {
+    case '\0': mult = 1ULL << 20; break; /* BK_MEMORY_CONFINEMENT is in MB */
+    case 'B': mult = 1; break;
+    case 'K': mult = 1ULL << 10; break;
+    case 'M': mult = 1ULL << 20; break;
+    case 'G': mult = 1ULL << 30; break;
+    case 'T': mult = 1ULL << 40; break;
+    default: return 0;
+    }
+    if (*end != '\0') {
+        end++;
+        if (toupper((unsigned char)*end) == 'B' && mult != 1)
+            end++;
+        if (*end != '\0')
+            return 0;
+    }
+    if (v > UINT64_MAX / mult)
+        return 0;
+    return v * mult;
+}

@@ -1,0 +1,76 @@
+/* Explicit-state exploration of the reachability graph, breadth-first and
+ * level-synchronous, with an exact hash set of packed markings. */
+#ifndef PETREL_ENGINE_H
+#define PETREL_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pn_run_status {
+    PN_RUN_COMPLETE = 0,   /* every reachable state was expanded */
+    PN_RUN_STOPPED,        /* the visitor asked to stop: its answers are decided */
+    PN_RUN_OUT_OF_MEMORY,  /* the memory budget was reached */
+    PN_RUN_TIMEOUT,
+    PN_RUN_CANCELLED,      /* *cancel became non-zero (a signal) */
+    PN_RUN_TOKEN_OVERFLOW, /* a count passed 2^64-1: the net is not representable */
+    PN_RUN_TOO_MANY_STATES /* beyond the 2^40 ids a table slot can name */
+} pn_run_status;
+
+const char *pn_run_status_name(pn_run_status s);
+
+/* Called once per expanded state with its unpacked marking and the number of
+ * transitions it enables, from worker thread `worker` (< threads). Returning
+ * true stops the exploration. After a restart (a place was widened) states
+ * are visited again, so what a visitor records must not depend on how often
+ * a state is seen (maxima, witnesses, flags). */
+typedef struct pn_visitor {
+    bool (*on_state)(void *ctx, uint32_t worker, uint64_t id, const uint64_t *marking,
+                     uint32_t n_enabled);
+    void *ctx;
+} pn_visitor;
+
+typedef struct pn_progress {
+    uint64_t states, edges, level, frontier;
+    double seconds;
+    uint64_t bytes;
+} pn_progress;
+
+typedef struct pn_engine_opts {
+    uint32_t threads;            /* 0: 1 */
+    uint64_t memory_budget;      /* bytes for states and table; 0: unlimited */
+    double timeout_s;            /* <= 0: none */
+    const volatile int *cancel;  /* optional; polled between chunks */
+    const pn_visitor *visitor;   /* optional */
+    void (*progress)(void *ctx, const pn_progress *p);
+    void *progress_ctx;
+    double progress_interval_s;  /* <= 0: no progress calls */
+} pn_engine_opts;
+
+typedef struct pn_engine_result {
+    pn_run_status status;
+    uint64_t states;             /* reachable markings stored */
+    uint64_t edges;              /* (marking, enabled transition) pairs */
+    uint64_t max_tokens_place;
+    uint64_t max_tokens_marking; /* saturates at UINT64_MAX */
+    uint64_t levels;             /* BFS depth reached */
+    uint64_t restarts;           /* explorations redone after widening */
+    uint32_t state_words;        /* 64-bit words per packed marking */
+    uint32_t threads;
+    uint64_t bytes;              /* store + table at the end */
+    double seconds;
+} pn_engine_result;
+
+pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts,
+                     pn_engine_result *res, pn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

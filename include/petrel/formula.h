@@ -1,0 +1,151 @@
+/* MCC property formulas: the XML reader, the tree they become (bound to
+ * place and transition indices of a net), a printer, a sound simplifier and
+ * a reference evaluator on unpacked markings.
+ *
+ * Trees are individually allocated nodes; a node owns its children. The
+ * builders below consume their node arguments even when they fail, and a
+ * NULL argument makes them return NULL, so nested builder calls need only
+ * one NULL check at the end. */
+#ifndef PETREL_FORMULA_H
+#define PETREL_FORMULA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/net.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pn_fml_kind {
+    /* state atoms */
+    PN_FML_TRUE,
+    PN_FML_FALSE,
+    PN_FML_DEADLOCK,     /* no transition is enabled */
+    PN_FML_FIREABLE,     /* idx: transitions; true when any is enabled */
+    PN_FML_INT_LE,       /* kids[0] <= kids[1], both integer expressions */
+    /* boolean connectives */
+    PN_FML_NOT,          /* 1 kid */
+    PN_FML_AND,          /* n >= 1 kids */
+    PN_FML_OR,           /* n >= 1 kids */
+    /* path quantifiers and temporal operators: 1 kid, except U */
+    PN_FML_A,
+    PN_FML_E,
+    PN_FML_X,
+    PN_FML_F,
+    PN_FML_G,
+    PN_FML_U,            /* kids[0] U kids[1] (<before> U <reach>), strong */
+    /* integer expressions */
+    PN_FML_CONST,        /* value */
+    PN_FML_TOKENS,       /* idx: places; the sum of their tokens, each entry
+                            counted as often as it is listed */
+    PN_FML_PLACE_BOUND   /* idx: places; an UpperBounds formula root: the
+                            maximum over reachable markings of their sum */
+} pn_fml_kind;
+
+typedef struct pn_fml_node {
+    pn_fml_kind kind;
+    uint32_t n;                  /* entries in kids or idx */
+    struct pn_fml_node **kids;   /* operators and INT_LE; else NULL */
+    uint32_t *idx;               /* FIREABLE, TOKENS, PLACE_BOUND; else NULL */
+    uint64_t value;              /* CONST */
+} pn_fml_node;
+
+typedef struct pn_fml_prop {
+    char *id;                    /* the <id> text, surrounding space trimmed */
+    pn_fml_node *root;           /* NULL when status != PN_OK */
+    pn_status status;            /* PN_OK, or PN_ERR_INPUT: a name does not
+                                    bind, answer CANNOT_COMPUTE */
+    char *error;                 /* NULL iff status == PN_OK */
+} pn_fml_prop;
+
+typedef struct pn_fml_set {
+    uint32_t n;
+    pn_fml_prop *props;
+    const pn_net *net;           /* borrowed: the names the printer uses */
+} pn_fml_set;
+
+/* ---- reading -------------------------------------------------------------
+ * Malformed XML, an unknown element, a wrong number of children or a bad
+ * constant fail the whole file with PN_ERR_INPUT (PN_ERR_IO when the file
+ * cannot be read) and a message naming file, line and formula id; *out is
+ * then NULL. A place or transition name the net does not have only marks
+ * that property (status/error) and the rest load. */
+pn_status pn_fml_read_file(const char *path, const pn_net *net,
+                           pn_fml_set **out, pn_error *err);
+/* label names the buffer in messages. */
+pn_status pn_fml_read_memory(const char *buf, size_t len, const char *label,
+                             const pn_net *net, pn_fml_set **out,
+                             pn_error *err);
+void pn_fml_set_free(pn_fml_set *set);
+
+/* ---- building (formula_ast.c) ------------------------------------------ */
+/* TRUE, FALSE or DEADLOCK. */
+pn_fml_node *pn_fml_leaf(pn_fml_kind kind);
+pn_fml_node *pn_fml_const(uint64_t value);
+/* FIREABLE, TOKENS or PLACE_BOUND over a copy of idx[0..n), n >= 1. */
+pn_fml_node *pn_fml_list(pn_fml_kind kind, const uint32_t *idx, uint32_t n);
+/* NOT, A, E, X, F, G. */
+pn_fml_node *pn_fml_unary(pn_fml_kind kind, pn_fml_node *a);
+/* AND, OR, INT_LE, U. */
+pn_fml_node *pn_fml_binary(pn_fml_kind kind, pn_fml_node *a, pn_fml_node *b);
+/* AND or OR over kids[0..n), n >= 1; takes every kid, not the array. */
+pn_fml_node *pn_fml_nary(pn_fml_kind kind, pn_fml_node **kids, uint32_t n);
+pn_fml_node *pn_fml_clone(const pn_fml_node *n);
+void pn_fml_free(pn_fml_node *n);
+/* Same tree: same kinds, values, lists (in order) and children. */
+bool pn_fml_equal(const pn_fml_node *a, const pn_fml_node *b);
+
+/* ---- classification ----------------------------------------------------- */
+bool pn_fml_is_int(const pn_fml_node *n);  /* CONST, TOKENS, PLACE_BOUND */
+/* No quantifier and no temporal operator anywhere below: decided by one
+ * marking (pn_fml_eval_state). */
+bool pn_fml_is_state(const pn_fml_node *n);
+
+typedef enum pn_fml_reach {
+    PN_FML_REACH_NONE,
+    PN_FML_REACH_EF,     /* E F phi: true iff some reachable marking has phi */
+    PN_FML_REACH_AG      /* A G phi: true iff every reachable marking has phi */
+} pn_fml_reach;
+/* E F phi or A G phi with phi a state formula; *phi (may be NULL) gets phi,
+ * borrowed from n, or NULL for PN_FML_REACH_NONE. */
+pn_fml_reach pn_fml_reach_shape(const pn_fml_node *n, const pn_fml_node **phi);
+
+/* ---- printing (formula_print.c) -----------------------------------------
+ * Infix: AG((p1 + p2 <= 3) | !fireable(t1)), E(a U b), bound(p1, p2).
+ * Names come from net, or read p#i / t#i when net is NULL. */
+void pn_fml_print_node(FILE *f, const pn_fml_node *n, const pn_net *net);
+/* One line: "<id>: <formula>" or "<id>: error: <message>". */
+void pn_fml_print(FILE *f, const pn_fml_set *set, uint32_t i);
+/* The pn_fml_print_node text, malloc'd; NULL when out of memory. */
+char *pn_fml_to_string(const pn_fml_node *n, const pn_net *net);
+
+/* ---- simplifying (formula_simplify.c) -----------------------------------
+ * Rewrites *root into an equivalent formula with only provably sound rules
+ * (constant folding, double negation, flattening, quantifiers over state
+ * formulas, F/G/U over constants). Holds under the MCC deadlock semantics:
+ * X is never folded, since EX true is false at a deadlock. On
+ * PN_ERR_NOMEM *root is still a valid formula equivalent to the input. */
+pn_status pn_fml_simplify(pn_fml_node **root, pn_error *err);
+/* Every property whose status is PN_OK. */
+pn_status pn_fml_set_simplify(pn_fml_set *set, pn_error *err);
+
+/* ---- evaluating (formula_eval.c) ----------------------------------------
+ * phi must satisfy pn_fml_is_state (anything else reads as false); marking
+ * has cn->n_places counts. Sums are exact (128-bit), so large counts never
+ * wrap a comparison. */
+bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
+                       const uint64_t *marking);
+/* CONST, TOKENS, or PLACE_BOUND (its sum at this marking); a sum beyond
+ * UINT64_MAX saturates to UINT64_MAX. */
+uint64_t pn_fml_eval_int(const pn_fml_node *e, const uint64_t *marking);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

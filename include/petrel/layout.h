@@ -1,0 +1,42 @@
+/* Packing of markings into 64-bit words with a bit width per place, and the
+ * net compiled for that packing (pn_prog, consumed by kernels/pn_state.h). */
+#ifndef PETREL_LAYOUT_H
+#define PETREL_LAYOUT_H
+
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "pn_state.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_layout {
+    pn_prog prog;        /* views into the arrays below */
+    uint8_t *width;      /* bits per place, 1..64 */
+    pn_op *field;
+    uint32_t *pre_off, *dec_off, *inc_off;
+    pn_op *pre, *dec, *inc;
+} pn_layout;
+
+/* Starting widths: enough bits for the initial marking and for the largest
+ * weight of an arc into each place (a cheap guess that saves restarts). */
+pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error *err);
+
+/* Packs fields in place order, next-fit into 64-bit words. */
+pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
+                        pn_error *err);
+void pn_layout_free(pn_layout *lay);
+
+/* Packs m into s (prog.words words); false when a count does not fit. */
+bool pn_layout_pack(const pn_layout *lay, const uint64_t *m, uint64_t *s);
+
+/* Bits needed to hold v (at least 1). */
+uint8_t pn_bits_for(uint64_t v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* Streaming PNML reader (libxml2 xmlTextReader): P/T nets as the MCC ships
+ * them. Coloured nets are recognised and refused (PN_ERR_UNSUPPORTED). */
+#ifndef PETREL_PNML_H
+#define PETREL_PNML_H
+
+#include <stddef.h>
+
+#include "petrel/error.h"
+#include "petrel/net.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* On success *out owns a new net. On failure *out is NULL and err says what
+ * and where (file:line: element: problem). */
+pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err);
+pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
+                              pn_net **out, pn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

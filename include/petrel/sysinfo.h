@@ -1,0 +1,25 @@
+/* What the machine gives this process: memory and cores, honouring cgroup
+ * limits and the affinity mask (containers, the MCC VM, taskset). */
+#ifndef PETREL_SYSINFO_H
+#define PETREL_SYSINFO_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* min(MemAvailable, cgroup memory limit) in bytes; 0 when unknown. */
+uint64_t pn_sys_memory_bytes(void);
+/* CPUs in the affinity mask (at least 1). */
+uint32_t pn_sys_cpu_count(void);
+/* Peak resident set size of this process in bytes. */
+uint64_t pn_sys_peak_rss(void);
+/* Parses "512M", "16G", "1024" (MB, as BK_MEMORY_CONFINEMENT), "100K",
+ * "12345B". 0 on a malformed or zero size. */
+uint64_t pn_parse_size(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

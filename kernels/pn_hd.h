@@ -1,0 +1,72 @@
+/* Portability layer for the per-state code shared by the CPU engine and the
+ * CUDA kernels: one source, compiled by the C compiler, the C++ compiler (the
+ * tests) and nvcc (device code). */
+#ifndef PETREL_PN_HD_H
+#define PETREL_PN_HD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define PN_HD __host__ __device__ __forceinline__
+#else
+#define PN_HD inline
+#endif
+
+/* Acquire load: a reader that sees a published table slot must also see the
+ * state words written before it. */
+PN_HD static uint64_t pn_atomic_load_u64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    uint64_t v = *(const volatile uint64_t *)p;
+    __threadfence();
+    return v;
+#else
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+PN_HD static void pn_atomic_store_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    __threadfence();
+    *(volatile uint64_t *)p = v;
+#else
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+PN_HD static bool pn_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+#if defined(__CUDA_ARCH__)
+    return atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+                     (unsigned long long)desired) == expected;
+#else
+    return __atomic_compare_exchange_n(p, &expected, desired, false,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+#endif
+}
+
+PN_HD static uint64_t pn_atomic_add_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Atomic max for statistics gathered across threads. */
+PN_HD static void pn_atomic_max_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    atomicMax((unsigned long long *)p, (unsigned long long)v);
+#else
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
+                                                   __ATOMIC_RELAXED))
+        ;
+#endif
+}
+
+#endif

@@ -1,0 +1,103 @@
+/* Per-state logic on packed markings, shared by the CPU engine and the CUDA
+ * kernels: enabledness, firing, unpacking and hashing.
+ *
+ * A marking is `words` 64-bit words; place p occupies `width` bits at `shift`
+ * in word `word` (a field never straddles two words). Firing works on the
+ * packed words directly: consumption subtracts `value << shift` (enabledness
+ * guarantees no borrow), production adds it after checking that the field
+ * cannot pass its mask. An overflow is reported, never wrapped: the engine
+ * then widens that place and explores again. No libc calls in here. */
+#ifndef PETREL_PN_STATE_H
+#define PETREL_PN_STATE_H
+
+#include "pn_hd.h"
+
+typedef struct pn_op {
+    uint32_t word;
+    uint32_t shift;
+    uint64_t mask;    /* of the field, before shifting */
+    uint64_t value;   /* weight to test / subtract / add */
+    uint32_t place;
+    uint32_t pad_;
+} pn_op;
+
+/* The net, compiled for one packing. Flat arrays so that a device copy is a
+ * handful of memcpys. */
+typedef struct pn_prog {
+    uint32_t n_places;
+    uint32_t n_transitions;
+    uint32_t words;
+    const pn_op *field;       /* n_places: where each place lives */
+    const uint32_t *pre_off;  /* n_transitions + 1 */
+    const pn_op *pre;         /* enabled iff every field >= value */
+    const uint32_t *dec_off;
+    const pn_op *dec;         /* net consumption: field -= value */
+    const uint32_t *inc_off;
+    const pn_op *inc;         /* net production: field += value */
+} pn_prog;
+
+PN_HD static uint64_t pn_field_get(const uint64_t *s, const pn_op *op)
+{
+    return (s[op->word] >> op->shift) & op->mask;
+}
+
+PN_HD static bool pn_state_enabled(const pn_prog *g, const uint64_t *s, uint32_t t)
+{
+    for (uint32_t k = g->pre_off[t]; k < g->pre_off[t + 1]; k++)
+        if (pn_field_get(s, &g->pre[k]) < g->pre[k].value)
+            return false;
+    return true;
+}
+
+/* Writes the successor of s by t (t must be enabled) into out. Returns the
+ * index + 1 into g->inc of the first production that overflows its field
+ * (out is then unspecified), or 0. */
+PN_HD static uint32_t pn_state_fire(const pn_prog *g, const uint64_t *s, uint32_t t,
+                                    uint64_t *out)
+{
+    for (uint32_t w = 0; w < g->words; w++)
+        out[w] = s[w];
+    for (uint32_t k = g->dec_off[t]; k < g->dec_off[t + 1]; k++)
+        out[g->dec[k].word] -= g->dec[k].value << g->dec[k].shift;
+    for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++) {
+        const pn_op *op = &g->inc[k];
+        if (pn_field_get(out, op) > op->mask - op->value)
+            return k + 1;
+        out[op->word] += op->value << op->shift;
+    }
+    return 0;
+}
+
+PN_HD static void pn_state_unpack(const pn_prog *g, const uint64_t *s, uint64_t *m)
+{
+    for (uint32_t p = 0; p < g->n_places; p++)
+        m[p] = pn_field_get(s, &g->field[p]);
+}
+
+PN_HD static uint64_t pn_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+PN_HD static uint64_t pn_state_hash(const uint64_t *s, uint32_t words)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (words + 1);
+    for (uint32_t w = 0; w < words; w++)
+        h = pn_mix64(h ^ s[w]) + 0x632be59bd9b4e019ULL;
+    return pn_mix64(h);
+}
+
+PN_HD static bool pn_state_equal(const uint64_t *a, const uint64_t *b, uint32_t words)
+{
+    for (uint32_t w = 0; w < words; w++)
+        if (a[w] != b[w])
+            return false;
+    return true;
+}
+
+#endif
