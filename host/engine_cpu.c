@@ -1,12 +1,18 @@
 /* Level-synchronous parallel BFS on the CPU.
  *
  * Every thread runs rounds of: barrier, thread 0 plans (advance the level,
- * grow the store and table, check limits), barrier, all threads claim chunks
- * of the current level's id range and expand them with the shared per-state
- * code (kernels/pn_state.h, kernels/pn_table.h). A thread claims a chunk only
- * while the store and table have room for every successor that all chunks in
- * flight could still insert, so inserts never fail and growth happens only
- * between rounds, when no thread touches the table. */
+ * widen places that overflowed, grow the store and table, check limits),
+ * barrier, all threads claim chunks of the current level's id range and
+ * expand them with the shared per-state code (kernels/pn_state.h,
+ * kernels/pn_table.h). A thread claims a chunk only while the store has room
+ * for every successor that all chunks in flight could still insert, so
+ * inserts never fail and memory changes only between rounds, when no thread
+ * touches it.
+ *
+ * A token count that outgrows its bit field stops the round; thread 0 then
+ * widens the place, repacks every stored state into the new layout and
+ * redoes the current level from its start (its successors already stored are
+ * found again; edge counts roll back to the level's start). */
 #include "petrel/engine.h"
 
 #include <pthread.h>
@@ -17,27 +23,28 @@
 #include "petrel/layout.h"
 #include "pn_table.h"
 
-#define ENGINE_RESTART_LIMIT 64
 #define ENGINE_MIN_SLOTS 1024ULL
 #define ENGINE_MAX_CHUNK 64ULL
-/* Successor headroom per planning round: bounds the memory kept free for a
- * round on nets with many transitions. */
+/* Successor headroom per round: bounds the memory kept free on nets with
+ * many transitions by shrinking the chunk. */
 #define ENGINE_HEADROOM_STATES (1ULL << 20)
 
-enum { ENGINE_RESTART = 100 }; /* internal stop reason: a place overflowed */
 
 typedef struct engine_worker engine_worker;
 
 typedef struct engine {
     const pn_cnet *cn;
     const pn_engine_opts *o;
-    const pn_prog *g;
+    pn_layout *lay;
+    const pn_prog *g;     /* &lay->prog */
+    uint8_t *widths;
+    uint8_t *widen;       /* places that overflowed this round */
     pn_table_view view;
     uint64_t slot_cap, store_cap, count;
-    uint64_t level_begin, level_end, cursor, level, chunk;
-    int stop;            /* 0, a pn_run_status, or ENGINE_RESTART; first wins */
+    uint64_t level_begin, level_end, cursor, level, chunk, widenings;
+    int stop;             /* 0 or a pn_run_status; first wins */
+    int need_widen;       /* a successor overflowed: redo the level wider */
     int done;
-    uint8_t *widen;      /* places that overflowed */
     uint32_t nthreads;
     double t0, next_progress;
     pthread_barrier_t barrier;
@@ -51,8 +58,9 @@ struct engine_worker {
     engine *e;
     uint32_t id;
     uint64_t *succ;
-    uint64_t *marking;
-    uint64_t edges, max_place, max_marking;
+    uint64_t *marking;    /* all zero between states (see engine_expand) */
+    uint32_t *marked;     /* places non-zero in the state being expanded */
+    uint64_t edges, edges_at_level, max_place, max_marking;
     pthread_t thread;
 };
 
@@ -72,52 +80,118 @@ static void engine_set_stop(engine *e, int reason)
 
 static int engine_stopped(engine *e) { return __atomic_load_n(&e->stop, __ATOMIC_ACQUIRE); }
 
-static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store)
+static uint64_t engine_bytes(uint64_t slots, uint64_t store, uint32_t words)
 {
-    return slots * sizeof(uint64_t) + store * e->g->words * sizeof(uint64_t);
+    return slots * sizeof(uint64_t) + store * words * sizeof(uint64_t);
+}
+
+static void engine_rehash(engine *e)
+{
+    memset(e->view.slots, 0, e->slot_cap * sizeof *e->view.slots);
+    for (uint64_t id = 0; id < e->count; id++) {
+        const uint64_t *s = e->view.store + id * e->g->words;
+        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->g->words));
+    }
 }
 
 /* Doubles the table (and the store with it) until `need` more states fit. */
 static int engine_grow(engine *e, uint64_t need)
 {
     uint64_t slots = e->slot_cap ? e->slot_cap : ENGINE_MIN_SLOTS;
-    while ((e->count + need) > slots / 4 * 3)
+    while (e->count + need > slots / 4 * 3)
         slots *= 2;
     if (slots == e->slot_cap)
         return 0;
     uint64_t store_cap = slots / 4 * 3;
     if (store_cap > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
-    if (e->o->memory_budget && engine_bytes(e, slots, store_cap) > e->o->memory_budget)
+    if (e->o->memory_budget &&
+        engine_bytes(slots, store_cap, e->g->words) > e->o->memory_budget)
         return PN_RUN_OUT_OF_MEMORY;
     uint64_t *store = realloc(e->view.store, store_cap * e->g->words * sizeof(uint64_t));
     if (store == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     e->view.store = store;
     e->store_cap = store_cap;
-    uint64_t *nslots = calloc(slots, sizeof *nslots);
+    uint64_t *nslots = malloc(slots * sizeof *nslots);
     if (nslots == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     free(e->view.slots);
     e->view.slots = nslots;
     e->view.slot_mask = slots - 1;
     e->slot_cap = slots;
-    for (uint64_t id = 0; id < e->count; id++) {
-        const uint64_t *s = e->view.store + id * e->g->words;
-        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->g->words));
-    }
+    engine_rehash(e);
     return 0;
 }
 
 static uint64_t engine_round_need(const engine *e)
 {
-    return (uint64_t)e->nthreads * e->chunk * (e->g->n_transitions ? e->g->n_transitions : 1);
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
+    return (uint64_t)e->nthreads * e->chunk * T;
 }
 
 static int engine_has_room(engine *e)
 {
     uint64_t count = __atomic_load_n(&e->count, __ATOMIC_RELAXED);
     return count + engine_round_need(e) <= e->store_cap;
+}
+
+/* New widths for the places that overflowed; false when one is at 64 bits. */
+static bool engine_next_widths(engine *e)
+{
+    for (uint32_t p = 0; p < e->cn->n_places; p++) {
+        if (!e->widen[p])
+            continue;
+        e->widen[p] = 0;
+        if (e->widths[p] >= 64)
+            return false;
+        e->widths[p] = e->widths[p] >= 32 ? 64 : (uint8_t)(e->widths[p] * 2);
+    }
+    return true;
+}
+
+/* Repacks every stored state with wider fields. Returns a pn_run_status. */
+static int engine_widen(engine *e)
+{
+    if (!engine_next_widths(e))
+        return PN_RUN_TOKEN_OVERFLOW;
+    pn_layout *lay = NULL;
+    pn_error err = {0};
+    if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
+        return PN_RUN_OUT_OF_MEMORY;
+    uint32_t words = lay->prog.words;
+    uint64_t *m = e->workers[0].marking;
+    uint64_t *store = NULL;
+    if (e->o->memory_budget == 0 ||
+        engine_bytes(e->slot_cap, e->store_cap, words) <= e->o->memory_budget)
+        store = malloc(e->store_cap * words * sizeof *store);
+    for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
+        uint64_t *succ = realloc(e->workers[i].succ, words * sizeof *succ);
+        if (succ == NULL) {
+            free(store);
+            store = NULL;
+        } else {
+            e->workers[i].succ = succ;
+        }
+    }
+    if (store == NULL) {
+        pn_layout_free(lay);
+        return PN_RUN_OUT_OF_MEMORY;
+    }
+    for (uint64_t id = 0; id < e->count; id++) {
+        pn_state_unpack(e->g, e->view.store + id * e->g->words, m);
+        pn_layout_pack(lay, m, store + id * words);
+    }
+    memset(m, 0, (size_t)e->cn->n_places * sizeof *m);
+    free(e->view.store);
+    pn_layout_free(e->lay);
+    e->view.store = store;
+    e->view.words = words;
+    e->lay = lay;
+    e->g = &lay->prog;
+    engine_rehash(e);
+    e->widenings++;
+    return 0;
 }
 
 static void engine_report(engine *e, double now)
@@ -133,26 +207,51 @@ static void engine_report(engine *e, double now)
                      .level = e->level,
                      .frontier = e->level_end - e->level_begin,
                      .seconds = now - e->t0,
-                     .bytes = engine_bytes(e, e->slot_cap, e->store_cap)};
+                     .bytes = engine_bytes(e->slot_cap, e->store_cap, e->g->words)};
     e->o->progress(e->o->progress_ctx, &p);
 }
 
-/* Thread 0 only: called with every worker parked at the barrier. */
+static void engine_redo_level(engine *e)
+{
+    e->cursor = e->level_begin;
+    for (uint32_t i = 0; i < e->nthreads; i++)
+        e->workers[i].edges = e->workers[i].edges_at_level;
+}
+
+static void engine_next_level(engine *e)
+{
+    e->level_begin = e->level_end;
+    e->level_end = e->count;
+    e->cursor = e->level_begin;
+    for (uint32_t i = 0; i < e->nthreads; i++)
+        e->workers[i].edges_at_level = e->workers[i].edges;
+    if (e->level_begin != e->level_end)
+        e->level++;
+}
+
+/* Thread 0 only: called with every other worker parked at the barrier. */
 static void engine_plan(engine *e)
 {
     if (engine_stopped(e)) {
         e->done = 1;
         return;
     }
+    if (e->cursor >= e->level_end && e->need_widen) {
+        e->need_widen = 0;
+        int r = engine_widen(e);
+        if (r != 0) {
+            e->stop = r;
+            e->done = 1;
+            return;
+        }
+        engine_redo_level(e);
+    }
     if (e->cursor >= e->level_end) {
-        e->level_begin = e->level_end;
-        e->level_end = e->count;
-        e->cursor = e->level_begin;
+        engine_next_level(e);
         if (e->level_begin == e->level_end) {
             e->done = 1;
             return;
         }
-        e->level++;
     }
     int r = engine_grow(e, engine_round_need(e));
     if (r != 0) {
@@ -161,24 +260,66 @@ static void engine_plan(engine *e)
     }
 }
 
-/* inc_k is what pn_state_fire returned: the overflowing production + 1. */
+/* inc_k is what pn_state_fire returned: the overflowing production + 1.
+ * The level goes on so that every place that overflows in it is widened at
+ * once; the level is then redone. */
 static void engine_note_overflow(engine *e, uint32_t inc_k)
 {
     const pn_op *op = &e->g->inc[inc_k - 1];
     __atomic_store_n(&e->widen[op->place], 1, __ATOMIC_RELAXED);
-    engine_set_stop(e, ENGINE_RESTART);
+    __atomic_store_n(&e->need_widen, 1, __ATOMIC_RELAXED);
 }
 
-static void engine_track_tokens(engine_worker *w, const uint64_t *m)
+static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_marked)
 {
     uint64_t sum = 0;
-    for (uint32_t p = 0; p < w->e->g->n_places; p++) {
-        if (m[p] > w->max_place)
-            w->max_place = m[p];
-        sum = sum > UINT64_MAX - m[p] ? UINT64_MAX : sum + m[p];
+    for (uint32_t i = 0; i < n_marked; i++) {
+        uint64_t v = m[w->marked[i]];
+        if (v > w->max_place)
+            w->max_place = v;
+        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
     }
     if (sum > w->max_marking)
         w->max_marking = sum;
+}
+
+/* Fires enabled t from s and stores the successor (skipped on overflow:
+ * the level is redone). False when the exploration must stop. */
+static bool engine_successor(engine_worker *w, const uint64_t *s, uint32_t t)
+{
+    engine *e = w->e;
+    uint32_t of = pn_state_fire(e->g, s, t, w->succ);
+    if (of != 0) {
+        engine_note_overflow(e, of);
+        return true;
+    }
+    uint64_t sid;
+    pn_table_insert(&e->view, w->succ, pn_state_hash(w->succ, e->g->words), &sid);
+    return true;
+}
+
+static bool engine_fire_enabled(engine_worker *w, const uint64_t *s, uint32_t n_marked,
+                                uint32_t *enabled)
+{
+    const pn_prog *g = w->e->g;
+    const uint64_t *m = w->marking;
+    for (uint32_t i = 0; i < n_marked; i++) {
+        uint32_t p = w->marked[i];
+        for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++) {
+            uint32_t t = g->trig[k];
+            if (!pn_marking_enabled(g, m, t))
+                continue;
+            ++*enabled;
+            if (!engine_successor(w, s, t))
+                return false;
+        }
+    }
+    for (uint32_t k = 0; k < g->n_free; k++) {
+        ++*enabled;
+        if (!engine_successor(w, s, g->free_trans[k]))
+            return false;
+    }
+    return true;
 }
 
 /* Expands one state. Returns false when the exploration must stop. */
@@ -187,29 +328,22 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     engine *e = w->e;
     const pn_prog *g = e->g;
     const uint64_t *s = e->view.store + id * g->words;
+    uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     uint32_t enabled = 0;
-    for (uint32_t t = 0; t < g->n_transitions; t++) {
-        if (!pn_state_enabled(g, s, t))
-            continue;
-        enabled++;
-        uint32_t of = pn_state_fire(g, s, t, w->succ);
-        if (of != 0) {
-            engine_note_overflow(e, of);
-            return false;
+    bool go = engine_fire_enabled(w, s, n_marked, &enabled);
+    if (go) {
+        w->edges += enabled;
+        engine_track_tokens(w, w->marking, n_marked);
+        const pn_visitor *v = e->o->visitor;
+        if (v != NULL && v->on_state != NULL &&
+            v->on_state(v->ctx, w->id, id, w->marking, enabled)) {
+            engine_set_stop(e, PN_RUN_STOPPED);
+            go = false;
         }
-        uint64_t sid;
-        pn_table_insert(&e->view, w->succ, pn_state_hash(w->succ, g->words), &sid);
     }
-    w->edges += enabled;
-    pn_state_unpack(g, s, w->marking);
-    engine_track_tokens(w, w->marking);
-    const pn_visitor *v = e->o->visitor;
-    if (v != NULL && v->on_state != NULL &&
-        v->on_state(v->ctx, w->id, id, w->marking, enabled)) {
-        engine_set_stop(e, PN_RUN_STOPPED);
-        return false;
-    }
-    return true;
+    for (uint32_t i = 0; i < n_marked; i++)
+        w->marking[w->marked[i]] = 0;
+    return go;
 }
 
 static void engine_check_limits(engine_worker *w)
@@ -264,59 +398,6 @@ static void *engine_thread(void *arg)
     }
 }
 
-static void engine_release(engine *e)
-{
-    if (e->workers != NULL)
-        for (uint32_t i = 0; i < e->nthreads; i++) {
-            free(e->workers[i].succ);
-            free(e->workers[i].marking);
-        }
-    free(e->workers);
-    free(e->view.slots);
-    free(e->view.store);
-    e->workers = NULL;
-    e->view.slots = NULL;
-    e->view.store = NULL;
-}
-
-static pn_status engine_setup(engine *e, pn_error *err)
-{
-    e->workers = calloc(e->nthreads, sizeof *e->workers);
-    if (e->workers == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker threads");
-    for (uint32_t i = 0; i < e->nthreads; i++) {
-        engine_worker *w = &e->workers[i];
-        w->e = e;
-        w->id = i;
-        w->succ = malloc((size_t)e->g->words * sizeof *w->succ);
-        w->marking = malloc(((size_t)e->g->n_places + 1) * sizeof *w->marking);
-        if (w->succ == NULL || w->marking == NULL)
-            return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
-    }
-    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
-    uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
-    e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
-    e->view.count = &e->count;
-    e->view.words = e->g->words;
-    return PN_OK;
-}
-
-/* Inserts the initial marking; false when it does not fit the budget. */
-static int engine_seed(engine *e, const pn_layout *lay)
-{
-    int r = engine_grow(e, engine_round_need(e) + 1);
-    if (r != 0)
-        return r;
-    uint64_t *s = e->workers[0].succ;
-    if (!pn_layout_pack(lay, e->cn->m0, s))
-        return PN_RUN_TOKEN_OVERFLOW; /* cannot happen: widths cover m0 */
-    uint64_t id;
-    pn_table_insert(&e->view, s, pn_state_hash(s, e->g->words), &id);
-    e->level_end = 0;
-    e->cursor = 0;
-    return 0;
-}
-
 static void engine_open_gate(engine *e, int gate)
 {
     pthread_mutex_lock(&e->gate_lock);
@@ -325,8 +406,8 @@ static void engine_open_gate(engine *e, int gate)
     pthread_mutex_unlock(&e->gate_lock);
 }
 
-/* Returns 0, or the number of threads that could be created when fewer than
- * asked (the caller retries with that many). */
+/* Returns how many threads ran: fewer than asked when thread creation
+ * failed, in which case nothing was explored. */
 static uint32_t engine_run_threads(engine *e)
 {
     uint32_t created = 1;
@@ -339,15 +420,72 @@ static uint32_t engine_run_threads(engine *e)
         engine_thread(&e->workers[0]);
     for (uint32_t i = 1; i < created; i++)
         pthread_join(e->workers[i].thread, NULL);
-    return created == e->nthreads ? 0 : created;
+    return created;
+}
+
+static void engine_release(engine *e)
+{
+    if (e->workers != NULL)
+        for (uint32_t i = 0; i < e->nthreads; i++) {
+            free(e->workers[i].succ);
+            free(e->workers[i].marking);
+            free(e->workers[i].marked);
+        }
+    free(e->workers);
+    free(e->view.slots);
+    free(e->view.store);
+    pn_layout_free(e->lay);
+    free(e->widths);
+    free(e->widen);
+}
+
+static pn_status engine_setup(engine *e, pn_error *err)
+{
+    e->widen = calloc((size_t)e->cn->n_places + 1, 1);
+    if (e->widen == NULL || pn_layout_initial_widths(e->cn, &e->widths, err) != PN_OK ||
+        pn_layout_new(e->cn, e->widths, &e->lay, err) != PN_OK)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory preparing the exploration");
+    e->g = &e->lay->prog;
+    e->workers = calloc(e->nthreads, sizeof *e->workers);
+    if (e->workers == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker threads");
+    for (uint32_t i = 0; i < e->nthreads; i++) {
+        engine_worker *w = &e->workers[i];
+        w->e = e;
+        w->id = i;
+        w->succ = malloc((size_t)e->g->words * sizeof *w->succ);
+        w->marking = calloc((size_t)e->g->n_places + 1, sizeof *w->marking);
+        w->marked = malloc(((size_t)e->g->n_places + 1) * sizeof *w->marked);
+        if (w->succ == NULL || w->marking == NULL || w->marked == NULL)
+            return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
+    }
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
+    uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
+    e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
+    e->view.count = &e->count;
+    e->view.words = e->g->words;
+    return PN_OK;
+}
+
+/* Stores the initial marking as level 0. Returns a pn_run_status. */
+static int engine_seed(engine *e)
+{
+    int r = engine_grow(e, engine_round_need(e) + 1);
+    if (r != 0)
+        return r;
+    uint64_t *s = e->workers[0].succ;
+    pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
+    uint64_t id;
+    pn_table_insert(&e->view, s, pn_state_hash(s, e->g->words), &id);
+    e->level_begin = 0;
+    e->level_end = 1;
+    e->cursor = 0;
+    return 0;
 }
 
 static void engine_collect(const engine *e, pn_engine_result *res)
 {
     res->states = e->count;
-    res->edges = 0;
-    res->max_tokens_place = 0;
-    res->max_tokens_marking = 0;
     for (uint32_t i = 0; i < e->nthreads; i++) {
         const engine_worker *w = &e->workers[i];
         res->edges += w->edges;
@@ -357,67 +495,49 @@ static void engine_collect(const engine *e, pn_engine_result *res)
             res->max_tokens_marking = w->max_marking;
     }
     res->levels = e->level;
+    res->restarts = e->widenings;
     res->state_words = e->g->words;
     res->threads = e->nthreads;
-    res->bytes = engine_bytes(e, e->slot_cap, e->store_cap);
+    res->bytes = engine_bytes(e->slot_cap, e->store_cap, e->g->words);
 }
 
-/* One exploration with fixed widths. Returns the stop reason (0: complete). */
-static int engine_explore_once(const pn_cnet *cn, const pn_engine_opts *o,
-                               const pn_layout *lay, uint8_t *widen, uint32_t threads,
-                               pn_engine_result *res, pn_error *err)
+/* One exploration with `threads` workers; *ran gets how many threads could
+ * be started (fewer than asked: nothing was explored). */
+static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint32_t threads,
+                                uint32_t *ran, pn_engine_result *res, pn_error *err)
 {
-    engine e = {.cn = cn, .o = o, .g = &lay->prog, .widen = widen, .nthreads = threads};
+    engine e = {.cn = cn, .o = o, .nthreads = threads};
     e.t0 = engine_now();
     e.next_progress = e.t0 + o->progress_interval_s;
-    if (engine_setup(&e, err) != PN_OK) {
-        engine_release(&e);
-        return -1;
-    }
-    int r = engine_seed(&e, lay);
-    if (r == 0) {
+    *ran = threads;
+    pn_status st = engine_setup(&e, err);
+    int r = st == PN_OK ? engine_seed(&e) : 0;
+    if (st == PN_OK && r == 0) {
         if (pthread_barrier_init(&e.barrier, NULL, threads) != 0) {
             engine_release(&e);
-            pn_fail(err, PN_ERR_INTERNAL, "cannot create a thread barrier");
-            return -1;
+            return pn_fail(err, PN_ERR_INTERNAL, "cannot create a thread barrier");
         }
         pthread_mutex_init(&e.gate_lock, NULL);
         pthread_cond_init(&e.gate_cond, NULL);
-        uint32_t started = engine_run_threads(&e);
+        *ran = engine_run_threads(&e);
         pthread_cond_destroy(&e.gate_cond);
         pthread_mutex_destroy(&e.gate_lock);
         pthread_barrier_destroy(&e.barrier);
-        if (started != 0) {
-            engine_release(&e);
-            return -(int)started - 1000; /* retry with this many threads */
-        }
         r = e.stop;
     }
-    engine_collect(&e, res);
-    engine_release(&e);
-    return r;
-}
-
-static bool engine_widen(const pn_cnet *cn, uint8_t *widths, uint8_t *widen)
-{
-    bool grew = false;
-    for (uint32_t p = 0; p < cn->n_places; p++) {
-        if (!widen[p])
-            continue;
-        widen[p] = 0;
-        if (widths[p] >= 64)
-            return false;
-        widths[p] = widths[p] >= 32 ? 64 : (uint8_t)(widths[p] * 2);
-        grew = true;
+    if (st == PN_OK) {
+        res->status = (pn_run_status)r;
+        engine_collect(&e, res);
     }
-    return grew;
+    engine_release(&e);
+    return st;
 }
 
 const char *pn_run_status_name(pn_run_status s)
 {
     switch (s) {
     case PN_RUN_COMPLETE: return "complete";
-    case PN_RUN_STOPPED: return "stopped: all answers decided";
+    case PN_RUN_STOPPED: return "stopped early: all answers decided";
     case PN_RUN_OUT_OF_MEMORY: return "out of memory budget";
     case PN_RUN_TIMEOUT: return "timeout";
     case PN_RUN_CANCELLED: return "cancelled";
@@ -430,48 +550,16 @@ const char *pn_run_status_name(pn_run_status s)
 pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts, pn_engine_result *res,
                      pn_error *err)
 {
-    memset(res, 0, sizeof *res);
     double t0 = engine_now();
-    uint8_t *widths = NULL;
-    uint8_t *widen = calloc((size_t)cn->n_places + 1, 1);
-    if (widen == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    if (pn_layout_initial_widths(cn, &widths, err) != PN_OK) {
-        free(widen);
-        return err->code;
-    }
     uint32_t threads = opts->threads ? opts->threads : 1;
-    pn_status st = PN_OK;
-    for (uint64_t attempt = 0;; attempt++) {
-        pn_layout *lay = NULL;
-        if ((st = pn_layout_new(cn, widths, &lay, err)) != PN_OK)
-            break;
-        double elapsed = engine_now() - t0;
-        pn_engine_opts o = *opts;
-        if (o.timeout_s > 0) /* the budget covers every attempt */
-            o.timeout_s = o.timeout_s - elapsed > 0 ? o.timeout_s - elapsed : 1e-9;
-        int r = engine_explore_once(cn, &o, lay, widen, threads, res, err);
-        pn_layout_free(lay);
-        res->restarts = attempt;
-        if (r == -1) {
-            st = err->code;
-            break;
+    for (;;) {
+        memset(res, 0, sizeof *res);
+        uint32_t ran;
+        pn_status st = engine_explore(cn, opts, threads, &ran, res, err);
+        if (st != PN_OK || ran == threads) {
+            res->seconds = engine_now() - t0;
+            return st;
         }
-        if (r <= -1000) {
-            threads = (uint32_t)(-(r + 1000));
-            continue;
-        }
-        if (r != ENGINE_RESTART) {
-            res->status = (pn_run_status)r;
-            break;
-        }
-        if (attempt >= ENGINE_RESTART_LIMIT || !engine_widen(cn, widths, widen)) {
-            res->status = PN_RUN_TOKEN_OVERFLOW;
-            break;
-        }
+        threads = ran; /* the system refused some threads: run with fewer */
     }
-    res->seconds = engine_now() - t0;
-    free(widths);
-    free(widen);
-    return st;
 }

@@ -123,12 +123,10 @@ static bool fml_arity(fml_reader *r, xmlNode *e, uint32_t lo, uint32_t hi,
 /* The text of a leaf element, surrounding white space trimmed, malloc'd. */
 static char *fml_text(fml_reader *r, xmlNode *e)
 {
-    uint32_t n;
-    if (!fml_count(r, e, &n))
-        return NULL;
-    if (n != 0)
-        return fml_fail(r, PN_ERR_INPUT, e, "<%s> must hold text only",
-                        (const char *)e->name);
+    for (const xmlNode *c = e->children; c != NULL; c = c->next)
+        if (c->type == XML_ELEMENT_NODE)
+            return fml_fail(r, PN_ERR_INPUT, c, "<%s> must hold text only",
+                            (const char *)e->name);
     xmlChar *raw = xmlNodeGetContent(e);
     if (raw == NULL)
         return fml_nomem(r, e);

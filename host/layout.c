@@ -39,6 +39,10 @@ void pn_layout_free(pn_layout *lay)
     free(lay->pre);
     free(lay->dec);
     free(lay->inc);
+    free(lay->trig_off);
+    free(lay->trig);
+    free(lay->free_trans);
+    free(lay->bit_place);
     free(lay);
 }
 
@@ -96,6 +100,40 @@ static void layout_ops(pn_layout *lay, const pn_cnet *cn)
     lay->inc_off[T] = ni;
 }
 
+/* The trigger of a transition is an input place that is empty initially
+ * when there is one: places empty at first tend to stay empty more often,
+ * so fewer states look at the transition. */
+static uint32_t layout_trigger(const pn_cnet *cn, uint32_t t)
+{
+    for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+        if (cn->m0[cn->pre[k].place] < cn->pre[k].weight)
+            return cn->pre[k].place;
+    return cn->pre[cn->pre_off[t]].place;
+}
+
+static void layout_triggers(pn_layout *lay, const pn_cnet *cn)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions, nfree = 0;
+    memset(lay->trig_off, 0, ((size_t)P + 1) * sizeof *lay->trig_off);
+    for (uint32_t t = 0; t < T; t++)
+        if (cn->pre_off[t] != cn->pre_off[t + 1])
+            lay->trig_off[layout_trigger(cn, t) + 1]++;
+    for (uint32_t p = 0; p < P; p++)
+        lay->trig_off[p + 1] += lay->trig_off[p];
+    for (uint32_t t = 0; t < T; t++) {
+        if (cn->pre_off[t] == cn->pre_off[t + 1]) {
+            lay->free_trans[nfree++] = t;
+            continue;
+        }
+        uint32_t p = layout_trigger(cn, t);
+        lay->trig[lay->trig_off[p]++] = t;
+    }
+    for (uint32_t p = P; p > 0; p--)
+        lay->trig_off[p] = lay->trig_off[p - 1];
+    lay->trig_off[0] = 0;
+    lay->prog.n_free = nfree;
+}
+
 pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
                         pn_error *err)
 {
@@ -113,7 +151,10 @@ pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **ou
     lay->pre = malloc(n_pre * sizeof *lay->pre);
     lay->dec = malloc(n_delta * sizeof *lay->dec);
     lay->inc = malloc(n_delta * sizeof *lay->inc);
-    if (!lay->width || !lay->field || !lay->pre_off || !lay->dec_off || !lay->inc_off ||
+    lay->trig_off = malloc(((size_t)P + 1) * sizeof *lay->trig_off);
+    lay->trig = malloc(((size_t)T + 1) * sizeof *lay->trig);
+    lay->free_trans = malloc(((size_t)T + 1) * sizeof *lay->free_trans);
+    if (!lay->trig_off || !lay->trig || !lay->free_trans || !lay->width || !lay->field || !lay->pre_off || !lay->dec_off || !lay->inc_off ||
         !lay->pre || !lay->dec || !lay->inc) {
         pn_layout_free(lay);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
@@ -121,11 +162,26 @@ pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **ou
     for (uint32_t p = 0; p < P; p++)
         lay->width[p] = widths[p] < 1 ? 1 : widths[p] > 64 ? 64 : widths[p];
     uint32_t words = layout_place_fields(lay, P);
+    lay->bit_place = malloc((size_t)words * 64 * sizeof *lay->bit_place);
+    if (lay->bit_place == NULL) {
+        pn_layout_free(lay);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
+    }
+    for (size_t b = 0; b < (size_t)words * 64; b++)
+        lay->bit_place[b] = UINT32_MAX;
+    for (uint32_t p = 0; p < P; p++)
+        for (uint32_t b = 0; b < lay->width[p]; b++)
+            lay->bit_place[lay->field[p].word * 64 + lay->field[p].shift + b] = p;
     layout_ops(lay, cn);
+    layout_triggers(lay, cn);
+    uint32_t n_free = lay->prog.n_free;
     lay->prog = (pn_prog){.n_places = P, .n_transitions = T, .words = words,
                           .field = lay->field, .pre_off = lay->pre_off, .pre = lay->pre,
                           .dec_off = lay->dec_off, .dec = lay->dec,
-                          .inc_off = lay->inc_off, .inc = lay->inc};
+                          .inc_off = lay->inc_off, .inc = lay->inc,
+                          .trig_off = lay->trig_off, .trig = lay->trig,
+                          .n_free = n_free, .free_trans = lay->free_trans,
+                          .bit_place = lay->bit_place};
     *out = lay;
     return PN_OK;
 }

@@ -82,40 +82,41 @@ typedef struct pnml_labels {
 
 /* ---- errors -------------------------------------------------------------- */
 
+/* Whom an error is about: "place 'p1'", or "place" while the id is unknown.
+ * Kept in parts so that the success path never formats a string. */
+typedef struct pnml_who {
+    const char *kind;
+    const char *id;
+} pnml_who;
+
+#define WHO(kind, id) ((pnml_who){(kind), (const char *)(id)})
+
 static pn_status fail_at(pnml_reader *r, pn_status code, long line,
-                         const char *what, const char *fmt, ...)
+                         pnml_who who, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
 static pn_status fail_at(pnml_reader *r, pn_status code, long line,
-                         const char *what, const char *fmt, ...)
+                         pnml_who who, const char *fmt, ...)
 {
     char problem[384];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(problem, sizeof problem, fmt, ap);
     va_end(ap);
-    return pn_fail(&r->err, code, "%s:%ld: %s: %s", r->label, line, what,
-                   problem);
+    if (who.id == NULL)
+        return pn_fail(&r->err, code, "%s:%ld: %s: %s", r->label, line,
+                       who.kind, problem);
+    return pn_fail(&r->err, code, "%s:%ld: %s '%.120s': %s", r->label, line,
+                   who.kind, who.id, problem);
 }
 
 static pn_status fail_nomem(pnml_reader *r)
 {
     return pn_fail(&r->err, PN_ERR_NOMEM, "%s: out of memory reading the net",
                    r->label);
-}
-
-/* "place 'p1'": the element kind and its id, for the message prefix. */
-static const char *describe(char *buf, size_t size, const char *kind,
-                            const char *id)
-{
-    if (id == NULL)
-        snprintf(buf, size, "%s", kind);
-    else
-        snprintf(buf, size, "%s '%.120s'", kind, id);
-    return buf;
 }
 
 /* Messages must stay on one line: libxml2 ends its own with a newline, and
@@ -210,7 +211,7 @@ static const char *parse_u64(const char *s, size_t n, uint64_t *out)
 }
 
 static pn_status parse_value(pnml_reader *r, const char *text, long line,
-                             const char *what, const char *label, uint64_t *out)
+                             pnml_who who, const char *label, uint64_t *out)
 {
     while (is_xml_space(*text))
         text++;
@@ -221,7 +222,7 @@ static pn_status parse_value(pnml_reader *r, const char *text, long line,
     if (problem == NULL)
         return PN_OK;
     int shown = n > PNML_QUOTE_MAX ? PNML_QUOTE_MAX : (int)n;
-    return fail_at(r, PN_ERR_INPUT, line, what, "%s: value '%.*s%s' %s", label,
+    return fail_at(r, PN_ERR_INPUT, line, who, "%s: value '%.*s%s' %s", label,
                    shown, text, n > PNML_QUOTE_MAX ? "..." : "", problem);
 }
 
@@ -396,8 +397,9 @@ static pn_status visit_node_child(pnml_reader *r, const char *name, void *ctx)
     return read_label(r, &lab->value, &lab->value_line);
 }
 
-/* Node names are display strings: trim the layout whitespace around them. */
-static char *trim(char *s)
+/* Node names are display strings: the layout whitespace around them goes,
+ * and an empty name counts as none (the id is shown instead). */
+static const char *display_name(char *s)
 {
     if (s == NULL)
         return NULL;
@@ -409,7 +411,7 @@ static char *trim(char *s)
         n--;
     memmove(s, start, n);
     s[n] = '\0';
-    return s;
+    return n > 0 ? s : NULL;
 }
 
 /* ---- nodes and arcs ------------------------------------------------------ */
@@ -423,51 +425,49 @@ static const char *label_text(const pnml_labels *lab)
 /* An attribute that must be present and non-empty; *out is xmlFree'd by the
  * caller. */
 static pn_status required_attr(pnml_reader *r, const char *attr,
-                               const char *what, long line, xmlChar **out)
+                               pnml_who who, long line, xmlChar **out)
 {
     *out = xmlTextReaderGetAttribute(r->xr, (const xmlChar *)attr);
     if (*out == NULL)
-        return fail_at(r, PN_ERR_INPUT, line, what, "missing %s attribute", attr);
+        return fail_at(r, PN_ERR_INPUT, line, who, "missing %s attribute", attr);
     if ((*out)[0] == '\0') {
         xmlFree(*out);
         *out = NULL;
-        return fail_at(r, PN_ERR_INPUT, line, what, "empty %s attribute", attr);
+        return fail_at(r, PN_ERR_INPUT, line, who, "empty %s attribute", attr);
     }
     return PN_OK;
 }
 
 /* Adds the error from pn_net_* with the file position in front. */
-static pn_status net_error(pnml_reader *r, long line, const char *what,
+static pn_status net_error(pnml_reader *r, long line, pnml_who who,
                            const pn_error *e)
 {
-    return fail_at(r, e->code, line, what, "%s", e->msg);
+    return fail_at(r, e->code, line, who, "%s", e->msg);
 }
 
 static pn_status add_place(pnml_reader *r, const char *id, long line,
                            pnml_labels *lab)
 {
-    char what[160];
-    describe(what, sizeof what, "place", id);
+    pnml_who who = WHO("place", id);
     uint64_t m0 = 0;
     if (lab->has_value) {
-        pn_status st = parse_value(r, label_text(lab), lab->value_line, what,
+        pn_status st = parse_value(r, label_text(lab), lab->value_line, who,
                                    "initial marking", &m0);
         if (st != PN_OK)
             return st;
     }
     pn_error e = {PN_OK, ""};
-    if (pn_net_add_place(r->net, id, trim(lab->name), m0, &e) < 0)
-        return net_error(r, line, what, &e);
+    if (pn_net_add_place(r->net, id, display_name(lab->name), m0, &e) < 0)
+        return net_error(r, line, who, &e);
     return PN_OK;
 }
 
 static pn_status add_transition(pnml_reader *r, const char *id, long line,
                                 pnml_labels *lab)
 {
-    char what[160];
     pn_error e = {PN_OK, ""};
-    if (pn_net_add_transition(r->net, id, trim(lab->name), &e) < 0)
-        return net_error(r, line, describe(what, sizeof what, "transition", id), &e);
+    if (pn_net_add_transition(r->net, id, display_name(lab->name), &e) < 0)
+        return net_error(r, line, WHO("transition", id), &e);
     return PN_OK;
 }
 
@@ -476,7 +476,7 @@ static pn_status read_node(pnml_reader *r, bool is_place)
     const char *kind = is_place ? "place" : "transition";
     long line = cur_line(r);
     xmlChar *id = NULL;
-    pn_status st = required_attr(r, "id", kind, line, &id);
+    pn_status st = required_attr(r, "id", WHO(kind, NULL), line, &id);
     pnml_labels lab = {is_place ? "initialMarking" : NULL, NULL, false, NULL, 0};
     if (st == PN_OK)
         st = each_child(r, visit_node_child, &lab);
@@ -490,16 +490,16 @@ static pn_status read_node(pnml_reader *r, bool is_place)
     return st;
 }
 
-static pn_status arc_weight(pnml_reader *r, const char *what,
+static pn_status arc_weight(pnml_reader *r, pnml_who who,
                             const pnml_labels *lab, uint64_t *weight)
 {
     *weight = 1; /* PNML's default when there is no inscription */
     if (!lab->has_value)
         return PN_OK;
-    pn_status st = parse_value(r, label_text(lab), lab->value_line, what,
+    pn_status st = parse_value(r, label_text(lab), lab->value_line, who,
                                "inscription", weight);
     if (st == PN_OK && *weight == 0)
-        return fail_at(r, PN_ERR_INPUT, lab->value_line, what,
+        return fail_at(r, PN_ERR_INPUT, lab->value_line, who,
                        "inscription: weight 0 is not allowed (arc weights are at least 1)");
     return st;
 }
@@ -526,19 +526,15 @@ static pn_status read_arc(pnml_reader *r)
     long line = cur_line(r);
     static const char *const names[3] = {"id", "source", "target"};
     xmlChar *attrs[3] = {NULL, NULL, NULL};
-    char what[160] = "arc";
     pn_status st = PN_OK;
-    for (int i = 0; i < 3 && st == PN_OK; i++) {
-        st = required_attr(r, names[i], what, line, &attrs[i]);
-        if (i == 0 && st == PN_OK)
-            describe(what, sizeof what, "arc", (const char *)attrs[0]);
-    }
+    for (int i = 0; i < 3 && st == PN_OK; i++)
+        st = required_attr(r, names[i], WHO("arc", attrs[0]), line, &attrs[i]);
     pnml_labels lab = {"inscription", NULL, false, NULL, 0};
     uint64_t weight = 1;
     if (st == PN_OK)
         st = each_child(r, visit_node_child, &lab);
     if (st == PN_OK)
-        st = arc_weight(r, what, &lab, &weight);
+        st = arc_weight(r, WHO("arc", attrs[0]), &lab, &weight);
     if (st == PN_OK)
         st = push_arc(r, attrs, weight, line);
     free(lab.name);
@@ -552,12 +548,10 @@ static pn_status read_ref(pnml_reader *r, bool is_place)
 {
     const char *kind = is_place ? "referencePlace" : "referenceTransition";
     long line = cur_line(r);
-    char what[160];
     xmlChar *id = NULL, *ref = NULL;
-    pn_status st = required_attr(r, "id", kind, line, &id);
+    pn_status st = required_attr(r, "id", WHO(kind, NULL), line, &id);
     if (st == PN_OK)
-        st = required_attr(r, "ref", describe(what, sizeof what, kind,
-                                              (const char *)id), line, &ref);
+        st = required_attr(r, "ref", WHO(kind, id), line, &ref);
     if (st == PN_OK &&
         grow((void **)&r->refs, &r->cap_refs, r->n_refs + 1, sizeof *r->refs) != 0)
         st = fail_nomem(r);
@@ -629,18 +623,18 @@ static bool ends_with(const char *s, const char *tail)
     return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-static pn_status check_net_type(pnml_reader *r, const char *what, const char *type)
+static pn_status check_net_type(pnml_reader *r, pnml_who who, const char *type)
 {
     static const char *const coloured[] = {"symmetricnet", "highlevelnet", "hlpn"};
     if (type == NULL)
-        return fail_at(r, PN_ERR_INPUT, r->net_line, what, "missing type attribute");
+        return fail_at(r, PN_ERR_INPUT, r->net_line, who, "missing type attribute");
     for (size_t i = 0; i < sizeof coloured / sizeof coloured[0]; i++)
         if (contains(type, coloured[i]))
-            return fail_at(r, PN_ERR_UNSUPPORTED, r->net_line, what,
+            return fail_at(r, PN_ERR_UNSUPPORTED, r->net_line, who,
                            "coloured net (%s) is not supported yet; unfold it first",
                            coloured[i]);
     if (!ends_with(type, "ptnet"))
-        return fail_at(r, PN_ERR_INPUT, r->net_line, what,
+        return fail_at(r, PN_ERR_INPUT, r->net_line, who,
                        "unknown net type '%.200s'", type);
     return PN_OK;
 }
@@ -649,15 +643,13 @@ static pn_status read_net(pnml_reader *r)
 {
     long line = cur_line(r);
     if (r->net != NULL)
-        return fail_at(r, PN_ERR_INPUT, line, "net",
+        return fail_at(r, PN_ERR_INPUT, line, WHO("net", NULL),
                        "more than one <net> in the file (the first is '%.120s' at line %ld); "
                        "Petrel reads one net per file", r->net->id, r->net_line);
     r->net_line = line;
     xmlChar *id = xmlTextReaderGetAttribute(r->xr, (const xmlChar *)"id");
     xmlChar *type = xmlTextReaderGetAttribute(r->xr, (const xmlChar *)"type");
-    char what[160];
-    describe(what, sizeof what, "net", (const char *)id);
-    pn_status st = check_net_type(r, what, (const char *)type);
+    pn_status st = check_net_type(r, WHO("net", id), (const char *)type);
     if (st == PN_OK) {
         r->net = pn_net_new((const char *)id);
         st = r->net != NULL ? read_net_body(r) : fail_nomem(r);
@@ -672,7 +664,7 @@ static pn_status read_top_element(pnml_reader *r)
     const char *name = local_name(r);
     int depth = xmlTextReaderDepth(r->xr);
     if (depth == 0 && strcmp(name, "pnml") != 0)
-        return fail_at(r, PN_ERR_INPUT, cur_line(r), "document",
+        return fail_at(r, PN_ERR_INPUT, cur_line(r), WHO("document", NULL),
                        "root element is <%.60s>, expected <pnml>", name);
     if (depth == 0)
         return PN_OK; /* step into <pnml> */
@@ -698,6 +690,11 @@ static bool find_node(const pnml_reader *r, const char *id, pnml_node *node)
     return i >= 0;
 }
 
+static const char *ref_kind(const pnml_ref *x)
+{
+    return x->is_place ? "referencePlace" : "referenceTransition";
+}
+
 static pn_status index_refs(pnml_reader *r)
 {
     r->ref_index = pn_strmap_new();
@@ -706,16 +703,15 @@ static pn_status index_refs(pnml_reader *r)
     for (size_t i = 0; i < r->n_refs; i++) {
         const pnml_ref *x = &r->refs[i];
         const char *id = arena_str(r, x->id);
-        char what[160];
-        describe(what, sizeof what, x->is_place ? "referencePlace" : "referenceTransition", id);
+        pnml_who who = WHO(ref_kind(x), id);
         pnml_node node;
         if (find_node(r, id, &node))
-            return fail_at(r, PN_ERR_INPUT, x->line, what, "duplicate id '%.120s'", id);
+            return fail_at(r, PN_ERR_INPUT, x->line, who, "duplicate id '%.120s'", id);
         int rc = pn_strmap_put(r->ref_index, id, (int64_t)i);
         if (rc < 0)
             return fail_nomem(r);
         if (rc == 0)
-            return fail_at(r, PN_ERR_INPUT, x->line, what, "duplicate id '%.120s'", id);
+            return fail_at(r, PN_ERR_INPUT, x->line, who, "duplicate id '%.120s'", id);
     }
     return PN_OK;
 }
@@ -724,23 +720,21 @@ static pn_status index_refs(pnml_reader *r)
  * number of references must revisit one: that is a cycle. */
 static pn_status resolve_ref(pnml_reader *r, pnml_ref *x)
 {
-    char what[160];
-    describe(what, sizeof what, x->is_place ? "referencePlace" : "referenceTransition",
-             arena_str(r, x->id));
+    pnml_who who = WHO(ref_kind(x), arena_str(r, x->id));
     const char *target = arena_str(r, x->ref);
     pnml_node node;
     for (size_t steps = 0; !find_node(r, target, &node); steps++) {
         int64_t next = pn_strmap_get(r->ref_index, target);
         if (next < 0)
-            return fail_at(r, PN_ERR_INPUT, x->line, what,
+            return fail_at(r, PN_ERR_INPUT, x->line, who,
                            "refers to '%.120s', which is not a node of the net", target);
         if (steps >= r->n_refs)
-            return fail_at(r, PN_ERR_INPUT, x->line, what,
+            return fail_at(r, PN_ERR_INPUT, x->line, who,
                            "reference cycle through '%.120s'", target);
         target = arena_str(r, r->refs[next].ref);
     }
     if (node.is_place != x->is_place)
-        return fail_at(r, PN_ERR_INPUT, x->line, what, "refers to %s '%.120s'",
+        return fail_at(r, PN_ERR_INPUT, x->line, who, "refers to %s '%.120s'",
                        node.is_place ? "place" : "transition", target);
     x->target_is_place = node.is_place;
     x->target = node.index;
@@ -755,7 +749,7 @@ static pn_status resolve_refs(pnml_reader *r)
     return st;
 }
 
-static pn_status arc_end(pnml_reader *r, const pnml_arc *a, const char *what,
+static pn_status arc_end(pnml_reader *r, const pnml_arc *a, pnml_who who,
                          bool source, pnml_node *node)
 {
     const char *id = arena_str(r, source ? a->source : a->target);
@@ -767,23 +761,22 @@ static pn_status arc_end(pnml_reader *r, const pnml_arc *a, const char *what,
         node->index = r->refs[i].target;
         return PN_OK;
     }
-    return fail_at(r, PN_ERR_INPUT, a->line, what,
+    return fail_at(r, PN_ERR_INPUT, a->line, who,
                    "%s '%.120s' is not a place or transition of the net",
                    source ? "source" : "target", id);
 }
 
 static pn_status resolve_arc(pnml_reader *r, const pnml_arc *a)
 {
-    char what[160];
-    describe(what, sizeof what, "arc", arena_str(r, a->id));
+    pnml_who who = WHO("arc", arena_str(r, a->id));
     pnml_node src, dst;
-    pn_status st = arc_end(r, a, what, true, &src);
+    pn_status st = arc_end(r, a, who, true, &src);
     if (st == PN_OK)
-        st = arc_end(r, a, what, false, &dst);
+        st = arc_end(r, a, who, false, &dst);
     if (st != PN_OK)
         return st;
     if (src.is_place == dst.is_place)
-        return fail_at(r, PN_ERR_INPUT, a->line, what,
+        return fail_at(r, PN_ERR_INPUT, a->line, who,
                        "connects two %s ('%.120s' -> '%.120s')",
                        src.is_place ? "places" : "transitions",
                        arena_str(r, a->source), arena_str(r, a->target));
@@ -791,7 +784,7 @@ static pn_status resolve_arc(pnml_reader *r, const pnml_arc *a)
     uint32_t place = src.is_place ? src.index : dst.index;
     uint32_t trans = src.is_place ? dst.index : src.index;
     if (pn_net_add_arc(r->net, place, trans, src.is_place, a->weight, &e) != PN_OK)
-        return net_error(r, a->line, what, &e);
+        return net_error(r, a->line, who, &e);
     return PN_OK;
 }
 
@@ -800,10 +793,8 @@ static pn_status finish_net(pnml_reader *r)
     if (r->net == NULL)
         return pn_fail(&r->err, PN_ERR_INPUT, "%s: no <net> element in the file",
                        r->label);
-    char what[160];
-    describe(what, sizeof what, "net", r->net->id);
     if (r->net->n_places == 0 && r->net->n_transitions == 0)
-        return fail_at(r, PN_ERR_INPUT, r->net_line, what, "net has no places");
+        return fail_at(r, PN_ERR_INPUT, r->net_line, WHO("net", r->net->id), "net has no places");
     pn_status st = resolve_refs(r);
     for (size_t i = 0; i < r->n_arcs && st == PN_OK; i++)
         st = resolve_arc(r, &r->arcs[i]);

@@ -34,6 +34,14 @@ typedef struct pn_prog {
     const pn_op *dec;         /* net consumption: field -= value */
     const uint32_t *inc_off;
     const pn_op *inc;         /* net production: field += value */
+    /* Each transition with input arcs is listed under one of its input
+     * places, its trigger: only transitions whose trigger is marked can be
+     * enabled, so a state checks a handful of transitions instead of all. */
+    const uint32_t *trig_off; /* n_places + 1 */
+    const uint32_t *trig;
+    uint32_t n_free;          /* transitions without input arcs: always enabled */
+    const uint32_t *free_trans;
+    const uint32_t *bit_place; /* words * 64: the place owning each bit */
 } pn_prog;
 
 PN_HD static uint64_t pn_field_get(const uint64_t *s, const pn_op *op)
@@ -45,6 +53,16 @@ PN_HD static bool pn_state_enabled(const pn_prog *g, const uint64_t *s, uint32_t
 {
     for (uint32_t k = g->pre_off[t]; k < g->pre_off[t + 1]; k++)
         if (pn_field_get(s, &g->pre[k]) < g->pre[k].value)
+            return false;
+    return true;
+}
+
+/* The same test on an unpacked marking (one count per place): cheaper on
+ * the CPU, where the engine unpacks each state once anyway. */
+PN_HD static bool pn_marking_enabled(const pn_prog *g, const uint64_t *m, uint32_t t)
+{
+    for (uint32_t k = g->pre_off[t]; k < g->pre_off[t + 1]; k++)
+        if (m[g->pre[k].place] < g->pre[k].value)
             return false;
     return true;
 }
@@ -72,6 +90,32 @@ PN_HD static void pn_state_unpack(const pn_prog *g, const uint64_t *s, uint64_t 
 {
     for (uint32_t p = 0; p < g->n_places; p++)
         m[p] = pn_field_get(s, &g->field[p]);
+}
+
+/* Unpacks only the non-zero fields: m must be all zero on entry; their
+ * places are listed in nz (at most n_places). Returns how many. Markings are
+ * sparse in practice (a few marked places out of hundreds), so this visits
+ * set bits rather than every place. */
+PN_HD static uint32_t pn_state_unpack_sparse(const pn_prog *g, const uint64_t *s, uint64_t *m,
+                                             uint32_t *nz)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < g->words; w++) {
+        uint64_t x = s[w];
+        while (x != 0) {
+#if defined(__CUDA_ARCH__)
+            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
+#else
+            uint32_t b = (uint32_t)__builtin_ctzll(x);
+#endif
+            uint32_t p = g->bit_place[w * 64 + b];
+            const pn_op *f = &g->field[p];
+            m[p] = (s[w] >> f->shift) & f->mask;
+            nz[n++] = p;
+            x &= ~(f->mask << f->shift);
+        }
+    }
+    return n;
 }
 
 PN_HD static uint64_t pn_mix64(uint64_t x)

@@ -220,6 +220,31 @@ TEST(PnmlRead, NetWithoutPageAndPrefixedNamespace)
     expect_arc(r.net.get(), 0, 0, 0, 1, false);
 }
 
+TEST(PnmlRead, NamesAreTrimmedAndEmptyNamesFallBackToIds)
+{
+    Result r = read_mem(pt_net("<place id=\"p\"><name><text>\n   Ready  \n</text></name></place>"
+                               "<transition id=\"t\"><name><text>  </text></name></transition>"));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_STREQ(r.net->place_name[0], "Ready");
+    EXPECT_STREQ(r.net->trans_name[0], "t");
+}
+
+TEST(PnmlRead, EntitiesAreNotExpanded)
+{
+    // Billion laughs and an external file: neither may be expanded or read.
+    std::string dtd = "<!DOCTYPE pnml [\n<!ENTITY a0 \"lollollollol\">\n";
+    for (int i = 1; i < 10; i++) {
+        dtd += "<!ENTITY a" + std::to_string(i) + " \"";
+        for (int k = 0; k < 10; k++)
+            dtd += "&a" + std::to_string(i - 1) + ";";
+        dtd += "\">\n";
+    }
+    dtd += "<!ENTITY ext SYSTEM \"file:///etc/passwd\">\n]>\n";
+    Result r = read_mem(dtd + pt_net("<place id=\"p\"><name><text>&a9;&ext;</text></name></place>"));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_STREQ(r.net->place_name[0], "p");
+}
+
 TEST(PnmlRead, OldErrorIsKept)
 {
     // pn_error keeps the first error: a failed read must not overwrite it.

@@ -128,9 +128,11 @@ char *pn_fml_to_string(const pn_fml_node *n, const pn_net *net);
 /* ---- simplifying (formula_simplify.c) -----------------------------------
  * Rewrites *root into an equivalent formula with only provably sound rules
  * (constant folding, double negation, flattening, quantifiers over state
- * formulas, F/G/U over constants). Holds under the MCC deadlock semantics:
- * X is never folded, since EX true is false at a deadlock. On
- * PN_ERR_NOMEM *root is still a valid formula equivalent to the input. */
+ * formulas, F/G/U over constants, FF = F, GG = G). Paths are maximal paths,
+ * finite when they end in a deadlock, so every state starts at least one
+ * path (A p = E p = p for a state formula p); X is never folded, since at a
+ * deadlock EX true is false and AX false is true. On PN_ERR_NOMEM *root is
+ * still a valid formula equivalent to the input. */
 pn_status pn_fml_simplify(pn_fml_node **root, pn_error *err);
 /* Every property whose status is PN_OK. */
 pn_status pn_fml_set_simplify(pn_fml_set *set, pn_error *err);

@@ -19,6 +19,7 @@ typedef struct pn_layout {
     pn_op *field;
     uint32_t *pre_off, *dec_off, *inc_off;
     pn_op *pre, *dec, *inc;
+    uint32_t *trig_off, *trig, *free_trans, *bit_place;
 } pn_layout;
 
 /* Starting widths: enough bits for the initial marking and for the largest
