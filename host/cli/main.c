@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "petrel/check.h"
 #include "petrel/cnet.h"
+#include "petrel/formula.h"
 #include "petrel/engine.h"
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
@@ -152,6 +154,93 @@ static int cli_state_space(cli_run *r)
     return 0;
 }
 
+static void cli_print_answers(const pn_check *c, const pn_engine_result *res)
+{
+    char tech[128];
+    pn_mcc_techniques(res, tech, sizeof tech);
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        char value[32];
+        const char *v = NULL;
+        if (a->verdict == PN_VERDICT_TRUE)
+            v = "TRUE";
+        else if (a->verdict == PN_VERDICT_FALSE)
+            v = "FALSE";
+        else if (a->verdict == PN_VERDICT_VALUE) {
+            snprintf(value, sizeof value, "%lu", (unsigned long)a->value);
+            v = value;
+        }
+        pn_mcc_print_formula(stdout, a->id, v, tech);
+    }
+}
+
+/* Reads and simplifies the examination's formula file; NULL for global
+ * properties. Returns 0, or an exit code. */
+static int cli_load_formulas(cli_run *r, pn_fml_set **set)
+{
+    *set = NULL;
+    const char *file = pn_exam_formula_file(r->o.exam);
+    if (file == NULL)
+        return 0;
+    char *path = cli_join(r->dir, file);
+    if (path == NULL)
+        return 1;
+    pn_error err = {0};
+    pn_status st = pn_fml_read_file(path, r->net, set, &err);
+    free(path);
+    if (st == PN_OK)
+        st = pn_fml_set_simplify(*set, &err);
+    if (st != PN_OK) {
+        fprintf(stderr, "petrel: %s\n", err.msg);
+        return st == PN_ERR_NOMEM ? 1 : 2;
+    }
+    for (uint32_t i = 0; i < (*set)->n; i++) {
+        if ((*set)->props[i].status != PN_OK && !r->o.quiet)
+            fprintf(stderr, "petrel: %s\n", (*set)->props[i].error);
+        if (r->o.verbose)
+            pn_fml_print(stderr, *set, i);
+    }
+    return 0;
+}
+
+/* Every formula examination and global property: one exploration with the
+ * on-the-fly checker as visitor, stopped as soon as all is decided. */
+static int cli_check(cli_run *r)
+{
+    pn_fml_set *set = NULL;
+    int rc = cli_load_formulas(r, &set);
+    if (rc != 0) {
+        fputs("CANNOT_COMPUTE\n", stdout);
+        return rc;
+    }
+    pn_check *c = NULL;
+    pn_error err = {0};
+    pn_engine_result res;
+    memset(&res, 0, sizeof res);
+    res.threads = r->eo.threads;
+    if (pn_check_new(r->cn, r->o.exam, set, r->eo.threads, &c, &err) != PN_OK) {
+        fprintf(stderr, "petrel: %s\n", err.msg);
+        fputs("CANNOT_COMPUTE\n", stdout);
+        pn_fml_set_free(set);
+        return 1;
+    }
+    bool explored = !pn_check_decided(c);
+    if (explored) {
+        r->eo.visitor = pn_check_visitor(c);
+        if (pn_explore(r->cn, &r->eo, &res, &err) != PN_OK) {
+            fprintf(stderr, "petrel: %s\n", err.msg);
+            rc = 1;
+        }
+    }
+    pn_check_finish(c, explored && rc == 0 ? &res : NULL);
+    cli_print_answers(c, &res);
+    if (explored)
+        cli_print_stats(r, &res);
+    pn_check_free(c);
+    pn_fml_set_free(set);
+    return rc;
+}
+
 static int cli_choose_engine(const cli_run *r)
 {
     if (r->o.engine == CLI_ENGINE_GPU) {
@@ -169,8 +258,7 @@ static int cli_dispatch(cli_run *r)
     case PN_EXAM_STATE_SPACE:
         return cli_state_space(r);
     default:
-        fputs("DO_NOT_COMPETE\n", stdout);
-        return 0;
+        return cli_check(r);
     }
 }
 

@@ -1,0 +1,426 @@
+/* On-the-fly examination answers (see check.h). Each formula becomes an item
+ * whose verdict is decided by a witness state (EF: a state with phi; AG: a
+ * state without it; deadlock, one-safety, ...) or, for what has no witness,
+ * by a complete exploration. Items are shared by all worker threads: a
+ * verdict is set once with CAS, statistics are atomic maxima, and the
+ * per-transition / per-place trackers keep a per-worker list of candidates
+ * that only shrinks. */
+#include "petrel/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "petrel/layout.h"
+#include "petrel/sformula.h"
+
+typedef enum {
+    ITEM_NONE,     /* outside what the on-the-fly check can prove */
+    ITEM_FIXED,    /* decided before exploring */
+    ITEM_EF,
+    ITEM_AG,
+    ITEM_BOUND,
+    ITEM_DEADLOCK,
+    ITEM_ONESAFE,
+    ITEM_QUASI,
+    ITEM_STABLE,
+    ITEM_LIVE
+} item_kind;
+
+typedef struct check_item {
+    item_kind kind;
+    bool negate;               /* the formula was NOT(...) of this item */
+    pn_sformula_owned *sf;
+    const uint32_t *places;    /* ITEM_BOUND */
+    uint32_t n_places;
+    int decided;               /* 0 or PN_VERDICT_TRUE/FALSE, before negate */
+    uint64_t max;              /* ITEM_BOUND */
+} check_item;
+
+/* Candidates a worker still has to look at: transitions never seen enabled
+ * (QuasiLiveness) or places never seen off their initial count (Stable). */
+typedef struct check_worker {
+    uint32_t *trans, n_trans;
+    uint32_t *places, n_places;
+    uint8_t *stack;
+} check_worker;
+
+struct pn_check {
+    const pn_cnet *cn;
+    pn_layout *lay;            /* its pn_prog answers enabledness */
+    uint32_t n;
+    check_item *items;
+    pn_answer *answers;
+    uint32_t to_decide;        /* items a witness can decide */
+    uint32_t n_decided;
+    bool track_quasi, track_stable;
+    uint8_t *seen;             /* per transition: seen enabled */
+    uint32_t n_unseen;
+    uint8_t *moved;            /* per place: seen off its initial count */
+    uint32_t n_still;
+    uint32_t threads, stack_size;
+    check_worker *workers;
+    pn_visitor visitor;
+};
+
+static bool check_decide(pn_check *c, check_item *it, pn_verdict v)
+{
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&it->decided, &expected, (int)v, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return false;
+    return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
+}
+
+static uint32_t check_enabled_count(const pn_check *c, const uint64_t *m)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < c->cn->n_transitions; t++)
+        n += pn_marking_enabled(&c->lay->prog, m, t);
+    return n;
+}
+
+/* QuasiLiveness bookkeeping for one state; true when the last unseen
+ * transition was just seen. */
+static bool check_track_quasi(pn_check *c, check_worker *w, const uint64_t *m)
+{
+    bool all = false;
+    uint32_t k = 0;
+    while (k < w->n_trans) {
+        uint32_t t = w->trans[k];
+        bool drop = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
+        if (!drop && pn_marking_enabled(&c->lay->prog, m, t)) {
+            drop = true;
+            if (__atomic_exchange_n(&c->seen[t], 1, __ATOMIC_ACQ_REL) == 0)
+                all = __atomic_sub_fetch(&c->n_unseen, 1, __ATOMIC_ACQ_REL) == 0;
+        }
+        if (drop)
+            w->trans[k] = w->trans[--w->n_trans];
+        else
+            k++;
+    }
+    return all;
+}
+
+/* StableMarking bookkeeping; true when no place can be stable any more. */
+static bool check_track_stable(pn_check *c, check_worker *w, const uint64_t *m)
+{
+    bool none = false;
+    uint32_t k = 0;
+    while (k < w->n_places) {
+        uint32_t p = w->places[k];
+        bool drop = __atomic_load_n(&c->moved[p], __ATOMIC_RELAXED);
+        if (!drop && m[p] != c->cn->m0[p]) {
+            drop = true;
+            if (__atomic_exchange_n(&c->moved[p], 1, __ATOMIC_ACQ_REL) == 0)
+                none = __atomic_sub_fetch(&c->n_still, 1, __ATOMIC_ACQ_REL) == 0;
+        }
+        if (drop)
+            w->places[k] = w->places[--w->n_places];
+        else
+            k++;
+    }
+    return none;
+}
+
+static uint64_t check_sum(const check_item *it, const uint64_t *m)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < it->n_places; k++) {
+        uint64_t v = m[it->places[k]];
+        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
+    }
+    return sum;
+}
+
+static bool check_one_unsafe(const pn_check *c, const uint64_t *m)
+{
+    for (uint32_t p = 0; p < c->cn->n_places; p++)
+        if (m[p] > 1)
+            return true;
+    return false;
+}
+
+/* Returns true when this state decided the last undecided item. */
+static bool check_item_state(pn_check *c, check_item *it, check_worker *w, const uint64_t *m,
+                             uint32_t n_enabled, bool quasi_done, bool stable_none)
+{
+    const pn_prog *g = &c->lay->prog;
+    switch (it->kind) {
+    case ITEM_EF:
+        return pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
+               check_decide(c, it, PN_VERDICT_TRUE);
+    case ITEM_AG:
+        return !pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
+               check_decide(c, it, PN_VERDICT_FALSE);
+    case ITEM_BOUND:
+        pn_atomic_max_u64(&it->max, check_sum(it, m));
+        return false;
+    case ITEM_DEADLOCK:
+        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE);
+    case ITEM_ONESAFE:
+        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE);
+    case ITEM_QUASI:
+        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE);
+    case ITEM_STABLE:
+        return stable_none && check_decide(c, it, PN_VERDICT_FALSE);
+    case ITEM_LIVE: /* a reachable deadlock kills every transition */
+        return n_enabled == 0 && c->cn->n_transitions > 0 &&
+               check_decide(c, it, PN_VERDICT_FALSE);
+    default:
+        return false;
+    }
+}
+
+static bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
+                           uint32_t n_enabled)
+{
+    (void)id;
+    pn_check *c = ctx;
+    check_worker *w = &c->workers[worker];
+    bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
+    bool stable_none = c->track_stable && check_track_stable(c, w, m);
+    bool all = false;
+    for (uint32_t i = 0; i < c->n; i++) {
+        check_item *it = &c->items[i];
+        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED ||
+            __atomic_load_n(&it->decided, __ATOMIC_ACQUIRE))
+            continue;
+        all |= check_item_state(c, it, w, m, n_enabled, quasi_done, stable_none);
+    }
+    return all;
+}
+
+static const pn_fml_node *check_strip_not(const pn_fml_node *n, bool *negate)
+{
+    *negate = false;
+    while (n->kind == PN_FML_NOT) {
+        *negate = !*negate;
+        n = n->kids[0];
+    }
+    return n;
+}
+
+static pn_status check_fixed(pn_check *c, check_item *it, const pn_fml_node *phi,
+                             pn_error *err)
+{
+    pn_sformula_owned *sf = NULL;
+    if (pn_sformula_compile(phi, &sf, err) != PN_OK)
+        return err->code;
+    uint8_t *stack = malloc(sf->f.max_stack + 1);
+    if (stack == NULL) {
+        pn_sformula_free(sf);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory evaluating a formula");
+    }
+    const uint64_t *m0 = c->cn->m0;
+    bool v = pn_sf_eval(&sf->f, &c->lay->prog, m0, check_enabled_count(c, m0), stack);
+    free(stack);
+    pn_sformula_free(sf);
+    it->kind = ITEM_FIXED;
+    it->decided = v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    return PN_OK;
+}
+
+/* Classifies one formula: negations on top are peeled off (the answer is
+ * flipped), then a state formula is decided on the initial marking, E F phi
+ * and A G phi are checked on the fly, and anything else is left to the
+ * CTL/LTL checkers (ITEM_NONE here). */
+static pn_status check_classify(pn_check *c, check_item *it, const pn_fml_node *root,
+                                pn_error *err)
+{
+    const pn_fml_node *n = check_strip_not(root, &it->negate);
+    if (n->kind == PN_FML_PLACE_BOUND) {
+        it->kind = ITEM_BOUND;
+        it->places = n->idx;
+        it->n_places = n->n;
+        return PN_OK;
+    }
+    if (pn_fml_is_state(n))
+        return check_fixed(c, it, n, err);
+    const pn_fml_node *phi = NULL;
+    pn_fml_reach shape = pn_fml_reach_shape(n, &phi);
+    if (shape == PN_FML_REACH_NONE)
+        return PN_OK;
+    it->kind = shape == PN_FML_REACH_EF ? ITEM_EF : ITEM_AG;
+    if (pn_sformula_compile(phi, &it->sf, err) != PN_OK)
+        return err->code;
+    if (it->sf->f.max_stack > c->stack_size)
+        c->stack_size = it->sf->f.max_stack;
+    return PN_OK;
+}
+
+static item_kind check_global_kind(pn_exam exam)
+{
+    switch (exam) {
+    case PN_EXAM_REACH_DEADLOCK: return ITEM_DEADLOCK;
+    case PN_EXAM_ONE_SAFE: return ITEM_ONESAFE;
+    case PN_EXAM_QUASI_LIVENESS: return ITEM_QUASI;
+    case PN_EXAM_STABLE_MARKING: return ITEM_STABLE;
+    case PN_EXAM_LIVENESS: return ITEM_LIVE;
+    default: return ITEM_NONE;
+    }
+}
+
+static pn_status check_items(pn_check *c, pn_exam exam, const pn_fml_set *set, pn_error *err)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        check_item *it = &c->items[i];
+        if (set == NULL) {
+            it->kind = check_global_kind(exam);
+            c->answers[i].id = pn_exam_name(exam);
+            continue;
+        }
+        c->answers[i].id = set->props[i].id;
+        if (set->props[i].status != PN_OK || set->props[i].root == NULL)
+            continue; /* a name did not bind: CANNOT_COMPUTE */
+        if (check_classify(c, it, set->props[i].root, err) != PN_OK)
+            return err->code;
+    }
+    return PN_OK;
+}
+
+static void check_count_work(pn_check *c)
+{
+    bool bound = false;
+    for (uint32_t i = 0; i < c->n; i++) {
+        item_kind k = c->items[i].kind;
+        bound |= k == ITEM_BOUND;
+        if (k != ITEM_NONE && k != ITEM_FIXED && k != ITEM_BOUND)
+            c->to_decide++;
+        c->track_quasi |= k == ITEM_QUASI || k == ITEM_LIVE;
+        c->track_stable |= k == ITEM_STABLE;
+    }
+    /* Bounds are maxima over every state: never stop before the end. */
+    if (bound)
+        c->to_decide = UINT32_MAX;
+}
+
+static pn_status check_workers(pn_check *c, pn_error *err)
+{
+    uint32_t T = c->cn->n_transitions, P = c->cn->n_places;
+    c->seen = calloc((size_t)T + 1, 1);
+    c->moved = calloc((size_t)P + 1, 1);
+    c->workers = calloc(c->threads, sizeof *c->workers);
+    if (c->seen == NULL || c->moved == NULL || c->workers == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    c->n_unseen = T;
+    c->n_still = P;
+    for (uint32_t i = 0; i < c->threads; i++) {
+        check_worker *w = &c->workers[i];
+        w->stack = malloc((size_t)c->stack_size + 1);
+        w->trans = malloc(((size_t)(c->track_quasi ? T : 0) + 1) * sizeof *w->trans);
+        w->places = malloc(((size_t)(c->track_stable ? P : 0) + 1) * sizeof *w->places);
+        if (w->stack == NULL || w->trans == NULL || w->places == NULL)
+            return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+        for (uint32_t t = 0; c->track_quasi && t < T; t++)
+            w->trans[w->n_trans++] = t;
+        for (uint32_t p = 0; c->track_stable && p < P; p++)
+            w->places[w->n_places++] = p;
+    }
+    return PN_OK;
+}
+
+void pn_check_free(pn_check *c)
+{
+    if (c == NULL)
+        return;
+    for (uint32_t i = 0; c->items != NULL && i < c->n; i++)
+        pn_sformula_free(c->items[i].sf);
+    for (uint32_t i = 0; c->workers != NULL && i < c->threads; i++) {
+        free(c->workers[i].stack);
+        free(c->workers[i].trans);
+        free(c->workers[i].places);
+    }
+    free(c->workers);
+    free(c->seen);
+    free(c->moved);
+    free(c->items);
+    free(c->answers);
+    pn_layout_free(c->lay);
+    free(c);
+}
+
+pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                       uint32_t threads, pn_check **out, pn_error *err)
+{
+    *out = NULL;
+    pn_check *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    c->cn = cn;
+    c->threads = threads ? threads : 1;
+    c->n = set != NULL ? set->n : 1;
+    c->items = calloc((size_t)c->n + 1, sizeof *c->items);
+    c->answers = calloc((size_t)c->n + 1, sizeof *c->answers);
+    uint8_t *widths = NULL;
+    pn_status st = c->items && c->answers
+                       ? pn_layout_initial_widths(cn, &widths, err)
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    if (st == PN_OK)
+        st = pn_layout_new(cn, widths, &c->lay, err);
+    free(widths);
+    if (st == PN_OK)
+        st = check_items(c, exam, set, err);
+    if (st == PN_OK) {
+        check_count_work(c);
+        st = check_workers(c, err);
+    }
+    if (st != PN_OK) {
+        pn_check_free(c);
+        return st;
+    }
+    c->visitor.on_state = check_on_state;
+    c->visitor.ctx = c;
+    *out = c;
+    return PN_OK;
+}
+
+const pn_visitor *pn_check_visitor(pn_check *c) { return &c->visitor; }
+
+bool pn_check_decided(const pn_check *c) { return c->to_decide == 0; }
+
+static pn_verdict check_final(const pn_check *c, const check_item *it, bool complete)
+{
+    if (it->decided)
+        return (pn_verdict)it->decided;
+    if (!complete)
+        return PN_VERDICT_UNKNOWN;
+    switch (it->kind) {
+    case ITEM_EF: return PN_VERDICT_FALSE;
+    case ITEM_AG: return PN_VERDICT_TRUE;
+    case ITEM_DEADLOCK: return PN_VERDICT_FALSE;
+    case ITEM_ONESAFE: return PN_VERDICT_TRUE;
+    case ITEM_QUASI: return c->n_unseen == 0 ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    case ITEM_STABLE: return c->n_still > 0 ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    /* A transition never enabled is not live; otherwise liveness needs the
+     * graph's bottom SCCs, which this check does not have. */
+    case ITEM_LIVE: return c->n_unseen > 0 ? PN_VERDICT_FALSE : PN_VERDICT_UNKNOWN;
+    default: return PN_VERDICT_UNKNOWN;
+    }
+}
+
+void pn_check_finish(pn_check *c, const pn_engine_result *res)
+{
+    bool complete = res != NULL && res->status == PN_RUN_COMPLETE;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const check_item *it = &c->items[i];
+        pn_answer *a = &c->answers[i];
+        if (it->kind == ITEM_BOUND) {
+            /* A saturated sum is not a proven value. */
+            a->verdict = complete && it->max != UINT64_MAX ? PN_VERDICT_VALUE
+                                                            : PN_VERDICT_UNKNOWN;
+            a->value = it->max;
+            continue;
+        }
+        pn_verdict v = check_final(c, it, complete);
+        if (it->negate && v != PN_VERDICT_UNKNOWN)
+            v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
+        a->verdict = v;
+    }
+}
+
+uint32_t pn_check_count(const pn_check *c) { return c->n; }
+
+const pn_answer *pn_check_answer(const pn_check *c, uint32_t i)
+{
+    return i < c->n ? &c->answers[i] : NULL;
+}

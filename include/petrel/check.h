@@ -1,0 +1,56 @@
+/* Answering an examination on the fly: the formulas (or global property) of
+ * one examination, evaluated on every state the engine expands, each decided
+ * as soon as a witness proves it; the exploration stops when all are. */
+#ifndef PETREL_CHECK_H
+#define PETREL_CHECK_H
+
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/engine.h"
+#include "petrel/error.h"
+#include "petrel/formula.h"
+#include "petrel/mcc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pn_verdict {
+    PN_VERDICT_UNKNOWN = 0, /* not proven: print CANNOT_COMPUTE */
+    PN_VERDICT_TRUE,
+    PN_VERDICT_FALSE,
+    PN_VERDICT_VALUE        /* an integer (UpperBounds) */
+} pn_verdict;
+
+typedef struct pn_answer {
+    const char *id;         /* formula id, or the examination name */
+    pn_verdict verdict;
+    uint64_t value;
+} pn_answer;
+
+typedef struct pn_check pn_check;
+
+/* set: the examination's formulas (NULL for global properties); borrowed
+ * and must outlive the check. threads: the most workers that will call the
+ * visitor. */
+pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                       uint32_t threads, pn_check **out, pn_error *err);
+void pn_check_free(pn_check *c);
+
+/* The visitor to pass in pn_engine_opts. */
+const pn_visitor *pn_check_visitor(pn_check *c);
+/* True when every answer is already known (no exploration needed). */
+bool pn_check_decided(const pn_check *c);
+/* Turns what the exploration proved into answers: a complete exploration
+ * decides everything that has no witness; any other end, or res NULL (no
+ * exploration was run), leaves those unknown. */
+void pn_check_finish(pn_check *c, const pn_engine_result *res);
+
+uint32_t pn_check_count(const pn_check *c);
+const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
