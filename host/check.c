@@ -33,6 +33,7 @@ typedef struct check_item {
     const uint32_t *places;    /* ITEM_BOUND */
     uint32_t n_places;
     int decided;               /* 0 or PN_VERDICT_TRUE/FALSE, before negate */
+    uint64_t witness;          /* the state that decided it, +1 (0: none) */
     uint64_t max;              /* ITEM_BOUND */
 } check_item;
 
@@ -62,12 +63,13 @@ struct pn_check {
     pn_visitor visitor;
 };
 
-static bool check_decide(pn_check *c, check_item *it, pn_verdict v)
+static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
 {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&it->decided, &expected, (int)v, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))
         return false;
+    it->witness = id + 1;
     return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
 }
 
@@ -141,31 +143,32 @@ static bool check_one_unsafe(const pn_check *c, const uint64_t *m)
 }
 
 /* Returns true when this state decided the last undecided item. */
-static bool check_item_state(pn_check *c, check_item *it, check_worker *w, const uint64_t *m,
-                             uint32_t n_enabled, bool quasi_done, bool stable_none)
+static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint64_t id,
+                             const uint64_t *m, uint32_t n_enabled, bool quasi_done,
+                             bool stable_none)
 {
     const pn_prog *g = &c->lay->prog;
     switch (it->kind) {
     case ITEM_EF:
         return pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
-               check_decide(c, it, PN_VERDICT_TRUE);
+               check_decide(c, it, PN_VERDICT_TRUE, id);
     case ITEM_AG:
         return !pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
-               check_decide(c, it, PN_VERDICT_FALSE);
+               check_decide(c, it, PN_VERDICT_FALSE, id);
     case ITEM_BOUND:
         pn_atomic_max_u64(&it->max, check_sum(it, m));
         return false;
     case ITEM_DEADLOCK:
-        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE);
+        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE, id);
     case ITEM_ONESAFE:
-        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE);
+        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE, id);
     case ITEM_QUASI:
-        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE);
+        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE, id);
     case ITEM_STABLE:
-        return stable_none && check_decide(c, it, PN_VERDICT_FALSE);
+        return stable_none && check_decide(c, it, PN_VERDICT_FALSE, id);
     case ITEM_LIVE: /* a reachable deadlock kills every transition */
         return n_enabled == 0 && c->cn->n_transitions > 0 &&
-               check_decide(c, it, PN_VERDICT_FALSE);
+               check_decide(c, it, PN_VERDICT_FALSE, id);
     default:
         return false;
     }
@@ -174,7 +177,6 @@ static bool check_item_state(pn_check *c, check_item *it, check_worker *w, const
 static bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
                            uint32_t n_enabled)
 {
-    (void)id;
     pn_check *c = ctx;
     check_worker *w = &c->workers[worker];
     bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
@@ -185,7 +187,7 @@ static bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64
         if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED ||
             __atomic_load_n(&it->decided, __ATOMIC_ACQUIRE))
             continue;
-        all |= check_item_state(c, it, w, m, n_enabled, quasi_done, stable_none);
+        all |= check_item_state(c, it, w, id, m, n_enabled, quasi_done, stable_none);
     }
     return all;
 }
@@ -412,6 +414,8 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res)
             continue;
         }
         pn_verdict v = check_final(c, it, complete);
+        a->has_witness = it->decided != 0 && it->witness != 0;
+        a->witness = it->witness ? it->witness - 1 : 0;
         if (it->negate && v != PN_VERDICT_UNKNOWN)
             v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
         a->verdict = v;

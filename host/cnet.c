@@ -163,7 +163,8 @@ pn_status pn_cnet_compile(const pn_net *net, pn_cnet **out, pn_error *err)
     pn_status st = cn->m0 ? cnet_alloc(cn, net->n_transitions, net->n_arcs, err)
                           : pn_fail(err, PN_ERR_NOMEM, "out of memory compiling the net");
     if (st == PN_OK) {
-        memcpy(cn->m0, net->m0, (size_t)net->n_places * sizeof *cn->m0);
+        if (net->n_places > 0)
+            memcpy(cn->m0, net->m0, (size_t)net->n_places * sizeof *cn->m0);
         st = cnet_sort_arcs(net, order) == 0
                  ? cnet_build_lists(cn, net, order, err)
                  : pn_fail(err, PN_ERR_NOMEM, "out of memory compiling the net");
@@ -188,7 +189,8 @@ bool pn_cnet_enabled(const pn_cnet *cn, const uint64_t *m, uint32_t t)
 
 bool pn_cnet_fire(const pn_cnet *cn, const uint64_t *m, uint32_t t, uint64_t *out)
 {
-    memcpy(out, m, (size_t)cn->n_places * sizeof *out);
+    if (cn->n_places > 0)
+        memcpy(out, m, (size_t)cn->n_places * sizeof *out);
     for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
         const pn_cnet_delta *d = &cn->delta[k];
         if (d->delta > 0) {

@@ -40,6 +40,8 @@ typedef struct engine {
     uint8_t *widths;
     uint8_t *widen;       /* places that overflowed this round */
     pn_table_view view;
+    uint64_t *parent;     /* keep_parents: BFS tree, sized like the store */
+    uint32_t *via;
     uint64_t slot_cap, store_cap, count;
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
     int stop;             /* 0 or a pn_run_status; first wins */
@@ -80,9 +82,23 @@ static void engine_set_stop(engine *e, int reason)
 
 static int engine_stopped(engine *e) { return __atomic_load_n(&e->stop, __ATOMIC_ACQUIRE); }
 
-static uint64_t engine_bytes(uint64_t slots, uint64_t store, uint32_t words)
+static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, uint32_t words)
 {
-    return slots * sizeof(uint64_t) + store * words * sizeof(uint64_t);
+    uint64_t tree = e->o->keep_parents ? sizeof(uint64_t) + sizeof(uint32_t) : 0;
+    return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
+}
+
+static bool engine_grow_tree(engine *e, uint64_t store_cap)
+{
+    if (!e->o->keep_parents)
+        return true;
+    uint64_t *parent = realloc(e->parent, store_cap * sizeof *parent);
+    if (parent != NULL)
+        e->parent = parent;
+    uint32_t *via = realloc(e->via, store_cap * sizeof *via);
+    if (via != NULL)
+        e->via = via;
+    return parent != NULL && via != NULL;
 }
 
 static void engine_rehash(engine *e)
@@ -106,12 +122,14 @@ static int engine_grow(engine *e, uint64_t need)
     if (store_cap > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
     if (e->o->memory_budget &&
-        engine_bytes(slots, store_cap, e->g->words) > e->o->memory_budget)
+        engine_bytes(e, slots, store_cap, e->g->words) > e->o->memory_budget)
         return PN_RUN_OUT_OF_MEMORY;
     uint64_t *store = realloc(e->view.store, store_cap * e->g->words * sizeof(uint64_t));
     if (store == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     e->view.store = store;
+    if (!engine_grow_tree(e, store_cap))
+        return PN_RUN_OUT_OF_MEMORY;
     e->store_cap = store_cap;
     uint64_t *nslots = malloc(slots * sizeof *nslots);
     if (nslots == NULL)
@@ -163,7 +181,7 @@ static int engine_widen(engine *e)
     uint64_t *m = e->workers[0].marking;
     uint64_t *store = NULL;
     if (e->o->memory_budget == 0 ||
-        engine_bytes(e->slot_cap, e->store_cap, words) <= e->o->memory_budget)
+        engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->o->memory_budget)
         store = malloc(e->store_cap * words * sizeof *store);
     for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
         uint64_t *succ = realloc(e->workers[i].succ, words * sizeof *succ);
@@ -207,7 +225,7 @@ static void engine_report(engine *e, double now)
                      .level = e->level,
                      .frontier = e->level_end - e->level_begin,
                      .seconds = now - e->t0,
-                     .bytes = engine_bytes(e->slot_cap, e->store_cap, e->g->words)};
+                     .bytes = engine_bytes(e, e->slot_cap, e->store_cap, e->g->words)};
     e->o->progress(e->o->progress_ctx, &p);
 }
 
@@ -283,9 +301,10 @@ static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_
         w->max_marking = sum;
 }
 
-/* Fires enabled t from s and stores the successor (skipped on overflow:
- * the level is redone). False when the exploration must stop. */
-static bool engine_successor(engine_worker *w, const uint64_t *s, uint32_t t)
+/* Fires enabled t from state id (words s) and stores the successor
+ * (skipped on overflow: the level is redone). False when the exploration
+ * must stop. */
+static bool engine_successor(engine_worker *w, uint64_t id, const uint64_t *s, uint32_t t)
 {
     engine *e = w->e;
     uint32_t of = pn_state_fire(e->g, s, t, w->succ);
@@ -294,12 +313,17 @@ static bool engine_successor(engine_worker *w, const uint64_t *s, uint32_t t)
         return true;
     }
     uint64_t sid;
-    pn_table_insert(&e->view, w->succ, pn_state_hash(w->succ, e->g->words), &sid);
+    if (pn_table_insert(&e->view, w->succ, pn_state_hash(w->succ, e->g->words), &sid) ==
+            PN_INSERT_NEW &&
+        e->parent != NULL) {
+        e->parent[sid] = id;
+        e->via[sid] = t;
+    }
     return true;
 }
 
-static bool engine_fire_enabled(engine_worker *w, const uint64_t *s, uint32_t n_marked,
-                                uint32_t *enabled)
+static bool engine_fire_enabled(engine_worker *w, uint64_t id, const uint64_t *s,
+                                uint32_t n_marked, uint32_t *enabled)
 {
     const pn_prog *g = w->e->g;
     const uint64_t *m = w->marking;
@@ -310,13 +334,13 @@ static bool engine_fire_enabled(engine_worker *w, const uint64_t *s, uint32_t n_
             if (!pn_marking_enabled(g, m, t))
                 continue;
             ++*enabled;
-            if (!engine_successor(w, s, t))
+            if (!engine_successor(w, id, s, t))
                 return false;
         }
     }
     for (uint32_t k = 0; k < g->n_free; k++) {
         ++*enabled;
-        if (!engine_successor(w, s, g->free_trans[k]))
+        if (!engine_successor(w, id, s, g->free_trans[k]))
             return false;
     }
     return true;
@@ -330,7 +354,7 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     const uint64_t *s = e->view.store + id * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     uint32_t enabled = 0;
-    bool go = engine_fire_enabled(w, s, n_marked, &enabled);
+    bool go = engine_fire_enabled(w, id, s, n_marked, &enabled);
     if (go) {
         w->edges += enabled;
         engine_track_tokens(w, w->marking, n_marked);
@@ -434,6 +458,8 @@ static void engine_release(engine *e)
     free(e->workers);
     free(e->view.slots);
     free(e->view.store);
+    free(e->parent);
+    free(e->via);
     pn_layout_free(e->lay);
     free(e->widths);
     free(e->widen);
@@ -498,7 +524,16 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->restarts = e->widenings;
     res->state_words = e->g->words;
     res->threads = e->nthreads;
-    res->bytes = engine_bytes(e->slot_cap, e->store_cap, e->g->words);
+    res->bytes = engine_bytes(e, e->slot_cap, e->store_cap, e->g->words);
+}
+
+/* Hands the BFS tree to the result (the engine's copy is then gone). */
+static void engine_give_tree(engine *e, pn_engine_result *res)
+{
+    res->parent = e->parent;
+    res->via = e->via;
+    e->parent = NULL;
+    e->via = NULL;
 }
 
 /* One exploration with `threads` workers; *ran gets how many threads could
@@ -528,6 +563,7 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
     if (st == PN_OK) {
         res->status = (pn_run_status)r;
         engine_collect(&e, res);
+        engine_give_tree(&e, res);
     }
     engine_release(&e);
     return st;
@@ -560,6 +596,37 @@ pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts, pn_engine_re
             res->seconds = engine_now() - t0;
             return st;
         }
+        pn_engine_result_free(res);
         threads = ran; /* the system refused some threads: run with fewer */
     }
+}
+
+void pn_engine_result_free(pn_engine_result *res)
+{
+    if (res == NULL)
+        return;
+    free(res->parent);
+    free(res->via);
+    res->parent = NULL;
+    res->via = NULL;
+}
+
+bool pn_engine_trace(const pn_engine_result *res, uint64_t id, uint32_t **path, uint64_t *len)
+{
+    *path = NULL;
+    *len = 0;
+    if (res->parent == NULL || id >= res->states)
+        return false;
+    uint64_t n = 0;
+    for (uint64_t s = id; s != 0; s = res->parent[s])
+        n++;
+    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+    if (p == NULL)
+        return false;
+    uint64_t k = n;
+    for (uint64_t s = id; s != 0; s = res->parent[s])
+        p[--k] = res->via[s];
+    *path = p;
+    *len = n;
+    return true;
 }

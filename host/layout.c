@@ -51,20 +51,24 @@ static uint64_t layout_mask(uint8_t width)
     return width >= 64 ? UINT64_MAX : (1ULL << width) - 1;
 }
 
-static uint32_t layout_place_fields(pn_layout *lay, uint32_t P)
+/* First fit: each place goes into the first word with room for its field,
+ * so narrow fields fill the gaps that wide ones leave. Returns the words. */
+static uint32_t layout_place_fields(pn_layout *lay, uint32_t P, uint32_t *used)
 {
-    uint32_t word = 0, bit = 0;
+    uint32_t words = 1;
+    used[0] = 0;
     for (uint32_t p = 0; p < P; p++) {
         uint8_t w = lay->width[p];
-        if (bit + w > 64) {
+        uint32_t word = 0;
+        while (word < words && used[word] + w > 64)
             word++;
-            bit = 0;
-        }
-        lay->field[p] = (pn_op){.word = word, .shift = bit, .mask = layout_mask(w),
+        if (word == words)
+            used[words++] = 0;
+        lay->field[p] = (pn_op){.word = word, .shift = used[word], .mask = layout_mask(w),
                                 .value = 0, .place = p, .pad_ = 0};
-        bit += w;
+        used[word] += w;
     }
-    return P == 0 ? 1 : word + 1;
+    return words;
 }
 
 static pn_op layout_op(const pn_layout *lay, uint32_t place, uint64_t value)
@@ -161,7 +165,13 @@ pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **ou
     }
     for (uint32_t p = 0; p < P; p++)
         lay->width[p] = widths[p] < 1 ? 1 : widths[p] > 64 ? 64 : widths[p];
-    uint32_t words = layout_place_fields(lay, P);
+    uint32_t *used = malloc(((size_t)P + 1) * sizeof *used);
+    if (used == NULL) {
+        pn_layout_free(lay);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
+    }
+    uint32_t words = layout_place_fields(lay, P, used);
+    free(used);
     lay->bit_place = malloc((size_t)words * 64 * sizeof *lay->bit_place);
     if (lay->bit_place == NULL) {
         pn_layout_free(lay);

@@ -79,7 +79,7 @@ PN_HD static uint32_t pn_state_fire(const pn_prog *g, const uint64_t *s, uint32_
         out[g->dec[k].word] -= g->dec[k].value << g->dec[k].shift;
     for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++) {
         const pn_op *op = &g->inc[k];
-        if (pn_field_get(out, op) > op->mask - op->value)
+        if (op->value > op->mask || pn_field_get(out, op) > op->mask - op->value)
             return k + 1;
         out[op->word] += op->value << op->shift;
     }

@@ -118,6 +118,7 @@ static void cli_engine_opts(cli_run *r)
     eo->memory_budget = cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes());
     eo->timeout_s = o->timeout_s;
     eo->cancel = (const volatile int *)&cli_cancelled;
+    eo->keep_parents = o->trace;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;
@@ -151,6 +152,7 @@ static int cli_state_space(cli_run *r)
     }
     pn_mcc_print_state_space(stdout, &res);
     cli_print_stats(r, &res);
+    pn_engine_result_free(&res);
     return 0;
 }
 
@@ -171,6 +173,22 @@ static void cli_print_answers(const pn_check *c, const pn_engine_result *res)
             v = value;
         }
         pn_mcc_print_formula(stdout, a->id, v, tech);
+    }
+}
+
+static void cli_print_traces(const cli_run *r, const pn_check *c, const pn_engine_result *res)
+{
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        uint32_t *path;
+        uint64_t len;
+        if (!a->has_witness || !pn_engine_trace(res, a->witness, &path, &len))
+            continue;
+        fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)len);
+        for (uint64_t k = 0; k < len; k++)
+            fprintf(stderr, " %s", r->net->trans_id[path[k]]);
+        fputc('\n', stderr);
+        free(path);
     }
 }
 
@@ -234,8 +252,12 @@ static int cli_check(cli_run *r)
     }
     pn_check_finish(c, explored && rc == 0 ? &res : NULL);
     cli_print_answers(c, &res);
-    if (explored)
+    if (explored) {
+        if (r->o.trace)
+            cli_print_traces(r, c, &res);
         cli_print_stats(r, &res);
+    }
+    pn_engine_result_free(&res);
     pn_check_free(c);
     pn_fml_set_free(set);
     return rc;

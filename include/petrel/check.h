@@ -27,6 +27,8 @@ typedef struct pn_answer {
     const char *id;         /* formula id, or the examination name */
     pn_verdict verdict;
     uint64_t value;
+    bool has_witness;       /* a state proved it (EF found, AG violated, ...) */
+    uint64_t witness;       /* its id: pn_engine_trace gives the path */
 } pn_answer;
 
 typedef struct pn_check pn_check;

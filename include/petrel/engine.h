@@ -51,6 +51,7 @@ typedef struct pn_engine_opts {
     void (*progress)(void *ctx, const pn_progress *p);
     void *progress_ctx;
     double progress_interval_s;  /* <= 0: no progress calls */
+    bool keep_parents;           /* record a BFS tree for witness traces */
 } pn_engine_opts;
 
 typedef struct pn_engine_result {
@@ -65,7 +66,19 @@ typedef struct pn_engine_result {
     uint32_t threads;
     uint64_t bytes;              /* store + table at the end */
     double seconds;
+    /* With keep_parents: for each state id > 0, the id it was first reached
+     * from and the transition fired (a shortest path back to the initial
+     * marking). Owned by the result: pn_engine_result_free. */
+    uint64_t *parent;
+    uint32_t *via;
 } pn_engine_result;
+
+void pn_engine_result_free(pn_engine_result *res);
+
+/* The transitions from the initial marking to state id, in firing order:
+ * *len entries in a new array *path (free it). False when parents were not
+ * kept or id is out of range, or on allocation failure. */
+bool pn_engine_trace(const pn_engine_result *res, uint64_t id, uint32_t **path, uint64_t *len);
 
 pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts,
                      pn_engine_result *res, pn_error *err);

@@ -26,7 +26,7 @@ typedef struct pn_layout {
  * weight of an arc into each place (a cheap guess that saves restarts). */
 pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error *err);
 
-/* Packs fields in place order, next-fit into 64-bit words. */
+/* Packs fields in place order, first-fit into 64-bit words. */
 pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
                         pn_error *err);
 void pn_layout_free(pn_layout *lay);
