@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "petrel/layout.h"
-#include "pn_table.h"
+#include "pn_expand.h"
 
 #define ENGINE_MIN_SLOTS 1024ULL
 #define ENGINE_MAX_CHUNK 64ULL
@@ -278,16 +278,6 @@ static void engine_plan(engine *e)
     }
 }
 
-/* inc_k is what pn_state_fire returned: the overflowing production + 1.
- * The level goes on so that every place that overflows in it is widened at
- * once; the level is then redone. */
-static void engine_note_overflow(engine *e, uint32_t inc_k)
-{
-    const pn_op *op = &e->g->inc[inc_k - 1];
-    __atomic_store_n(&e->widen[op->place], 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&e->need_widen, 1, __ATOMIC_RELAXED);
-}
-
 static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_marked)
 {
     uint64_t sum = 0;
@@ -301,69 +291,31 @@ static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_
         w->max_marking = sum;
 }
 
-/* Fires enabled t from state id (words s) and stores the successor
- * (skipped on overflow: the level is redone). False when the exploration
- * must stop. */
-static bool engine_successor(engine_worker *w, uint64_t id, const uint64_t *s, uint32_t t)
-{
-    engine *e = w->e;
-    uint32_t of = pn_state_fire(e->g, s, t, w->succ);
-    if (of != 0) {
-        engine_note_overflow(e, of);
-        return true;
-    }
-    uint64_t sid;
-    if (pn_table_insert(&e->view, w->succ, pn_state_hash(w->succ, e->g->words), &sid) ==
-            PN_INSERT_NEW &&
-        e->parent != NULL) {
-        e->parent[sid] = id;
-        e->via[sid] = t;
-    }
-    return true;
-}
-
-static bool engine_fire_enabled(engine_worker *w, uint64_t id, const uint64_t *s,
-                                uint32_t n_marked, uint32_t *enabled)
-{
-    const pn_prog *g = w->e->g;
-    const uint64_t *m = w->marking;
-    for (uint32_t i = 0; i < n_marked; i++) {
-        uint32_t p = w->marked[i];
-        for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++) {
-            uint32_t t = g->trig[k];
-            if (!pn_marking_enabled(g, m, t))
-                continue;
-            ++*enabled;
-            if (!engine_successor(w, id, s, t))
-                return false;
-        }
-    }
-    for (uint32_t k = 0; k < g->n_free; k++) {
-        ++*enabled;
-        if (!engine_successor(w, id, s, g->free_trans[k]))
-            return false;
-    }
-    return true;
-}
-
-/* Expands one state. Returns false when the exploration must stop. */
+/* Expands one state with the shared kernel body, then unpacks it for the
+ * statistics and the visitor. A successor that overflowed its field was
+ * skipped: the level goes on so that every such place is widened at once,
+ * and is then redone. Returns false when the exploration must stop. */
 static bool engine_expand(engine_worker *w, uint64_t id)
 {
     engine *e = w->e;
     const pn_prog *g = e->g;
+    pn_tree_view tree = {e->parent, e->via};
+    pn_expand_out out;
+    pn_expand_state(g, &e->view, &tree, id, w->succ, &out);
+    if (out.overflow_place != 0) {
+        __atomic_store_n(&e->widen[out.overflow_place - 1], 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&e->need_widen, 1, __ATOMIC_RELAXED);
+    }
+    w->edges += out.enabled;
     const uint64_t *s = e->view.store + id * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
-    uint32_t enabled = 0;
-    bool go = engine_fire_enabled(w, id, s, n_marked, &enabled);
-    if (go) {
-        w->edges += enabled;
-        engine_track_tokens(w, w->marking, n_marked);
-        const pn_visitor *v = e->o->visitor;
-        if (v != NULL && v->on_state != NULL &&
-            v->on_state(v->ctx, w->id, id, w->marking, enabled)) {
-            engine_set_stop(e, PN_RUN_STOPPED);
-            go = false;
-        }
+    engine_track_tokens(w, w->marking, n_marked);
+    bool go = true;
+    const pn_visitor *v = e->o->visitor;
+    if (v != NULL && v->on_state != NULL &&
+        v->on_state(v->ctx, w->id, id, w->marking, out.enabled)) {
+        engine_set_stop(e, PN_RUN_STOPPED);
+        go = false;
     }
     for (uint32_t i = 0; i < n_marked; i++)
         w->marking[w->marked[i]] = 0;

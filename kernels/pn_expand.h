@@ -1,0 +1,73 @@
+/* The body of the expansion step, shared verbatim by the CPU engine's
+ * threads and the CUDA kernel's threads: expand one stored state, i.e. find
+ * its enabled transitions through the trigger lists, fire each, and insert
+ * the successors into the table (recording the BFS tree when asked).
+ * Works on packed words only, so a GPU thread needs no per-place scratch. */
+#ifndef PETREL_PN_EXPAND_H
+#define PETREL_PN_EXPAND_H
+
+#include "pn_table.h"
+
+typedef struct pn_expand_out {
+    uint32_t enabled;        /* transitions enabled in the state */
+    uint32_t overflow_place; /* + 1 of a place whose field overflowed: that
+                                successor was skipped and the level must be
+                                redone wider; 0 when none */
+    uint32_t new_states;
+} pn_expand_out;
+
+/* Optional BFS tree, written once per new id by its inserter. */
+typedef struct pn_tree_view {
+    uint64_t *parent;
+    uint32_t *via;
+} pn_tree_view;
+
+PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
+                                 const pn_tree_view *tree, uint64_t id, const uint64_t *s,
+                                 uint32_t t, uint64_t *succ, pn_expand_out *out)
+{
+    out->enabled++;
+    uint32_t of = pn_state_fire(g, s, t, succ);
+    if (of != 0) {
+        out->overflow_place = g->inc[of - 1].place + 1;
+        return;
+    }
+    uint64_t sid;
+    if (pn_table_insert(v, succ, pn_state_hash(succ, g->words), &sid) == PN_INSERT_NEW) {
+        out->new_states++;
+        if (tree != 0 && tree->parent != 0) {
+            tree->parent[sid] = id;
+            tree->via[sid] = t;
+        }
+    }
+}
+
+/* succ: scratch of g->words words. */
+PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
+                                  const pn_tree_view *tree, uint64_t id, uint64_t *succ,
+                                  pn_expand_out *out)
+{
+    const uint64_t *s = v->store + id * g->words;
+    out->enabled = 0;
+    out->overflow_place = 0;
+    out->new_states = 0;
+    for (uint32_t w = 0; w < g->words; w++) {
+        uint64_t x = s[w];
+        while (x != 0) {
+#if defined(__CUDA_ARCH__)
+            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
+#else
+            uint32_t b = (uint32_t)__builtin_ctzll(x);
+#endif
+            uint32_t p = g->bit_place[w * 64 + b];
+            x &= ~(g->field[p].mask << g->field[p].shift);
+            for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
+                if (pn_state_enabled(g, s, g->trig[k]))
+                    pn_expand_fire(g, v, tree, id, s, g->trig[k], succ, out);
+        }
+    }
+    for (uint32_t k = 0; k < g->n_free; k++)
+        pn_expand_fire(g, v, tree, id, s, g->free_trans[k], succ, out);
+}
+
+#endif
