@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "petrel/layout.h"
+#include "petrel/topology.h"
 #include "pn_expand.h"
 
 #define ENGINE_MIN_SLOTS 1024ULL
@@ -59,7 +60,7 @@ typedef struct engine {
 struct engine_worker {
     engine *e;
     uint32_t id;
-    uint64_t *succ;
+    pn_expand_scratch scratch;
     uint64_t *marking;    /* all zero between states (see engine_expand) */
     uint32_t *marked;     /* places non-zero in the state being expanded */
     uint64_t edges, edges_at_level, max_place, max_marking;
@@ -184,12 +185,13 @@ static int engine_widen(engine *e)
         engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->o->memory_budget)
         store = malloc(e->store_cap * words * sizeof *store);
     for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
-        uint64_t *succ = realloc(e->workers[i].succ, words * sizeof *succ);
+        uint64_t *succ = realloc(e->workers[i].scratch.succ,
+                                 (size_t)PN_EXPAND_BATCH * words * sizeof *succ);
         if (succ == NULL) {
             free(store);
             store = NULL;
         } else {
-            e->workers[i].succ = succ;
+            e->workers[i].scratch.succ = succ;
         }
     }
     if (store == NULL) {
@@ -301,7 +303,7 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     const pn_prog *g = e->g;
     pn_tree_view tree = {e->parent, e->via};
     pn_expand_out out;
-    pn_expand_state(g, &e->view, &tree, id, w->succ, &out);
+    pn_expand_state(g, &e->view, &tree, id, &w->scratch, &out);
     if (out.overflow_place != 0) {
         __atomic_store_n(&e->widen[out.overflow_place - 1], 1, __ATOMIC_RELAXED);
         __atomic_store_n(&e->need_widen, 1, __ATOMIC_RELAXED);
@@ -363,6 +365,8 @@ static void *engine_thread(void *arg)
         if (gate < 0)
             return NULL;
     }
+    if (e->o->topology != NULL)
+        pn_topology_pin(e->o->topology, w->id);
     for (;;) {
         pthread_barrier_wait(&e->barrier);
         if (w->id == 0)
@@ -403,7 +407,7 @@ static void engine_release(engine *e)
 {
     if (e->workers != NULL)
         for (uint32_t i = 0; i < e->nthreads; i++) {
-            free(e->workers[i].succ);
+            free(e->workers[i].scratch.succ);
             free(e->workers[i].marking);
             free(e->workers[i].marked);
         }
@@ -431,10 +435,10 @@ static pn_status engine_setup(engine *e, pn_error *err)
         engine_worker *w = &e->workers[i];
         w->e = e;
         w->id = i;
-        w->succ = malloc((size_t)e->g->words * sizeof *w->succ);
+        w->scratch.succ = malloc((size_t)PN_EXPAND_BATCH * e->g->words * sizeof(uint64_t));
         w->marking = calloc((size_t)e->g->n_places + 1, sizeof *w->marking);
         w->marked = malloc(((size_t)e->g->n_places + 1) * sizeof *w->marked);
-        if (w->succ == NULL || w->marking == NULL || w->marked == NULL)
+        if (w->scratch.succ == NULL || w->marking == NULL || w->marked == NULL)
             return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
     }
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
@@ -451,7 +455,7 @@ static int engine_seed(engine *e)
     int r = engine_grow(e, engine_round_need(e) + 1);
     if (r != 0)
         return r;
-    uint64_t *s = e->workers[0].succ;
+    uint64_t *s = e->workers[0].scratch.succ;
     pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
     uint64_t id;
     pn_table_insert(&e->view, s, pn_state_hash(s, e->g->words), &id);

@@ -2,11 +2,23 @@
  * threads and the CUDA kernel's threads: expand one stored state, i.e. find
  * its enabled transitions through the trigger lists, fire each, and insert
  * the successors into the table (recording the BFS tree when asked).
- * Works on packed words only, so a GPU thread needs no per-place scratch. */
+ * Works on packed words only, so a GPU thread needs no per-place scratch.
+ *
+ * Successors are inserted in batches of PN_EXPAND_BATCH: their table slots
+ * (and, when the home slot's tag matches, the stored state it names) are
+ * prefetched before any is probed, so a CPU thread waits for several cache
+ * misses at once instead of one after another. On the GPU the batch is 1:
+ * other warps hide the latency. */
 #ifndef PETREL_PN_EXPAND_H
 #define PETREL_PN_EXPAND_H
 
 #include "pn_table.h"
+
+#if defined(__CUDA_ARCH__)
+#define PN_EXPAND_BATCH 1
+#else
+#define PN_EXPAND_BATCH 16
+#endif
 
 typedef struct pn_expand_out {
     uint32_t enabled;        /* transitions enabled in the state */
@@ -22,52 +34,87 @@ typedef struct pn_tree_view {
     uint32_t *via;
 } pn_tree_view;
 
+/* Scratch for one expanding thread: PN_EXPAND_BATCH successors. */
+typedef struct pn_expand_scratch {
+    uint64_t *succ;          /* PN_EXPAND_BATCH * words */
+    uint64_t hash[PN_EXPAND_BATCH];
+    uint32_t trans[PN_EXPAND_BATCH];
+    uint32_t n;
+} pn_expand_scratch;
+
+PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
+                                  const pn_tree_view *tree, uint64_t id,
+                                  pn_expand_scratch *b, pn_expand_out *out)
+{
+#if PN_EXPAND_BATCH > 1
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t slot = pn_atomic_load_u64(&v->slots[b->hash[i] & v->slot_mask]);
+        uint64_t sid = slot & PN_SLOT_ID_MASK;
+        if (sid != 0 && sid != PN_SLOT_BUSY &&
+            (slot >> PN_SLOT_ID_BITS) == (b->hash[i] >> PN_SLOT_ID_BITS))
+            PN_PREFETCH(v->store + (sid - 1) * v->words);
+    }
+#endif
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t sid;
+        if (pn_table_insert(v, b->succ + (uint64_t)i * g->words, b->hash[i], &sid) ==
+            PN_INSERT_NEW) {
+            out->new_states++;
+            if (tree != 0 && tree->parent != 0) {
+                tree->parent[sid] = id;
+                tree->via[sid] = b->trans[i];
+            }
+        }
+    }
+    b->n = 0;
+}
+
 PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
                                  const pn_tree_view *tree, uint64_t id, const uint64_t *s,
-                                 uint32_t t, uint64_t *succ, pn_expand_out *out)
+                                 uint32_t t, pn_expand_scratch *b, pn_expand_out *out)
 {
     out->enabled++;
+    uint64_t *succ = b->succ + (uint64_t)b->n * g->words;
     uint32_t of = pn_state_fire(g, s, t, succ);
     if (of != 0) {
         out->overflow_place = g->inc[of - 1].place + 1;
         return;
     }
-    uint64_t sid;
-    if (pn_table_insert(v, succ, pn_state_hash(succ, g->words), &sid) == PN_INSERT_NEW) {
-        out->new_states++;
-        if (tree != 0 && tree->parent != 0) {
-            tree->parent[sid] = id;
-            tree->via[sid] = t;
-        }
-    }
+    uint64_t h = pn_state_hash(succ, g->words);
+    PN_PREFETCH(&v->slots[h & v->slot_mask]);
+    b->hash[b->n] = h;
+    b->trans[b->n] = t;
+    if (++b->n == PN_EXPAND_BATCH)
+        pn_expand_flush(g, v, tree, id, b, out);
 }
 
-/* succ: scratch of g->words words. */
 PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
-                                  const pn_tree_view *tree, uint64_t id, uint64_t *succ,
-                                  pn_expand_out *out)
+                                  const pn_tree_view *tree, uint64_t id,
+                                  pn_expand_scratch *b, pn_expand_out *out)
 {
     const uint64_t *s = v->store + id * g->words;
     out->enabled = 0;
     out->overflow_place = 0;
     out->new_states = 0;
+    b->n = 0;
     for (uint32_t w = 0; w < g->words; w++) {
         uint64_t x = s[w];
         while (x != 0) {
 #if defined(__CUDA_ARCH__)
-            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
+            uint32_t bit = (uint32_t)(__ffsll((long long)x) - 1);
 #else
-            uint32_t b = (uint32_t)__builtin_ctzll(x);
+            uint32_t bit = (uint32_t)__builtin_ctzll(x);
 #endif
-            uint32_t p = g->bit_place[w * 64 + b];
+            uint32_t p = g->bit_place[w * 64 + bit];
             x &= ~(g->field[p].mask << g->field[p].shift);
             for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
                 if (pn_state_enabled(g, s, g->trig[k]))
-                    pn_expand_fire(g, v, tree, id, s, g->trig[k], succ, out);
+                    pn_expand_fire(g, v, tree, id, s, g->trig[k], b, out);
         }
     }
     for (uint32_t k = 0; k < g->n_free; k++)
-        pn_expand_fire(g, v, tree, id, s, g->free_trans[k], succ, out);
+        pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, out);
+    pn_expand_flush(g, v, tree, id, b, out);
 }
 
 #endif

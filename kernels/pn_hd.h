@@ -13,6 +13,14 @@
 #define PN_HD inline
 #endif
 
+/* A prefetch hint for the CPU's memory-level parallelism; GPUs hide
+ * latency with other warps instead. */
+#if defined(__CUDA_ARCH__)
+#define PN_PREFETCH(p) ((void)(p))
+#else
+#define PN_PREFETCH(p) __builtin_prefetch((const void *)(p))
+#endif
+
 /* Acquire load: a reader that sees a published table slot must also see the
  * state words written before it. */
 PN_HD static uint64_t pn_atomic_load_u64(const uint64_t *p)

@@ -15,6 +15,7 @@
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
 #include "petrel/sysinfo.h"
+#include "petrel/topology.h"
 
 /* The one piece of global state: a signal handler can reach nothing else.
  * The engine polls it between chunks and stops with what is proven. */
@@ -42,6 +43,7 @@ typedef struct cli_run {
     char *pnml;
     pn_net *net;
     pn_cnet *cn;
+    pn_topology *topo;
     pn_engine_opts eo;
 } cli_run;
 
@@ -114,7 +116,14 @@ static void cli_engine_opts(cli_run *r)
     const cli_options *o = &r->o;
     pn_engine_opts *eo = &r->eo;
     memset(eo, 0, sizeof *eo);
-    eo->threads = o->threads ? o->threads : pn_sys_cpu_count();
+    r->topo = pn_topology_new();
+    eo->topology = r->topo;
+    eo->threads = o->threads ? o->threads : pn_topology_cores(r->topo);
+    if (o->verbose && r->topo != NULL) {
+        char desc[160];
+        pn_topology_describe(r->topo, desc, sizeof desc);
+        fprintf(stderr, "petrel: topology: %s; %u worker thread(s)\n", desc, eo->threads);
+    }
     eo->memory_budget = cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes());
     eo->timeout_s = o->timeout_s;
     eo->cancel = (const volatile int *)&cli_cancelled;
@@ -286,6 +295,7 @@ static int cli_dispatch(cli_run *r)
 
 static void cli_free(cli_run *r)
 {
+    pn_topology_free(r->topo);
     pn_cnet_free(r->cn);
     pn_net_free(r->net);
     free(r->dir);

@@ -52,6 +52,7 @@ typedef struct pn_engine_opts {
     void *progress_ctx;
     double progress_interval_s;  /* <= 0: no progress calls */
     bool keep_parents;           /* record a BFS tree for witness traces */
+    const struct pn_topology *topology; /* optional: pin worker i to core i */
 } pn_engine_opts;
 
 typedef struct pn_engine_result {
