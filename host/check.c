@@ -428,3 +428,17 @@ const pn_answer *pn_check_answer(const pn_check *c, uint32_t i)
 {
     return i < c->n ? &c->answers[i] : NULL;
 }
+
+bool pn_check_needs_graph(const pn_check *c)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->items[i].kind == ITEM_NONE || c->items[i].kind == ITEM_LIVE)
+            return true;
+    return false;
+}
+
+void pn_check_set(pn_check *c, uint32_t i, pn_verdict v)
+{
+    if (i < c->n)
+        c->answers[i].verdict = v;
+}

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "petrel/graph.h"
 #include "petrel/layout.h"
 #include "petrel/topology.h"
 #include "pn_expand.h"
@@ -47,6 +48,7 @@ typedef struct engine {
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
     int stop;             /* 0 or a pn_run_status; first wins */
     int need_widen;       /* a successor overflowed: redo the level wider */
+    uint64_t graph_bytes; /* record_graph: edge buffers of all workers */
     int done;
     uint32_t nthreads;
     double t0, next_progress;
@@ -64,6 +66,9 @@ struct engine_worker {
     uint64_t *marking;    /* all zero between states (see engine_expand) */
     uint32_t *marked;     /* places non-zero in the state being expanded */
     uint64_t edges, edges_at_level, max_place, max_marking;
+    uint64_t *ids;        /* record_graph: successor ids of one state */
+    uint64_t *pairs;      /* record_graph: (src << 32 | dst) */
+    uint64_t n_pairs, cap_pairs, pairs_at_level;
     pthread_t thread;
 };
 
@@ -234,8 +239,10 @@ static void engine_report(engine *e, double now)
 static void engine_redo_level(engine *e)
 {
     e->cursor = e->level_begin;
-    for (uint32_t i = 0; i < e->nthreads; i++)
+    for (uint32_t i = 0; i < e->nthreads; i++) {
         e->workers[i].edges = e->workers[i].edges_at_level;
+        e->workers[i].n_pairs = e->workers[i].pairs_at_level;
+    }
 }
 
 static void engine_next_level(engine *e)
@@ -243,8 +250,10 @@ static void engine_next_level(engine *e)
     e->level_begin = e->level_end;
     e->level_end = e->count;
     e->cursor = e->level_begin;
-    for (uint32_t i = 0; i < e->nthreads; i++)
+    for (uint32_t i = 0; i < e->nthreads; i++) {
         e->workers[i].edges_at_level = e->workers[i].edges;
+        e->workers[i].pairs_at_level = e->workers[i].n_pairs;
+    }
     if (e->level_begin != e->level_end)
         e->level++;
 }
@@ -293,6 +302,33 @@ static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_
         w->max_marking = sum;
 }
 
+/* Appends the edges of state id; false (and a stop) when the budget or
+ * memory runs out. */
+static bool engine_record_edges(engine_worker *w, uint64_t id, uint32_t n)
+{
+    engine *e = w->e;
+    if (w->n_pairs + n > w->cap_pairs) {
+        uint64_t cap = w->cap_pairs ? w->cap_pairs * 2 : 4096;
+        while (cap < w->n_pairs + n)
+            cap *= 2;
+        uint64_t add = (cap - w->cap_pairs) * sizeof *w->pairs;
+        uint64_t total = __atomic_add_fetch(&e->graph_bytes, add, __ATOMIC_RELAXED);
+        uint64_t *p = NULL;
+        if (e->o->memory_budget == 0 ||
+            total + engine_bytes(e, e->slot_cap, e->store_cap, e->g->words) <= e->o->memory_budget)
+            p = realloc(w->pairs, cap * sizeof *p);
+        if (p == NULL) {
+            engine_set_stop(e, PN_RUN_OUT_OF_MEMORY);
+            return false;
+        }
+        w->pairs = p;
+        w->cap_pairs = cap;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        w->pairs[w->n_pairs++] = id << 32 | w->ids[k];
+    return true;
+}
+
 /* Expands one state with the shared kernel body, then unpacks it for the
  * statistics and the visitor. A successor that overflowed its field was
  * skipped: the level goes on so that every such place is widened at once,
@@ -303,12 +339,15 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     const pn_prog *g = e->g;
     pn_tree_view tree = {e->parent, e->via};
     pn_expand_out out;
-    pn_expand_state(g, &e->view, &tree, id, &w->scratch, &out);
+    pn_expand_state_ids(g, &e->view, &tree, id, &w->scratch, w->ids, &out);
+    if (w->ids != NULL && !engine_record_edges(w, id, out.n_ids))
+        return false;
     if (out.overflow_place != 0) {
         __atomic_store_n(&e->widen[out.overflow_place - 1], 1, __ATOMIC_RELAXED);
         __atomic_store_n(&e->need_widen, 1, __ATOMIC_RELAXED);
     }
-    w->edges += out.enabled;
+    /* Only this worker writes it; progress reports read it concurrently. */
+    __atomic_store_n(&w->edges, w->edges + out.enabled, __ATOMIC_RELAXED);
     const uint64_t *s = e->view.store + id * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     engine_track_tokens(w, w->marking, n_marked);
@@ -327,7 +366,7 @@ static bool engine_expand(engine_worker *w, uint64_t id)
 static void engine_check_limits(engine_worker *w)
 {
     engine *e = w->e;
-    if (e->o->cancel != NULL && *e->o->cancel)
+    if (e->o->cancel != NULL && __atomic_load_n(e->o->cancel, __ATOMIC_RELAXED))
         engine_set_stop(e, PN_RUN_CANCELLED);
     if (w->id != 0)
         return;
@@ -408,6 +447,8 @@ static void engine_release(engine *e)
     if (e->workers != NULL)
         for (uint32_t i = 0; i < e->nthreads; i++) {
             free(e->workers[i].scratch.succ);
+            free(e->workers[i].ids);
+            free(e->workers[i].pairs);
             free(e->workers[i].marking);
             free(e->workers[i].marked);
         }
@@ -439,6 +480,9 @@ static pn_status engine_setup(engine *e, pn_error *err)
         w->marking = calloc((size_t)e->g->n_places + 1, sizeof *w->marking);
         w->marked = malloc(((size_t)e->g->n_places + 1) * sizeof *w->marked);
         if (w->scratch.succ == NULL || w->marking == NULL || w->marked == NULL)
+            return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
+        if (e->o->record_graph &&
+            (w->ids = malloc(((size_t)e->g->n_transitions + 1) * sizeof *w->ids)) == NULL)
             return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
     }
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
@@ -483,13 +527,53 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->bytes = engine_bytes(e, e->slot_cap, e->store_cap, e->g->words);
 }
 
-/* Hands the BFS tree to the result (the engine's copy is then gone). */
+/* Builds the CSR graph from the workers' edge buffers (complete runs of
+ * fewer than 2^32 states only: ids are 32-bit there). */
+static pn_status engine_give_graph(engine *e, pn_engine_result *res, pn_error *err)
+{
+    if (!e->o->record_graph || res->status != PN_RUN_COMPLETE)
+        return PN_OK;
+    if (e->count > UINT32_MAX) {
+        res->status = PN_RUN_TOO_MANY_STATES;
+        return PN_OK;
+    }
+    uint64_t **bufs = malloc(e->nthreads * sizeof *bufs);
+    uint64_t *counts = malloc(e->nthreads * sizeof *counts);
+    pn_status st = PN_OK;
+    if (bufs == NULL || counts == NULL) {
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the state graph");
+    } else {
+        for (uint32_t i = 0; i < e->nthreads; i++) {
+            bufs[i] = e->workers[i].pairs;
+            counts[i] = e->workers[i].n_pairs;
+        }
+        st = pn_graph_from_pairs(e->count, bufs, counts, e->nthreads, &res->graph, err);
+    }
+    free(bufs);
+    free(counts);
+    if (st == PN_ERR_NOMEM) { /* too big for memory: not proven, not fatal */
+        pn_error_clear(err);
+        res->status = PN_RUN_OUT_OF_MEMORY;
+        st = PN_OK;
+    }
+    return st;
+}
+
+/* Hands the BFS tree and, when asked, the states to the result (the
+ * engine's copies are then gone). */
 static void engine_give_tree(engine *e, pn_engine_result *res)
 {
     res->parent = e->parent;
     res->via = e->via;
     e->parent = NULL;
     e->via = NULL;
+    if (e->o->keep_states) {
+        res->store = e->view.store;
+        res->layout = e->lay;
+        e->view.store = NULL;
+        e->lay = NULL;
+        e->g = NULL;
+    }
 }
 
 /* One exploration with `threads` workers; *ran gets how many threads could
@@ -519,6 +603,7 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
     if (st == PN_OK) {
         res->status = (pn_run_status)r;
         engine_collect(&e, res);
+        st = engine_give_graph(&e, res, err);
         engine_give_tree(&e, res);
     }
     engine_release(&e);
@@ -563,8 +648,14 @@ void pn_engine_result_free(pn_engine_result *res)
         return;
     free(res->parent);
     free(res->via);
+    pn_graph_free(res->graph);
+    free(res->store);
+    pn_layout_free(res->layout);
     res->parent = NULL;
     res->via = NULL;
+    res->graph = NULL;
+    res->store = NULL;
+    res->layout = NULL;
 }
 
 bool pn_engine_trace(const pn_engine_result *res, uint64_t id, uint32_t **path, uint64_t *len)

@@ -26,6 +26,7 @@ typedef struct pn_expand_out {
                                 successor was skipped and the level must be
                                 redone wider; 0 when none */
     uint32_t new_states;
+    uint32_t n_ids;          /* successor ids written (pn_expand_state_ids) */
 } pn_expand_out;
 
 /* Optional BFS tree, written once per new id by its inserter. */
@@ -44,7 +45,7 @@ typedef struct pn_expand_scratch {
 
 PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
                                   const pn_tree_view *tree, uint64_t id,
-                                  pn_expand_scratch *b, pn_expand_out *out)
+                                  pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
 #if PN_EXPAND_BATCH > 1
     for (uint32_t i = 0; i < b->n; i++) {
@@ -57,8 +58,10 @@ PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
 #endif
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t sid;
-        if (pn_table_insert(v, b->succ + (uint64_t)i * g->words, b->hash[i], &sid) ==
-            PN_INSERT_NEW) {
+        int r = pn_table_insert(v, b->succ + (uint64_t)i * g->words, b->hash[i], &sid);
+        if (ids != 0)
+            ids[out->n_ids++] = sid;
+        if (r == PN_INSERT_NEW) {
             out->new_states++;
             if (tree != 0 && tree->parent != 0) {
                 tree->parent[sid] = id;
@@ -71,7 +74,8 @@ PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
 
 PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
                                  const pn_tree_view *tree, uint64_t id, const uint64_t *s,
-                                 uint32_t t, pn_expand_scratch *b, pn_expand_out *out)
+                                 uint32_t t, pn_expand_scratch *b, uint64_t *ids,
+                                 pn_expand_out *out)
 {
     out->enabled++;
     uint64_t *succ = b->succ + (uint64_t)b->n * g->words;
@@ -85,17 +89,21 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
     b->hash[b->n] = h;
     b->trans[b->n] = t;
     if (++b->n == PN_EXPAND_BATCH)
-        pn_expand_flush(g, v, tree, id, b, out);
+        pn_expand_flush(g, v, tree, id, b, ids, out);
 }
 
-PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
-                                  const pn_tree_view *tree, uint64_t id,
-                                  pn_expand_scratch *b, pn_expand_out *out)
+/* ids (may be NULL; else room for one id per enabled transition, at most
+ * n_transitions) receives the id of each successor, duplicates included,
+ * for recording the state graph. */
+PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
+                                      const pn_tree_view *tree, uint64_t id,
+                                      pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
     const uint64_t *s = v->store + id * g->words;
     out->enabled = 0;
     out->overflow_place = 0;
     out->new_states = 0;
+    out->n_ids = 0;
     b->n = 0;
     for (uint32_t w = 0; w < g->words; w++) {
         uint64_t x = s[w];
@@ -109,12 +117,19 @@ PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
             x &= ~(g->field[p].mask << g->field[p].shift);
             for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
                 if (pn_state_enabled(g, s, g->trig[k]))
-                    pn_expand_fire(g, v, tree, id, s, g->trig[k], b, out);
+                    pn_expand_fire(g, v, tree, id, s, g->trig[k], b, ids, out);
         }
     }
     for (uint32_t k = 0; k < g->n_free; k++)
-        pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, out);
-    pn_expand_flush(g, v, tree, id, b, out);
+        pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, ids, out);
+    pn_expand_flush(g, v, tree, id, b, ids, out);
+}
+
+PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
+                                  const pn_tree_view *tree, uint64_t id,
+                                  pn_expand_scratch *b, pn_expand_out *out)
+{
+    pn_expand_state_ids(g, v, tree, id, b, 0, out);
 }
 
 #endif

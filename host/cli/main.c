@@ -10,6 +10,8 @@
 #include "options.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
+#include "petrel/ctl.h"
+#include "petrel/graph.h"
 #include "petrel/formula.h"
 #include "petrel/engine.h"
 #include "petrel/mcc.h"
@@ -18,13 +20,14 @@
 #include "petrel/topology.h"
 
 /* The one piece of global state: a signal handler can reach nothing else.
- * The engine polls it between chunks and stops with what is proven. */
+ * The engine's threads poll it between chunks and stop with what is proven;
+ * a lock-free atomic store is async-signal-safe and race-free. */
 static volatile sig_atomic_t cli_cancelled;
 
 static void cli_on_signal(int sig)
 {
     (void)sig;
-    cli_cancelled = 1;
+    __atomic_store_n(&cli_cancelled, 1, __ATOMIC_RELAXED);
 }
 
 static void cli_install_signals(void)
@@ -230,8 +233,45 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     return 0;
 }
 
+/* Answers what the checker could not decide up front from the state graph:
+ * CTL formulas and Liveness. Anything not proven stays CANNOT_COMPUTE. */
+static void cli_graph_answers(cli_run *r, pn_check *c, const pn_fml_set *set,
+                              pn_engine_result *res)
+{
+    if (res->status != PN_RUN_COMPLETE || res->graph == NULL)
+        return;
+    pn_ctl_model m = {.cn = r->cn, .graph = res->graph, .store = res->store,
+                      .layout = res->layout, .memory_budget = r->eo.memory_budget};
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
+            continue;
+        pn_error err = {0};
+        bool v = false;
+        pn_status st;
+        if (set == NULL)
+            st = r->o.exam == PN_EXAM_LIVENESS ? pn_ctl_liveness(&m, &v, &err) : PN_ERR_UNSUPPORTED;
+        else if (set->props[i].status == PN_OK && set->props[i].root != NULL)
+            st = pn_ctl_check(&m, set->props[i].root, &v, &err);
+        else
+            continue;
+        if (st == PN_OK)
+            pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+        else if (!r->o.quiet)
+            fprintf(stderr, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
+    }
+}
+
+static bool cli_uses_graph(const cli_run *r, const pn_check *c)
+{
+    pn_exam e = r->o.exam;
+    return (e == PN_EXAM_CTL_CARDINALITY || e == PN_EXAM_CTL_FIREABILITY ||
+            e == PN_EXAM_LIVENESS) &&
+           pn_check_needs_graph(c);
+}
+
 /* Every formula examination and global property: one exploration with the
- * on-the-fly checker as visitor, stopped as soon as all is decided. */
+ * on-the-fly checker as visitor, stopped as soon as all is decided; or, when
+ * CTL or Liveness needs it, one exploration that records the state graph. */
 static int cli_check(cli_run *r)
 {
     pn_fml_set *set = NULL;
@@ -251,15 +291,21 @@ static int cli_check(cli_run *r)
         pn_fml_set_free(set);
         return 1;
     }
-    bool explored = !pn_check_decided(c);
+    bool graph = cli_uses_graph(r, c);
+    bool explored = graph || !pn_check_decided(c);
     if (explored) {
-        r->eo.visitor = pn_check_visitor(c);
+        r->eo.visitor = graph ? NULL : pn_check_visitor(c);
+        r->eo.record_graph = r->eo.keep_states = graph;
         if (pn_explore(r->cn, &r->eo, &res, &err) != PN_OK) {
             fprintf(stderr, "petrel: %s\n", err.msg);
             rc = 1;
         }
     }
-    pn_check_finish(c, explored && rc == 0 ? &res : NULL);
+    /* In graph mode the visitor saw nothing: only what was decided before
+     * exploring stands, the graph decides the rest. */
+    pn_check_finish(c, explored && !graph && rc == 0 ? &res : NULL);
+    if (graph && rc == 0)
+        cli_graph_answers(r, c, set, &res);
     cli_print_answers(c, &res);
     if (explored) {
         if (r->o.trace)

@@ -49,6 +49,13 @@ bool pn_check_decided(const pn_check *c);
  * exploration was run), leaves those unknown. */
 void pn_check_finish(pn_check *c, const pn_engine_result *res);
 
+/* True when some answer needs the state graph (CTL beyond reachability,
+ * Liveness): the caller then explores with record_graph instead of this
+ * visitor, finishes with res NULL (keeping what was decided up front) and
+ * fills in the rest with pn_check_set. */
+bool pn_check_needs_graph(const pn_check *c);
+void pn_check_set(pn_check *c, uint32_t i, pn_verdict v);
+
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
 

@@ -53,6 +53,8 @@ typedef struct pn_engine_opts {
     double progress_interval_s;  /* <= 0: no progress calls */
     bool keep_parents;           /* record a BFS tree for witness traces */
     const struct pn_topology *topology; /* optional: pin worker i to core i */
+    bool record_graph;           /* build the state graph (CTL, Liveness) */
+    bool keep_states;            /* hand the packed states to the result */
 } pn_engine_opts;
 
 typedef struct pn_engine_result {
@@ -72,6 +74,12 @@ typedef struct pn_engine_result {
      * marking). Owned by the result: pn_engine_result_free. */
     uint64_t *parent;
     uint32_t *via;
+    /* With record_graph and a complete run: the graph (graph.h). */
+    struct pn_graph *graph;
+    /* With keep_states: state id i is store[i * layout->prog.words ...],
+     * unpacked with pn_state_unpack(&layout->prog, ...). */
+    uint64_t *store;
+    struct pn_layout *layout;
 } pn_engine_result;
 
 void pn_engine_result_free(pn_engine_result *res);

@@ -1,0 +1,44 @@
+/* CTL model checking on the recorded state graph (graph.h): backward
+ * fixpoints, linear in the graph, one satisfaction array per subformula.
+ *
+ * Semantics at a deadlock (a state without successor), as the MCC uses
+ * them (docs/semantics.md): EX phi is FALSE and AX phi is TRUE there, and
+ * the path operators range over maximal paths, so at a deadlock AF phi,
+ * EG phi, E[a U b] and A[a U b] reduce to phi, phi, b and b. */
+#ifndef PETREL_CTL_H
+#define PETREL_CTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/formula.h"
+#include "petrel/graph.h"
+#include "petrel/layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_ctl_model {
+    const pn_cnet *cn;
+    pn_graph *graph;          /* predecessor lists are added on demand */
+    const uint64_t *store;    /* packed states, by id */
+    const pn_layout *layout;  /* how they are packed */
+    uint64_t memory_budget;   /* bytes for satisfaction arrays; 0: none */
+} pn_ctl_model;
+
+/* The truth of phi at the initial state (id 0). PN_ERR_UNSUPPORTED when phi
+ * is not a CTL formula (a temporal operator not directly under A or E),
+ * PN_ERR_NOMEM when the arrays do not fit. */
+pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_error *err);
+
+/* Liveness: every transition is enabled in some state of every bottom SCC.
+ * Iterative SCC decomposition (no recursion). */
+pn_status pn_ctl_liveness(pn_ctl_model *m, bool *live, pn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

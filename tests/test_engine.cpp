@@ -1,0 +1,696 @@
+// The CPU exploration engine (host/engine_cpu.c): hand-made nets with
+// hand-computed state spaces, random nets against a reference BFS written
+// here on the unpacked reference (cnet.c), determinism across thread counts,
+// widening restarts, and every way a run can end early.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "petrel/cnet.h"
+#include "petrel/engine.h"
+#include "petrel/error.h"
+#include "petrel/net.h"
+
+namespace {
+
+struct NetDeleter {
+    void operator()(pn_net *n) const { pn_net_free(n); }
+};
+struct CnetDeleter {
+    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
+};
+
+struct Arc {
+    uint32_t place, trans;
+    bool to_trans;
+    uint64_t weight;
+};
+
+struct Net {
+    std::unique_ptr<pn_net, NetDeleter> net;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn;
+    const pn_cnet *get() const { return cn.get(); }
+};
+
+Net make(const std::vector<uint64_t> &m0, uint32_t n_trans, const std::vector<Arc> &arcs)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Net n;
+    n.net.reset(pn_net_new("engine"));
+    for (size_t p = 0; p < m0.size(); p++)
+        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
+                                   m0[p], &err),
+                  0)
+            << err.msg;
+    for (uint32_t t = 0; t < n_trans; t++)
+        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
+                                        &err),
+                  0)
+            << err.msg;
+    for (const Arc &a : arcs)
+        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK)
+            << err.msg;
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
+    n.cn.reset(cn);
+    return n;
+}
+
+pn_engine_opts opts(uint32_t threads)
+{
+    pn_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    return o;
+}
+
+pn_engine_result explore(const pn_cnet *cn, const pn_engine_opts &o)
+{
+    pn_engine_result res;
+    memset(&res, 0xff, sizeof res);
+    pn_error err;
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_explore(cn, &o, &res, &err), PN_OK) << err.msg;
+    return res;
+}
+
+pn_engine_result explore(const pn_cnet *cn, uint32_t threads = 1)
+{
+    return explore(cn, opts(threads));
+}
+
+std::string show(const pn_engine_result &r)
+{
+    return std::string("status ") + pn_run_status_name(r.status) + ", " + std::to_string(r.states) +
+           " states, " + std::to_string(r.edges) + " edges, max place " +
+           std::to_string(r.max_tokens_place) + ", max marking " +
+           std::to_string(r.max_tokens_marking) + ", " + std::to_string(r.levels) +
+           " levels, " + std::to_string(r.restarts) + " restarts";
+}
+
+void expect_space(const pn_engine_result &r, uint64_t states, uint64_t edges, uint64_t max_place,
+                  uint64_t max_marking)
+{
+    EXPECT_EQ(r.status, PN_RUN_COMPLETE) << show(r);
+    EXPECT_EQ(r.states, states) << show(r);
+    EXPECT_EQ(r.edges, edges) << show(r);
+    EXPECT_EQ(r.max_tokens_place, max_place) << show(r);
+    EXPECT_EQ(r.max_tokens_marking, max_marking) << show(r);
+}
+
+// N independent components, each a budget place (c tokens) and a counter
+// place: inc moves a token budget -> counter, dec moves it back.
+// (c+1)^N states; per component 2c (marking, transition) pairs over its
+// c+1 counts, so N * 2c * (c+1)^(N-1) edges; the token sum is N*c always.
+Net counters(uint32_t N, uint64_t c)
+{
+    std::vector<uint64_t> m0;
+    std::vector<Arc> arcs;
+    for (uint32_t i = 0; i < N; i++) {
+        m0.push_back(c);
+        m0.push_back(0);
+        arcs.push_back({2 * i, 2 * i, true, 1});
+        arcs.push_back({2 * i + 1, 2 * i, false, 1});
+        arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
+        arcs.push_back({2 * i, 2 * i + 1, false, 1});
+    }
+    return make(m0, 2 * N, arcs);
+}
+
+uint64_t ipow(uint64_t b, unsigned e)
+{
+    uint64_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
+}
+
+// Records every visited marking (a state may be visited again after a
+// restart: the record is a set) with its enabled count.
+struct Recorder {
+    std::mutex mu;
+    uint32_t n_places = 0, threads = 1;
+    std::map<std::vector<uint64_t>, uint32_t> seen;
+    std::set<uint64_t> ids;
+    bool bad_worker = false, inconsistent = false;
+    std::atomic<uint64_t> calls{0};
+
+    static bool on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
+                         uint32_t n_enabled)
+    {
+        Recorder *r = static_cast<Recorder *>(ctx);
+        r->calls++;
+        std::vector<uint64_t> v(m, m + r->n_places);
+        std::lock_guard<std::mutex> lock(r->mu);
+        if (worker >= r->threads)
+            r->bad_worker = true;
+        auto it = r->seen.find(v);
+        if (it != r->seen.end() && it->second != n_enabled)
+            r->inconsistent = true;
+        r->seen[v] = n_enabled;
+        r->ids.insert(id);
+        return false;
+    }
+};
+
+// Reference: plain BFS over unpacked markings with pn_cnet_enabled/fire.
+struct Reference {
+    uint64_t states = 0, edges = 0, max_place = 0, max_marking = 0, depth = 0;
+    std::map<std::vector<uint64_t>, uint32_t> enabled;
+    std::map<std::vector<uint64_t>, uint64_t> distance;
+};
+
+Reference reference_bfs(const pn_cnet *cn)
+{
+    Reference r;
+    std::map<std::vector<uint64_t>, uint64_t> level;
+    std::deque<std::vector<uint64_t>> queue;
+    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
+    level[m0] = 0;
+    queue.push_back(m0);
+    while (!queue.empty()) {
+        std::vector<uint64_t> m = queue.front();
+        queue.pop_front();
+        uint64_t d = level[m], sum = 0;
+        r.depth = std::max(r.depth, d);
+        for (uint64_t v : m) {
+            r.max_place = std::max(r.max_place, v);
+            sum += v;
+        }
+        r.max_marking = std::max(r.max_marking, sum);
+        uint32_t n = 0;
+        for (uint32_t t = 0; t < cn->n_transitions; t++) {
+            if (!pn_cnet_enabled(cn, m.data(), t))
+                continue;
+            n++;
+            std::vector<uint64_t> out(cn->n_places);
+            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
+            if (level.emplace(out, d + 1).second)
+                queue.push_back(out);
+        }
+        r.enabled[m] = n;
+        r.edges += n;
+    }
+    r.states = level.size();
+    r.distance = level;
+    return r;
+}
+
+// A random net whose transitions never produce more tokens than they
+// consume (so it is bounded by the initial token count), with parallel arcs,
+// self-loops and weights up to 3.
+Net random_bounded_net(std::mt19937_64 &rng, uint32_t P, uint32_t T)
+{
+    std::uniform_int_distribution<uint32_t> place(0, P - 1), w(1, 3);
+    std::vector<uint64_t> m0(P);
+    for (auto &v : m0)
+        v = rng() % 5;
+    std::vector<Arc> arcs;
+    for (uint32_t t = 0; t < T; t++) {
+        uint64_t in = 0;
+        uint32_t n_in = 1 + (uint32_t)(rng() % 2);
+        for (uint32_t i = 0; i < n_in; i++) {
+            uint64_t x = w(rng);
+            arcs.push_back({place(rng), t, true, x});
+            in += x;
+        }
+        while (in > 0 && rng() % 8 != 0) {
+            uint64_t x = std::min<uint64_t>(in, w(rng));
+            arcs.push_back({place(rng), t, false, x});
+            in -= x;
+        }
+    }
+    return make(m0, T, arcs);
+}
+
+} // namespace
+
+// ---- hand-computed state spaces -------------------------------------------------
+
+TEST(Engine, SinglePlaceNoTransitions)
+{
+    Net n = make({5}, 0, {});
+    pn_engine_result r = explore(n.get());
+    expect_space(r, 1, 0, 5, 5);
+    EXPECT_EQ(r.levels, 0u);
+    EXPECT_EQ(r.restarts, 0u);
+    EXPECT_EQ(r.state_words, 1u);
+    EXPECT_EQ(r.threads, 1u);
+    EXPECT_GT(r.bytes, 0u);
+    EXPECT_GE(r.seconds, 0.0);
+}
+
+TEST(Engine, TwoStateCycle)
+{
+    // p0 -> t0 -> p1 -> t1 -> p0 with one token.
+    Net n = make({1, 0}, 2, {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1}});
+    pn_engine_result r = explore(n.get());
+    expect_space(r, 2, 2, 1, 1);
+    EXPECT_EQ(r.levels, 1u);
+}
+
+TEST(Engine, DeadInitialMarking)
+{
+    // t0 needs 2 tokens in p0, which has 1: a single deadlocked state.
+    Net n = make({1, 0}, 1, {{0, 0, true, 2}, {1, 0, false, 1}});
+    expect_space(explore(n.get()), 1, 0, 1, 1);
+}
+
+TEST(Engine, SelfLoopIsAnEdge)
+{
+    // t0 reads p0 and gives it back: one state with a self-loop edge; t1,
+    // without any arc, is always enabled and also a self-loop.
+    Net n = make({2}, 2, {{0, 0, true, 2}, {0, 0, false, 2}});
+    expect_space(explore(n.get()), 1, 2, 2, 2);
+}
+
+TEST(Engine, NoPlacesOneTransition)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    std::unique_ptr<pn_net, NetDeleter> net(pn_net_new("noplaces"));
+    ASSERT_GE(pn_net_add_transition(net.get(), "t", nullptr, &err), 0);
+    pn_cnet *cn = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &cn, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> owner(cn);
+    expect_space(explore(cn), 1, 1, 0, 0);
+}
+
+TEST(Engine, WeightedNet)
+{
+    // p0=7; t0: p0 -2-> t0 -3-> p1; t1: p1 -3-> t1 -1-> p2.
+    // After k firings of t0 and j <= k of t1: p0 = 7-2k, p1 = 3(k-j), p2 = j,
+    // k <= 3: 10 states. t0 is enabled when k <= 2 (6 states), t1 when
+    // j < k (6 states): 12 edges. Max place p1 = 9 (k=3, j=0); the token sum
+    // 7 + k - 2j peaks at 10; the deepest state (3,3) is 6 firings away.
+    Net n = make({7, 0, 0}, 2,
+                 {{0, 0, true, 2}, {1, 0, false, 3}, {1, 1, true, 3}, {2, 1, false, 1}});
+    pn_engine_result r = explore(n.get());
+    expect_space(r, 10, 12, 9, 10);
+    EXPECT_EQ(r.levels, 6u);
+}
+
+TEST(Engine, CounterTo1000WidensSeveralTimes)
+{
+    // budget (1000) -> t0 -> counter: the counter starts with a 1-bit field
+    // and must be widened on the way to 1000.
+    Net n = make({1000, 0}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    Recorder rec;
+    rec.n_places = 2;
+    pn_visitor v{Recorder::on_state, &rec};
+    pn_engine_opts o = opts(1);
+    o.visitor = &v;
+    pn_engine_result r = explore(n.get(), o);
+    expect_space(r, 1001, 1000, 1000, 1000);
+    EXPECT_EQ(r.levels, 1000u);
+    EXPECT_GE(r.restarts, 1u);
+    EXPECT_EQ(rec.seen.size(), 1001u);
+    EXPECT_EQ(rec.seen.count({0, 1000}), 1u) << "the counter reached 1000";
+    EXPECT_EQ(rec.seen.at({0, 1000}), 0u) << "the last state is dead";
+    EXPECT_EQ(rec.ids.size(), 1001u);
+    EXPECT_EQ(*rec.ids.rbegin(), 1000u) << "ids are dense";
+}
+
+TEST(Engine, WideningFrom32To64Bits)
+{
+    // p1 starts at 2^32-1 (a 32-bit field) and gains 3 tokens.
+    const uint64_t big = (1ULL << 32) - 1;
+    Net n = make({3, big}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    pn_engine_result r = explore(n.get(), 2);
+    expect_space(r, 4, 3, big + 3, big + 3);
+    EXPECT_GE(r.restarts, 1u);
+}
+
+TEST(Engine, TokenCountBeyond64BitsIsReported)
+{
+    // A free transition adds a token to a place at 2^64-2: the second
+    // successor would need 2^64 tokens.
+    Net n = make({UINT64_MAX - 1}, 1, {{0, 0, false, 1}});
+    pn_engine_result r = explore(n.get(), 2);
+    EXPECT_EQ(r.status, PN_RUN_TOKEN_OVERFLOW) << show(r);
+    EXPECT_EQ(r.states, 2u) << show(r);
+    EXPECT_EQ(r.max_tokens_place, UINT64_MAX);
+    EXPECT_EQ(r.max_tokens_marking, UINT64_MAX);
+}
+
+TEST(Engine, MaxTokensPerMarkingSaturates)
+{
+    // Two places at 2^63: their sum does not fit; the count saturates.
+    Net n = make({1ULL << 63, 1ULL << 63}, 0, {});
+    pn_engine_result r = explore(n.get());
+    expect_space(r, 1, 0, 1ULL << 63, UINT64_MAX);
+}
+
+TEST(Engine, IndependentCounters)
+{
+    Net n = counters(4, 12);
+    pn_engine_result r = explore(n.get(), 2);
+    expect_space(r, ipow(13, 4), 4 * 24 * ipow(13, 3), 12, 48);
+    EXPECT_EQ(r.levels, 48u);
+}
+
+// ---- determinism and agreement with the reference ---------------------------------
+
+TEST(Engine, SameResultWith1To4Threads)
+{
+    struct Case {
+        uint32_t n;
+        uint64_t c;
+    };
+    for (Case k : {Case{4, 12}, Case{2, 200}, Case{6, 5}}) {
+        SCOPED_TRACE("counters(" + std::to_string(k.n) + ", " + std::to_string(k.c) + ")");
+        Net n = counters(k.n, k.c);
+        const uint64_t states = ipow(k.c + 1, k.n);
+        const uint64_t edges = k.n * 2 * k.c * ipow(k.c + 1, k.n - 1);
+        pn_engine_result base = explore(n.get(), 1);
+        expect_space(base, states, edges, k.c, k.n * k.c);
+        for (uint32_t threads : {2u, 3u, 4u}) {
+            SCOPED_TRACE("threads " + std::to_string(threads));
+            pn_engine_result r = explore(n.get(), threads);
+            expect_space(r, states, edges, k.c, k.n * k.c);
+            EXPECT_EQ(r.threads, threads);
+            EXPECT_EQ(r.levels, base.levels);
+            EXPECT_EQ(r.restarts, base.restarts);
+            EXPECT_EQ(r.state_words, base.state_words);
+        }
+    }
+}
+
+TEST(Engine, RandomNetsMatchReferenceBfs)
+{
+    std::mt19937_64 rng(37);
+    int compared = 0;
+    uint64_t biggest = 0;
+    for (int iter = 0; iter < 100; iter++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 7), T = 1 + (uint32_t)(rng() % 10);
+        Net n = random_bounded_net(rng, P, T);
+        Reference ref = reference_bfs(n.get());
+        SCOPED_TRACE("iter " + std::to_string(iter) + ": " + std::to_string(ref.states) +
+                     " states");
+        for (uint32_t threads : {1u, 4u}) {
+            Recorder rec;
+            rec.n_places = P;
+            rec.threads = threads;
+            pn_visitor v{Recorder::on_state, &rec};
+            pn_engine_opts o = opts(threads);
+            o.visitor = &v;
+            pn_engine_result r = explore(n.get(), o);
+            expect_space(r, ref.states, ref.edges, ref.max_place, ref.max_marking);
+            EXPECT_EQ(r.levels, ref.depth);
+            EXPECT_FALSE(rec.bad_worker);
+            EXPECT_FALSE(rec.inconsistent) << "a state reported with two enabled counts";
+            EXPECT_EQ(rec.seen, ref.enabled) << "visited markings or enabled counts differ";
+            EXPECT_EQ(rec.ids.size(), ref.states);
+            if (HasFailure())
+                return;
+        }
+        compared += ref.states > 10;
+        biggest = std::max(biggest, ref.states);
+    }
+    EXPECT_GT(compared, 35) << "the generator makes too many trivial nets";
+    EXPECT_GT(biggest, 1000u);
+}
+
+// ---- witness traces (keep_parents) ------------------------------------------------
+
+namespace {
+
+// Records id -> marking for every visited state.
+struct IdRecorder {
+    std::mutex mu;
+    uint32_t n_places = 0;
+    std::map<uint64_t, std::vector<uint64_t>> marking;
+    bool conflict = false;
+    static bool on_state(void *ctx, uint32_t, uint64_t id, const uint64_t *m, uint32_t)
+    {
+        IdRecorder *r = static_cast<IdRecorder *>(ctx);
+        std::vector<uint64_t> v(m, m + r->n_places);
+        std::lock_guard<std::mutex> lock(r->mu);
+        auto it = r->marking.find(id);
+        if (it != r->marking.end() && it->second != v)
+            r->conflict = true;
+        r->marking[id] = v;
+        return false;
+    }
+};
+
+// Every state's trace replays, from the initial marking, to that state's
+// marking through enabled transitions, and is a shortest path.
+void check_traces(const pn_cnet *cn, uint32_t threads)
+{
+    Reference ref = reference_bfs(cn);
+    IdRecorder rec;
+    rec.n_places = cn->n_places;
+    pn_visitor v{IdRecorder::on_state, &rec};
+    pn_engine_opts o = opts(threads);
+    o.visitor = &v;
+    o.keep_parents = true;
+    pn_engine_result r = explore(cn, o);
+    expect_space(r, ref.states, ref.edges, ref.max_place, ref.max_marking);
+    ASSERT_FALSE(rec.conflict) << "an id named two markings";
+    ASSERT_EQ(rec.marking.size(), r.states);
+    ASSERT_NE(r.parent, nullptr);
+    ASSERT_NE(r.via, nullptr);
+    for (uint64_t id = 0; id < r.states; id++) {
+        uint32_t *path = nullptr;
+        uint64_t len = 0;
+        ASSERT_TRUE(pn_engine_trace(&r, id, &path, &len)) << "id " << id;
+        std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places), next(cn->n_places);
+        bool ok = true;
+        for (uint64_t k = 0; ok && k < len; k++) {
+            ok = path[k] < cn->n_transitions && pn_cnet_enabled(cn, m.data(), path[k]) &&
+                 pn_cnet_fire(cn, m.data(), path[k], next.data());
+            m.swap(next);
+        }
+        free(path);
+        ASSERT_TRUE(ok) << "id " << id << ": the trace fires a disabled transition";
+        ASSERT_EQ(m, rec.marking[id]) << "id " << id << ": the trace leads elsewhere";
+        ASSERT_EQ(len, ref.distance.at(m)) << "id " << id << ": not a shortest path";
+    }
+    uint32_t *path = nullptr;
+    uint64_t len = 7;
+    EXPECT_FALSE(pn_engine_trace(&r, r.states, &path, &len)) << "id out of range";
+    EXPECT_EQ(path, nullptr);
+    pn_engine_result_free(&r);
+    EXPECT_EQ(r.parent, nullptr);
+    EXPECT_EQ(r.via, nullptr);
+}
+
+} // namespace
+
+TEST(EngineTrace, InitialStateHasAnEmptyTrace)
+{
+    Net n = make({1, 0}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    pn_engine_opts o = opts(1);
+    o.keep_parents = true;
+    pn_engine_result r = explore(n.get(), o);
+    uint32_t *path = nullptr;
+    uint64_t len = 99;
+    ASSERT_TRUE(pn_engine_trace(&r, 0, &path, &len));
+    EXPECT_EQ(len, 0u);
+    free(path);
+    ASSERT_TRUE(pn_engine_trace(&r, 1, &path, &len));
+    ASSERT_EQ(len, 1u);
+    EXPECT_EQ(path[0], 0u);
+    free(path);
+    pn_engine_result_free(&r);
+}
+
+TEST(EngineTrace, NoParentsNoTrace)
+{
+    Net n = make({1, 0}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    pn_engine_result r = explore(n.get(), 1);
+    EXPECT_EQ(r.parent, nullptr);
+    uint32_t *path = nullptr;
+    uint64_t len = 0;
+    EXPECT_FALSE(pn_engine_trace(&r, 1, &path, &len));
+    pn_engine_result_free(&r);
+}
+
+TEST(EngineTrace, WeightedNet)
+{
+    Net n = make({7, 0, 0}, 2,
+                 {{0, 0, true, 2}, {1, 0, false, 3}, {1, 1, true, 3}, {2, 1, false, 1}});
+    check_traces(n.get(), 1);
+}
+
+TEST(EngineTrace, CountersWithWideningAndThreads)
+{
+    // Widening restarts and 4 threads racing on inserts: the tree must
+    // still hold one shortest-path parent per id.
+    Net n = counters(3, 20);
+    check_traces(n.get(), 4);
+}
+
+TEST(EngineTrace, RandomNets)
+{
+    std::mt19937_64 rng(41);
+    for (int iter = 0; iter < 30; iter++) {
+        SCOPED_TRACE("iter " + std::to_string(iter));
+        Net n = random_bounded_net(rng, 2 + (uint32_t)(rng() % 6), 1 + (uint32_t)(rng() % 8));
+        check_traces(n.get(), 1 + iter % 4);
+        if (HasFatalFailure())
+            return;
+    }
+}
+
+// ---- early ends ----------------------------------------------------------------------
+
+TEST(Engine, UnboundedNetNeverCompletes)
+{
+    // A transition without inputs feeds p0 forever.
+    Net n = make({0}, 1, {{0, 0, false, 1}});
+    pn_engine_opts o = opts(2);
+    o.memory_budget = 1 << 20;
+    o.timeout_s = 1.0;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_TRUE(r.status == PN_RUN_OUT_OF_MEMORY || r.status == PN_RUN_TIMEOUT) << show(r);
+    EXPECT_GT(r.states, 1000u) << show(r);
+    EXPECT_LE(r.bytes, 1u << 20) << show(r);
+    EXPECT_LT(r.seconds, 10.0);
+}
+
+TEST(Engine, VisitorStopsAtAGivenState)
+{
+    Net n = make({1000, 0}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    struct Ctx {
+        std::atomic<bool> hit{false};
+        static bool on_state(void *ctx, uint32_t, uint64_t, const uint64_t *m, uint32_t)
+        {
+            if (m[1] != 500)
+                return false;
+            static_cast<Ctx *>(ctx)->hit = true;
+            return true;
+        }
+    } ctx;
+    pn_visitor v{Ctx::on_state, &ctx};
+    pn_engine_opts o = opts(2);
+    o.visitor = &v;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_STOPPED) << show(r);
+    EXPECT_TRUE(ctx.hit.load());
+    EXPECT_GE(r.states, 501u) << show(r);
+    EXPECT_LT(r.states, 1001u) << show(r);
+}
+
+TEST(Engine, VisitorStopsAtTheInitialState)
+{
+    Net n = counters(3, 5);
+    struct Ctx {
+        static bool on_state(void *, uint32_t, uint64_t, const uint64_t *, uint32_t)
+        {
+            return true;
+        }
+    };
+    pn_visitor v{Ctx::on_state, nullptr};
+    pn_engine_opts o = opts(4);
+    o.visitor = &v;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_STOPPED) << show(r);
+    EXPECT_LT(r.states, ipow(6, 3)) << show(r);
+}
+
+TEST(Engine, CancelFlagSetBeforehand)
+{
+    Net n = counters(4, 12);
+    volatile int cancel = 1;
+    pn_engine_opts o = opts(2);
+    o.cancel = &cancel;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_CANCELLED) << show(r);
+    EXPECT_LT(r.states, ipow(13, 4)) << show(r);
+}
+
+TEST(Engine, CancelFlagRaisedDuringTheRun)
+{
+    Net n = counters(4, 12);
+    struct Ctx {
+        volatile int cancel = 0;
+        std::atomic<uint64_t> calls{0};
+        static bool on_state(void *ctx, uint32_t, uint64_t, const uint64_t *, uint32_t)
+        {
+            Ctx *c = static_cast<Ctx *>(ctx);
+            if (++c->calls == 2000)
+                c->cancel = 1;
+            return false;
+        }
+    } ctx;
+    pn_visitor v{Ctx::on_state, &ctx};
+    pn_engine_opts o = opts(3);
+    o.visitor = &v;
+    o.cancel = &ctx.cancel;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_CANCELLED) << show(r);
+    EXPECT_LT(r.states, ipow(13, 4)) << show(r);
+}
+
+TEST(Engine, MemoryBudgetTooSmallForAnything)
+{
+    Net n = counters(2, 3);
+    pn_engine_opts o = opts(1);
+    o.memory_budget = 100;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
+}
+
+TEST(Engine, MemoryBudgetReachedMidway)
+{
+    Net n = counters(4, 12); // 28561 states need more than 256 KB of table
+    pn_engine_opts o = opts(2);
+    o.memory_budget = 256 << 10;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
+    EXPECT_NE(r.status, PN_RUN_COMPLETE);
+    EXPECT_LT(r.states, ipow(13, 4)) << show(r);
+    EXPECT_LE(r.bytes, 256u << 10) << show(r);
+}
+
+TEST(Engine, TimeoutOnAHugeBoundedNetWithProgress)
+{
+    // 4^12 = 16.7M states: far more than a fraction of a second allows.
+    Net n = counters(12, 3);
+    struct Ctx {
+        std::vector<pn_progress> seen;
+        static void on_progress(void *ctx, const pn_progress *p)
+        {
+            static_cast<Ctx *>(ctx)->seen.push_back(*p);
+        }
+    } ctx;
+    pn_engine_opts o = opts(2);
+    o.timeout_s = 0.3;
+    o.memory_budget = 1ULL << 30;
+    o.progress = Ctx::on_progress;
+    o.progress_ctx = &ctx;
+    o.progress_interval_s = 0.05;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_TIMEOUT) << show(r);
+    EXPECT_GE(r.seconds, 0.3);
+    EXPECT_LT(r.seconds, 5.0);
+    EXPECT_LT(r.states, ipow(4, 12));
+    ASSERT_GE(ctx.seen.size(), 1u) << "no progress report in 0.3 s at a 0.05 s interval";
+    for (size_t i = 1; i < ctx.seen.size(); i++) {
+        EXPECT_GE(ctx.seen[i].states, ctx.seen[i - 1].states);
+        EXPECT_GE(ctx.seen[i].seconds, ctx.seen[i - 1].seconds);
+    }
+    EXPECT_LE(ctx.seen.back().states, r.states);
+}
+
+TEST(Engine, RunStatusNames)
+{
+    EXPECT_STREQ(pn_run_status_name(PN_RUN_COMPLETE), "complete");
+    for (int s = PN_RUN_COMPLETE; s <= PN_RUN_TOO_MANY_STATES; s++)
+        EXPECT_STRNE(pn_run_status_name((pn_run_status)s), "unknown") << s;
+}

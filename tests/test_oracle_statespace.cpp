@@ -1,0 +1,175 @@
+// StateSpace against the MCC oracle: every "small" P/T instance of
+// ../shared/mcc/INDEX.tsv is read, compiled and explored with 2 threads, and
+// the four StateSpace values must equal the oracle columns. One test per
+// instance (ctest lists each); instances with more than 1e6 states are named
+// Big_<instance> so that slow builds can leave them out (ctest -E Big_).
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "petrel/cnet.h"
+#include "petrel/engine.h"
+#include "petrel/error.h"
+#include "petrel/net.h"
+#include "petrel/pnml.h"
+
+namespace {
+
+const char kIndex[] = PETREL_SHARED_DIR "/mcc/INDEX.tsv";
+
+struct OracleRow {
+    std::string instance, test_name;
+    uint64_t states = 0, edges = 0, max_place = 0, max_marking = 0;
+    bool missing = false; // the placeholder used when INDEX.tsv is absent
+    std::string problem;  // a row that could not be parsed
+};
+
+// What gtest prints for a parameter (a failing test's name already says it).
+void PrintTo(const OracleRow &r, std::ostream *os) { *os << (r.missing ? "(missing)" : r.instance); }
+
+std::vector<std::string> split_tabs(const std::string &line)
+{
+    std::vector<std::string> out;
+    std::string cell;
+    std::istringstream in(line);
+    while (std::getline(in, cell, '\t'))
+        out.push_back(cell);
+    if (!line.empty() && line.back() == '\t')
+        out.push_back("");
+    return out;
+}
+
+bool parse_u64(const std::string &s, uint64_t *out)
+{
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    errno = 0;
+    char *end = nullptr;
+    unsigned long long v = strtoull(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+std::string sanitize(const std::string &s)
+{
+    std::string out;
+    for (char c : s)
+        out += (isalnum((unsigned char)c) ? c : '_');
+    return out.empty() ? "_" : out;
+}
+
+// Built at static-initialisation time: the test list comes from the file.
+std::vector<OracleRow> load_rows()
+{
+    std::vector<OracleRow> rows;
+    std::ifstream in(kIndex);
+    if (!in) {
+        OracleRow r;
+        r.missing = true;
+        r.test_name = "Missing";
+        rows.push_back(r);
+        return rows;
+    }
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header = split_tabs(line);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < header.size(); i++)
+        col[header[i]] = i;
+    const char *need[] = {"instance", "group", "states", "ss_edges", "max_tok_place",
+                          "max_tok_marking"};
+    for (const char *name : need)
+        if (!col.count(name)) {
+            OracleRow r;
+            r.test_name = "BadHeader";
+            r.problem = std::string("INDEX.tsv has no column '") + name + "'";
+            rows.push_back(r);
+            return rows;
+        }
+    while (std::getline(in, line)) {
+        if (line.empty())
+            continue;
+        std::vector<std::string> cells = split_tabs(line);
+        if (cells.size() < header.size() || cells[col["group"]] != "small")
+            continue;
+        OracleRow r;
+        r.instance = cells[col["instance"]];
+        if (!parse_u64(cells[col["states"]], &r.states) ||
+            !parse_u64(cells[col["ss_edges"]], &r.edges) ||
+            !parse_u64(cells[col["max_tok_place"]], &r.max_place) ||
+            !parse_u64(cells[col["max_tok_marking"]], &r.max_marking))
+            r.problem = "unparsable oracle values in row: " + line;
+        r.test_name = (r.states > 1000000 ? "Big_" : "") + sanitize(r.instance);
+        rows.push_back(r);
+    }
+    if (rows.empty()) {
+        OracleRow r;
+        r.test_name = "NoSmallRows";
+        r.problem = "INDEX.tsv lists no instance of group 'small'";
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+const std::vector<OracleRow> kRows = load_rows();
+
+struct NetDeleter {
+    void operator()(pn_net *n) const { pn_net_free(n); }
+};
+struct CnetDeleter {
+    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
+};
+
+class OracleStateSpace : public ::testing::TestWithParam<OracleRow> {};
+
+} // namespace
+
+TEST_P(OracleStateSpace, MatchesOracle)
+{
+    const OracleRow &row = GetParam();
+    if (row.missing)
+        GTEST_SKIP() << kIndex << " is absent: the MCC oracle data lives beside the checkout "
+                     << "(../shared/mcc); no StateSpace oracle test can run";
+    ASSERT_TRUE(row.problem.empty()) << row.problem;
+    std::string model = std::string(PETREL_SHARED_DIR) + "/mcc/" + row.instance + "/model.pnml";
+
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *raw = nullptr;
+    ASSERT_EQ(pn_pnml_read_file(model.c_str(), &raw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_net, NetDeleter> net(raw);
+    pn_cnet *cnraw = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &cnraw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn(cnraw);
+
+    pn_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    pn_engine_result res;
+    memset(&res, 0, sizeof res);
+    ASSERT_EQ(pn_explore(cn.get(), &o, &res, &err), PN_OK) << err.msg;
+    ASSERT_EQ(res.status, PN_RUN_COMPLETE) << pn_run_status_name(res.status);
+    EXPECT_EQ(res.states, row.states) << "STATES";
+    EXPECT_EQ(res.edges, row.edges) << "TRANSITIONS";
+    EXPECT_EQ(res.max_tokens_place, row.max_place) << "MAX_TOKEN_IN_PLACE";
+    EXPECT_EQ(res.max_tokens_marking, row.max_marking) << "MAX_TOKEN_PER_MARKING";
+    RecordProperty("states", std::to_string(res.states));
+    RecordProperty("seconds", std::to_string(res.seconds));
+}
+
+INSTANTIATE_TEST_SUITE_P(Mcc, OracleStateSpace, ::testing::ValuesIn(kRows),
+                         [](const ::testing::TestParamInfo<OracleRow> &info) {
+                             return info.param.test_name;
+                         });

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Throughput benchmark of Petrel's StateSpace exploration.
+
+Runs chosen MCC instances (../shared/mcc) with 1..N threads and an engine,
+checks the four StateSpace values against INDEX.tsv (a wrong value fails the
+run: a fast wrong answer is worth nothing), and records states/s, edges/s,
+bytes/state, peak RSS and speedup over 1 thread. Writes a Markdown table
+(--markdown) and, when gnuplot is installed, a PNG plot (--plot).
+
+  tools/bench/bench.py --instances Referendum-PT-0015 Dekker-PT-020 --threads 1 2
+  tools/bench/bench.py --group small --min-states 1000000 --threads 1 2 --repeat 3
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STATS = re.compile(
+    r"(?P<states>\d+) states, (?P<edges>\d+) edges, \d+ levels in (?P<secs>[\d.]+) s .*?"
+    r"(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
+
+
+def read_index(mcc):
+    rows = {}
+    with open(os.path.join(mcc, "INDEX.tsv")) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(head, line.rstrip("\n").split("\t")))
+            rows[r["instance"]] = r
+    return rows
+
+
+def run_one(args, inst, threads):
+    cmd = [args.petrel, os.path.join(args.mcc, inst), "-e", "StateSpace",
+           "--threads", str(threads), "--engine", args.engine, "--timeout", str(args.timeout)]
+    if args.memory:
+        cmd += ["--memory", args.memory]
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60)
+    wall = time.time() - t0
+    values = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0] == "STATE_SPACE":
+            values[f[1]] = f[2]
+    m = STATS.search(p.stderr)
+    return values, m, wall, p
+
+
+def check(values, row):
+    want = {"STATES": row["states"], "TRANSITIONS": row["ss_edges"],
+            "MAX_TOKEN_IN_PLACE": row["max_tok_place"],
+            "MAX_TOKEN_PER_MARKING": row["max_tok_marking"]}
+    if not values:
+        return "unanswered"
+    return "ok" if all(values.get(k) == v for k, v in want.items()) else "WRONG"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--petrel", default=os.path.join(ROOT, "build", "petrel"))
+    ap.add_argument("--mcc", default=os.path.join(os.path.dirname(ROOT), "shared", "mcc"))
+    ap.add_argument("--instances", nargs="*", default=[])
+    ap.add_argument("--group", choices=["small", "large"])
+    ap.add_argument("--min-states", type=float, default=0)
+    ap.add_argument("--max-states", type=float, default=float("inf"))
+    ap.add_argument("--threads", nargs="+", type=int, default=[1])
+    ap.add_argument("--engine", default="cpu", choices=["cpu", "gpu", "auto"])
+    ap.add_argument("--repeat", type=int, default=1, help="best of N runs")
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--memory", default="")
+    ap.add_argument("--markdown", help="append the result table to this file")
+    ap.add_argument("--plot", help="PNG of states/s against threads (needs gnuplot)")
+    args = ap.parse_args()
+
+    index = read_index(args.mcc)
+    insts = list(args.instances)
+    if args.group:
+        insts += [i for i, r in index.items() if r["group"] == args.group and r["type"] == "PT"
+                  and args.min_states <= float(r["states"]) <= args.max_states]
+    if not insts:
+        ap.error("no instances selected")
+
+    rows, failed = [], False
+    for inst in insts:
+        base = None
+        for th in args.threads:
+            best = None
+            for _ in range(args.repeat):
+                values, m, wall, p = run_one(args, inst, th)
+                verdict = check(values, index[inst])
+                if verdict == "WRONG":
+                    failed = True
+                if m and (best is None or float(m["secs"]) < float(best[1]["secs"])):
+                    best = (verdict, m)
+                elif best is None:
+                    best = (verdict, None)
+            verdict, m = best
+            if m is None:
+                rows.append((inst, th, verdict, None))
+                print(f"{inst:40s} threads={th} {verdict}", flush=True)
+                continue
+            secs = max(float(m["secs"]), 1e-9)
+            sps, eps = int(m["states"]) / secs, int(m["edges"]) / secs
+            base = base or secs if th == args.threads[0] else base
+            speedup = (base / secs) if base else 1.0
+            r = dict(states=int(m["states"]), secs=secs, sps=sps, eps=eps, bps=float(m["bps"]),
+                     rss=float(m["rss"]), speedup=speedup)
+            rows.append((inst, th, verdict, r))
+            print(f"{inst:40s} threads={th} {verdict:10s} {secs:8.2f} s {sps/1e6:7.2f} Mstates/s "
+                  f"{eps/1e6:7.2f} Medges/s {r['bps']:6.1f} B/state {r['rss']:8.1f} MB x{speedup:.2f}",
+                  flush=True)
+
+    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | bytes/state | peak RSS (MB) | speedup |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for inst, th, verdict, r in rows:
+        if r is None:
+            table.append(f"| {inst} | {th} | {verdict} | | | | | | | |")
+        else:
+            table.append(f"| {inst} | {th} | {verdict} | {r['states']} | {r['secs']:.2f} | {r['sps']/1e6:.2f} | "
+                         f"{r['eps']/1e6:.2f} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |")
+    print("\n".join(table))
+    if args.markdown:
+        with open(args.markdown, "a") as f:
+            f.write("\n".join(table) + "\n")
+    if args.plot and shutil.which("gnuplot"):
+        plot(rows, args.plot)
+    return 1 if failed else 0
+
+
+def plot(rows, png):
+    data = {}
+    for inst, th, _, r in rows:
+        if r:
+            data.setdefault(inst, []).append((th, r["sps"] / 1e6))
+    script = [f"set terminal png size 900,540", f"set output '{png}'",
+              "set xlabel 'threads'", "set ylabel 'M states/s'", "set key outside", "set grid",
+              "plot " + ", ".join(f"'-' with linespoints title '{i}'" for i in data)]
+    for pts in data.values():
+        script += [f"{t} {v}" for t, v in pts] + ["e"]
+    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
