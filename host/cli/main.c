@@ -12,6 +12,7 @@
 #include "petrel/cnet.h"
 #include "petrel/ctl.h"
 #include "petrel/graph.h"
+#include "petrel/ltl.h"
 #include "petrel/formula.h"
 #include "petrel/engine.h"
 #include "petrel/mcc.h"
@@ -233,6 +234,11 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     return 0;
 }
 
+static bool cli_is_ltl(const cli_run *r)
+{
+    return r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
+}
+
 /* Answers what the checker could not decide up front from the state graph:
  * CTL formulas and Liveness. Anything not proven stays CANNOT_COMPUTE. */
 static void cli_graph_answers(cli_run *r, pn_check *c, const pn_fml_set *set,
@@ -250,6 +256,8 @@ static void cli_graph_answers(cli_run *r, pn_check *c, const pn_fml_set *set,
         pn_status st;
         if (set == NULL)
             st = r->o.exam == PN_EXAM_LIVENESS ? pn_ctl_liveness(&m, &v, &err) : PN_ERR_UNSUPPORTED;
+        else if (set->props[i].status == PN_OK && set->props[i].root != NULL && cli_is_ltl(r))
+            st = pn_ltl_check(&m, set->props[i].root, &v, NULL, &err);
         else if (set->props[i].status == PN_OK && set->props[i].root != NULL)
             st = pn_ctl_check(&m, set->props[i].root, &v, &err);
         else
@@ -265,7 +273,7 @@ static bool cli_uses_graph(const cli_run *r, const pn_check *c)
 {
     pn_exam e = r->o.exam;
     return (e == PN_EXAM_CTL_CARDINALITY || e == PN_EXAM_CTL_FIREABILITY ||
-            e == PN_EXAM_LIVENESS) &&
+            e == PN_EXAM_LIVENESS || cli_is_ltl(r)) &&
            pn_check_needs_graph(c);
 }
 
