@@ -10,11 +10,10 @@
 #include "options.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
-#include "petrel/ctl.h"
-#include "petrel/graph.h"
-#include "petrel/ltl.h"
-#include "petrel/formula.h"
 #include "petrel/engine.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "petrel/gpu.h"
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
 #include "petrel/sysinfo.h"
@@ -49,6 +48,7 @@ typedef struct cli_run {
     pn_cnet *cn;
     pn_topology *topo;
     pn_engine_opts eo;
+    bool use_gpu;
 } cli_run;
 
 static char *cli_join(const char *dir, const char *file)
@@ -154,11 +154,26 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
             (unsigned long)res->restarts);
 }
 
+/* StateSpace runs on the GPU when one was chosen; under --engine auto a GPU
+ * failure falls back to the CPU engine (the answers are the same). */
+static pn_status cli_explore_state_space(cli_run *r, pn_engine_result *res, pn_error *err)
+{
+    if (r->use_gpu) {
+        pn_status st = pn_gpu_explore(r->cn, &r->eo, res, err);
+        if (st == PN_OK || r->o.engine == CLI_ENGINE_GPU)
+            return st;
+        if (!r->o.quiet)
+            fprintf(stderr, "petrel: GPU engine failed (%s); using the CPU engine\n", err->msg);
+        pn_error_clear(err);
+    }
+    return pn_explore(r->cn, &r->eo, res, err);
+}
+
 static int cli_state_space(cli_run *r)
 {
     pn_engine_result res;
     pn_error err = {0};
-    if (pn_explore(r->cn, &r->eo, &res, &err) != PN_OK) {
+    if (cli_explore_state_space(r, &res, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         fputs("CANNOT_COMPUTE\n", stdout);
         return 1;
@@ -234,52 +249,7 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     return 0;
 }
 
-static bool cli_is_ltl(const cli_run *r)
-{
-    return r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
-}
-
-/* Answers what the checker could not decide up front from the state graph:
- * CTL formulas and Liveness. Anything not proven stays CANNOT_COMPUTE. */
-static void cli_graph_answers(cli_run *r, pn_check *c, const pn_fml_set *set,
-                              pn_engine_result *res)
-{
-    if (res->status != PN_RUN_COMPLETE || res->graph == NULL)
-        return;
-    pn_ctl_model m = {.cn = r->cn, .graph = res->graph, .store = res->store,
-                      .layout = res->layout, .memory_budget = r->eo.memory_budget};
-    for (uint32_t i = 0; i < pn_check_count(c); i++) {
-        if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
-            continue;
-        pn_error err = {0};
-        bool v = false;
-        pn_status st;
-        if (set == NULL)
-            st = r->o.exam == PN_EXAM_LIVENESS ? pn_ctl_liveness(&m, &v, &err) : PN_ERR_UNSUPPORTED;
-        else if (set->props[i].status == PN_OK && set->props[i].root != NULL && cli_is_ltl(r))
-            st = pn_ltl_check(&m, set->props[i].root, &v, NULL, &err);
-        else if (set->props[i].status == PN_OK && set->props[i].root != NULL)
-            st = pn_ctl_check(&m, set->props[i].root, &v, &err);
-        else
-            continue;
-        if (st == PN_OK)
-            pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
-        else if (!r->o.quiet)
-            fprintf(stderr, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
-    }
-}
-
-static bool cli_uses_graph(const cli_run *r, const pn_check *c)
-{
-    pn_exam e = r->o.exam;
-    return (e == PN_EXAM_CTL_CARDINALITY || e == PN_EXAM_CTL_FIREABILITY ||
-            e == PN_EXAM_LIVENESS || cli_is_ltl(r)) &&
-           pn_check_needs_graph(c);
-}
-
-/* Every formula examination and global property: one exploration with the
- * on-the-fly checker as visitor, stopped as soon as all is decided; or, when
- * CTL or Liveness needs it, one exploration that records the state graph. */
+/* Every formula examination and global property (see examine.h). */
 static int cli_check(cli_run *r)
 {
     pn_fml_set *set = NULL;
@@ -291,31 +261,15 @@ static int cli_check(cli_run *r)
     pn_check *c = NULL;
     pn_error err = {0};
     pn_engine_result res;
-    memset(&res, 0, sizeof res);
-    res.threads = r->eo.threads;
-    if (pn_check_new(r->cn, r->o.exam, set, r->eo.threads, &c, &err) != PN_OK) {
+    if (pn_examine(r->cn, r->o.exam, set, &r->eo, &c, &res, r->o.quiet ? NULL : stderr,
+                   &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         fputs("CANNOT_COMPUTE\n", stdout);
         pn_fml_set_free(set);
         return 1;
     }
-    bool graph = cli_uses_graph(r, c);
-    bool explored = graph || !pn_check_decided(c);
-    if (explored) {
-        r->eo.visitor = graph ? NULL : pn_check_visitor(c);
-        r->eo.record_graph = r->eo.keep_states = graph;
-        if (pn_explore(r->cn, &r->eo, &res, &err) != PN_OK) {
-            fprintf(stderr, "petrel: %s\n", err.msg);
-            rc = 1;
-        }
-    }
-    /* In graph mode the visitor saw nothing: only what was decided before
-     * exploring stands, the graph decides the rest. */
-    pn_check_finish(c, explored && !graph && rc == 0 ? &res : NULL);
-    if (graph && rc == 0)
-        cli_graph_answers(r, c, set, &res);
     cli_print_answers(c, &res);
-    if (explored) {
+    if (res.states > 0) {
         if (r->o.trace)
             cli_print_traces(r, c, &res);
         cli_print_stats(r, &res);
@@ -323,17 +277,29 @@ static int cli_check(cli_run *r)
     pn_engine_result_free(&res);
     pn_check_free(c);
     pn_fml_set_free(set);
-    return rc;
+    return 0;
 }
 
-static int cli_choose_engine(const cli_run *r)
+/* The GPU explores StateSpace; formula examinations need the host-side
+ * visitor or the state graph, which only the CPU engine provides. */
+static int cli_choose_engine(cli_run *r)
 {
-    if (r->o.engine == CLI_ENGINE_GPU) {
-        fputs("petrel: --engine gpu: no usable GPU: this build has no CUDA engine\n", stderr);
+    if (r->o.engine == CLI_ENGINE_CPU)
+        return 0;
+    char why[256];
+    bool gpu = pn_gpu_available(why, sizeof why);
+    if (r->o.engine == CLI_ENGINE_GPU && !gpu) {
+        fprintf(stderr, "petrel: --engine gpu: no usable GPU: %s\n", why);
         return 1;
     }
-    if (r->o.engine == CLI_ENGINE_AUTO && r->o.verbose)
-        fputs("petrel: no usable GPU: using the CPU engine\n", stderr);
+    if (r->o.engine == CLI_ENGINE_GPU && r->o.exam != PN_EXAM_STATE_SPACE) {
+        fprintf(stderr, "petrel: --engine gpu: the GPU engine answers StateSpace only; "
+                        "use --engine cpu or auto for %s\n", r->o.exam_name);
+        return 2;
+    }
+    r->use_gpu = gpu && r->o.exam == PN_EXAM_STATE_SPACE;
+    if (!gpu && !r->o.quiet)
+        fprintf(stderr, "petrel: no usable GPU (%s): using the CPU engine\n", why);
     return 0;
 }
 

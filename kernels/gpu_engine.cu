@@ -1,0 +1,1018 @@
+/* The CUDA exploration engine: level-synchronous BFS with the store and the
+ * hash table in device memory (include/petrel/gpu.h; docs/gpu.md).
+ *
+ * The host drives, the device expands. Each level's states are the id range
+ * [level_begin, level_end) of the append-only store (kernels/pn_table.h), so
+ * the frontier needs no storage. The host cuts the range into launches; a
+ * launch runs a grid-stride loop in which each thread expands states with
+ * pn_expand_state (kernels/pn_expand.h: the very function the CPU engine's
+ * threads run), then reads the state's token counts for the StateSpace
+ * maxima. Edges and maxima are combined across the warp with shuffles and
+ * added to device counters with one atomic per warp.
+ *
+ * pn_table_insert needs guaranteed room: a launch of n states may insert up
+ * to n * T successors (T transitions), so the host launches only as many
+ * states as count + n * T <= store capacity allows, and grows the store and
+ * table (on the device: copy, then rehash with a kernel) between launches,
+ * within the memory budget: min(opts->memory_budget, device free memory
+ * less headroom). Between launches the host reads the counters back (one
+ * small copy per launch), polls timeout and cancel, and reports progress.
+ *
+ * A successor whose token count outgrows its bit field is skipped and the
+ * place flagged (a per-place device array plus a global flag); the level
+ * goes on, then the host widens every flagged place (double, at most 64
+ * bits), repacks the stored states into the new layout with a kernel,
+ * rebuilds the table and redoes the level, exactly as host/engine_cpu.c.
+ *
+ * With PN_GPU_EMULATE this file compiles as plain C++ against
+ * kernels/gpu_emu.cuh, which runs every kernel thread in turn on the host:
+ * tests/test_gpu.cpp uses that to test the host glue and the kernel bodies
+ * on machines without a GPU. */
+#include "petrel/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "petrel/layout.h"
+#include "pn_expand.h"
+
+#ifdef PN_GPU_EMULATE
+#include "gpu_emu.cuh"
+#define GPU_KERNEL static
+#define GPU_DEVICE static inline
+#define GPU_GRID_CONST
+#define GPU_BOUNDS(n)
+/* Tests lower these to reach the generic kernel and the budget paths. */
+static uint32_t gpu_emu_local_max = 128;
+#define GPU_LOCAL_MAX gpu_emu_local_max
+static uint64_t gpu_emu_reserve_min = 0;
+#define GPU_RESERVE_MIN gpu_emu_reserve_min
+#define GPU_HEADROOM_BYTES (256ULL << 10)
+/* Successors a thread buffers before inserting (kernels/pn_expand.h): the
+ * emulation runs the host's batched variant. */
+#define GPU_BATCH PN_EXPAND_BATCH
+#else
+#include <cuda_runtime.h>
+
+#include <mutex>
+#define GPU_KERNEL __global__
+#define GPU_DEVICE static __device__ __forceinline__
+#define GPU_GRID_CONST __grid_constant__
+#define GPU_BOUNDS(n) __launch_bounds__(n)
+#define GPU_THREAD_ID() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
+#define GPU_THREAD_COUNT() ((uint64_t)gridDim.x * blockDim.x)
+#define GPU_LAUNCH(kernel, blocks, threads, stream, ...)                                   \
+    kernel<<<(unsigned)(blocks), (unsigned)(threads), 0, (stream)>>>(__VA_ARGS__)
+#define GPU_LOCAL_MAX 128u
+/* Device memory left to the runtime, the driver's local-memory reservation
+ * for resident threads (up to 1 KB each here) and other processes. */
+#define GPU_RESERVE_MIN (512ULL << 20)
+/* How far ahead of the states stored the store is grown at least: launches
+ * of many states on nets with many transitions need n * T free slots. */
+#define GPU_HEADROOM_BYTES (256ULL << 20)
+/* pn_expand.h's PN_EXPAND_BATCH as device code sees it (checked there):
+ * this host code sees the CPU's value. */
+#define GPU_BATCH 1
+#endif
+
+#define GPU_BLOCK 256u
+#define GPU_MIN_SLOTS 1024ULL
+/* States per launch at most: a few per resident thread (270K on an H100). */
+#define GPU_LAUNCH_MAX (1ULL << 20)
+/* Per-thread successor scratch of the generic kernel (states wider than
+ * GPU_LOCAL_MAX words), in device memory. */
+#define GPU_SCRATCH_BYTES (256ULL << 20)
+
+/* Device counters, read back after every launch in one copy. */
+typedef struct gpu_counters {
+    uint64_t count;       /* ids handed out: the table's count */
+    uint64_t edges;       /* enabled transitions found in the current level */
+    uint64_t max_place;   /* over every expanded state */
+    uint64_t max_marking;
+    uint64_t overflow;    /* non-zero: a successor overflowed a field */
+} gpu_counters;
+
+/* A kernel's arguments: passed by value, read in place (grid constant). */
+typedef struct gpu_args {
+    pn_prog g;            /* device pointers */
+    pn_table_view v;
+    pn_tree_view tree;
+    uint64_t begin, end;  /* state ids to expand */
+    gpu_counters *ctr;
+    uint8_t *widen;       /* per place: overflowed */
+    uint64_t *scratch;    /* generic kernel: words per thread */
+} gpu_args;
+
+/* ---- device code ---------------------------------------------------------- */
+
+/* The largest count of one place and the token sum (saturating) of state s,
+ * folded into *max_place and *max_marking: reads only the non-zero fields. */
+GPU_DEVICE void gpu_tokens(const pn_prog *g, const uint64_t *s, uint64_t *max_place,
+                           uint64_t *max_marking)
+{
+    uint64_t sum = 0;
+    for (uint32_t w = 0; w < g->words; w++) {
+        uint64_t x = s[w];
+        while (x != 0) {
+#if defined(__CUDA_ARCH__)
+            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
+#else
+            uint32_t b = (uint32_t)__builtin_ctzll(x);
+#endif
+            const pn_op *f = &g->field[g->bit_place[w * 64 + b]];
+            uint64_t v = pn_field_get(s, f);
+            x &= ~(f->mask << f->shift);
+            if (v > *max_place)
+                *max_place = v;
+            sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
+        }
+    }
+    if (sum > *max_marking)
+        *max_marking = sum;
+}
+
+/* Adds one thread's edges and maxima to the device counters. Every thread of
+ * the block calls it (no early exit), so the warp is complete: three
+ * butterfly reductions, then lane 0 alone does the atomics. */
+GPU_DEVICE void gpu_flush(gpu_counters *c, uint64_t edges, uint64_t max_place,
+                          uint64_t max_marking)
+{
+#ifndef PN_GPU_EMULATE
+    unsigned long long e = edges, p = max_place, m = max_marking;
+    for (int off = 16; off > 0; off >>= 1) {
+        e += __shfl_xor_sync(0xffffffffu, e, off);
+        unsigned long long po = __shfl_xor_sync(0xffffffffu, p, off);
+        unsigned long long mo = __shfl_xor_sync(0xffffffffu, m, off);
+        p = po > p ? po : p;
+        m = mo > m ? mo : m;
+    }
+    if ((threadIdx.x & 31u) != 0)
+        return;
+    edges = e;
+    max_place = p;
+    max_marking = m;
+#endif
+    if (edges != 0)
+        pn_atomic_add_u64(&c->edges, edges);
+    if (max_place != 0)
+        pn_atomic_max_u64(&c->max_place, max_place);
+    if (max_marking != 0)
+        pn_atomic_max_u64(&c->max_marking, max_marking);
+}
+
+/* Expands the states [a.begin, a.end), grid-stride. MAXW > 0: successor
+ * scratch in a local array (states of at most MAXW words); MAXW == 0: in
+ * a.scratch, a.g.words * GPU_BATCH per thread of the grid. */
+template <uint32_t MAXW>
+GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu_args a)
+{
+#if defined(__CUDA_ARCH__) || defined(PN_GPU_EMULATE)
+    static_assert(PN_EXPAND_BATCH == GPU_BATCH, "the host sizes the scratch for GPU_BATCH");
+#endif
+    uint64_t local[MAXW ? MAXW * GPU_BATCH : 1];
+    const uint64_t tid = GPU_THREAD_ID(), stride = GPU_THREAD_COUNT();
+    pn_expand_scratch scratch;
+    scratch.succ = MAXW ? local : a.scratch + tid * a.g.words * GPU_BATCH;
+    uint64_t edges = 0, max_place = 0, max_marking = 0;
+    for (uint64_t id = a.begin + tid; id < a.end; id += stride) {
+        pn_expand_out out;
+        pn_expand_state(&a.g, &a.v, &a.tree, id, &scratch, &out);
+        if (out.overflow_place != 0) {
+            a.widen[out.overflow_place - 1] = 1;
+            a.ctr->overflow = 1;
+        }
+        edges += out.enabled;
+        gpu_tokens(&a.g, a.v.store + id * a.g.words, &max_place, &max_marking);
+    }
+    gpu_flush(a.ctr, edges, max_place, max_marking);
+}
+
+/* Inserts the stored states [begin, end) into an empty table: the
+ * concurrent form of pn_table_reinsert (ids are distinct, so claiming an
+ * empty slot is all there is to it). */
+GPU_KERNEL void gpu_rehash_kernel(const pn_table_view v, uint64_t begin, uint64_t end)
+{
+    const uint64_t stride = GPU_THREAD_COUNT();
+    for (uint64_t id = begin + GPU_THREAD_ID(); id < end; id += stride) {
+        uint64_t h = pn_state_hash(v.store + id * v.words, v.words);
+        uint64_t tag = (h >> PN_SLOT_ID_BITS) << PN_SLOT_ID_BITS;
+        for (uint64_t i = h & v.slot_mask;; i = (i + 1) & v.slot_mask)
+            if (pn_atomic_cas_u64(&v.slots[i], 0, tag | (id + 1)))
+                break;
+    }
+}
+
+/* Copies states [0, count) from layout `from` into the wider layout `to`
+ * (every field at least as wide): reads the non-zero fields only. */
+GPU_KERNEL void gpu_repack_kernel(const GPU_GRID_CONST pn_prog from,
+                                  const GPU_GRID_CONST pn_prog to, const uint64_t *src,
+                                  uint64_t *dst, uint64_t count)
+{
+    const uint64_t stride = GPU_THREAD_COUNT();
+    for (uint64_t id = GPU_THREAD_ID(); id < count; id += stride) {
+        const uint64_t *s = src + id * from.words;
+        uint64_t *d = dst + id * to.words;
+        for (uint32_t w = 0; w < to.words; w++)
+            d[w] = 0;
+        for (uint32_t w = 0; w < from.words; w++) {
+            uint64_t x = s[w];
+            while (x != 0) {
+#if defined(__CUDA_ARCH__)
+                uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
+#else
+                uint32_t b = (uint32_t)__builtin_ctzll(x);
+#endif
+                uint32_t p = from.bit_place[w * 64 + b];
+                const pn_op *f = &from.field[p];
+                x &= ~(f->mask << f->shift);
+                d[to.field[p].word] |= pn_field_get(s, f) << to.field[p].shift;
+            }
+        }
+    }
+}
+
+/* ---- host glue ------------------------------------------------------------ */
+
+/* Besides 0 and the pn_run_status values (the run ends with that status):
+ * a hard failure, described in e->err. */
+#define GPU_FAILED (-1)
+
+typedef struct gpu_engine {
+    const pn_cnet *cn;
+    const pn_engine_opts *o;
+    pn_error *err;
+    pn_layout *lay;         /* host copy of the current packing */
+    uint8_t *widths;
+    uint8_t *widen;         /* host copy of d_widen */
+    cudaStream_t stream;
+    bool have_stream;
+    void *d_blob;           /* the device copy of lay->prog's arrays */
+    pn_prog d_prog;         /* lay->prog with pointers into d_blob */
+    uint64_t *d_store, *d_slots, *d_parent;
+    uint32_t *d_via;
+    uint8_t *d_widen;
+    gpu_counters *d_ctr;
+    gpu_counters *h_ctr;    /* pinned mirror */
+    uint64_t *d_scratch;
+    uint64_t scratch_threads, scratch_words;
+    uint64_t slot_cap, store_cap, count, budget, resident;
+    uint64_t level_begin, level_end, cursor, level, widenings;
+    uint64_t edges_done;    /* edges of the levels finished */
+    uint64_t level_edges;   /* of the current level (device counter) */
+    uint64_t max_place, max_marking, max_threads;
+    bool need_widen;
+    double t0, next_progress;
+} gpu_engine;
+
+static double gpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int gpu_cuda_fail(gpu_engine *e, cudaError_t rc, const char *what, int line)
+{
+    pn_fail(e->err, PN_ERR_INTERNAL, "CUDA error in the GPU engine (gpu_engine.cu:%d, %s): %s",
+            line, what, cudaGetErrorString(rc));
+    return GPU_FAILED;
+}
+
+#define GPU_TRY(e, call)                                                                   \
+    do {                                                                                   \
+        cudaError_t rc_ = (call);                                                          \
+        if (rc_ != cudaSuccess)                                                            \
+            return gpu_cuda_fail((e), rc_, #call, __LINE__);                               \
+    } while (0)
+
+/* Device allocation: running out is an outcome (PN_RUN_OUT_OF_MEMORY), not
+ * an error. */
+static int gpu_alloc(gpu_engine *e, void **p, uint64_t bytes)
+{
+    *p = NULL;
+    cudaError_t rc = cudaMalloc(p, bytes ? (size_t)bytes : 1);
+    if (rc == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError(); /* not sticky: clear it */
+        *p = NULL;
+        return PN_RUN_OUT_OF_MEMORY;
+    }
+    if (rc != cudaSuccess) {
+        *p = NULL;
+        return gpu_cuda_fail(e, rc, "cudaMalloc", __LINE__);
+    }
+    return 0;
+}
+
+static void gpu_free(void *p)
+{
+    if (p != NULL)
+        (void)cudaFree(p);
+}
+
+static uint32_t gpu_words(const gpu_engine *e) { return e->lay->prog.words; }
+
+static uint64_t gpu_bytes(const gpu_engine *e, uint64_t slots, uint64_t store, uint32_t words)
+{
+    uint64_t tree = e->o->keep_parents ? sizeof(uint64_t) + sizeof(uint32_t) : 0;
+    return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
+}
+
+static uint64_t gpu_blocks(uint64_t states, uint64_t max_threads)
+{
+    uint64_t threads = states < max_threads ? states : max_threads;
+    uint64_t blocks = (threads + GPU_BLOCK - 1) / GPU_BLOCK;
+    return blocks ? blocks : 1;
+}
+
+static int gpu_sync(gpu_engine *e)
+{
+    GPU_TRY(e, cudaGetLastError());
+    GPU_TRY(e, cudaStreamSynchronize(e->stream));
+    return 0;
+}
+
+/* Copies lay->prog's arrays into one device block; *d gets the same prog
+ * with device pointers. */
+static int gpu_upload_prog(gpu_engine *e, const pn_prog *h, void **blob, pn_prog *d)
+{
+    const uint32_t P = h->n_places, T = h->n_transitions;
+    struct {
+        const void *src;
+        size_t bytes;
+        const void **dst;
+    } part[] = {
+        {h->field, (size_t)P * sizeof(pn_op), (const void **)&d->field},
+        {h->pre_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->pre_off},
+        {h->pre, (size_t)h->pre_off[T] * sizeof(pn_op), (const void **)&d->pre},
+        {h->dec_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->dec_off},
+        {h->dec, (size_t)h->dec_off[T] * sizeof(pn_op), (const void **)&d->dec},
+        {h->inc_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->inc_off},
+        {h->inc, (size_t)h->inc_off[T] * sizeof(pn_op), (const void **)&d->inc},
+        {h->trig_off, ((size_t)P + 1) * sizeof(uint32_t), (const void **)&d->trig_off},
+        {h->trig, (size_t)h->trig_off[P] * sizeof(uint32_t), (const void **)&d->trig},
+        {h->free_trans, (size_t)h->n_free * sizeof(uint32_t), (const void **)&d->free_trans},
+        {h->bit_place, (size_t)h->words * 64 * sizeof(uint32_t), (const void **)&d->bit_place},
+    };
+    const size_t n_parts = sizeof part / sizeof part[0];
+    size_t total = 0;
+    for (size_t i = 0; i < n_parts; i++)
+        total += (part[i].bytes + 15) & ~(size_t)15;
+    *d = *h;
+    *blob = NULL;
+    uint8_t *staging = (uint8_t *)malloc(total ? total : 1);
+    if (staging == NULL) {
+        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the GPU engine");
+        return GPU_FAILED;
+    }
+    int r = gpu_alloc(e, blob, total);
+    if (r != 0) {
+        free(staging);
+        return r;
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < n_parts; i++) {
+        if (part[i].bytes != 0)
+            memcpy(staging + off, part[i].src, part[i].bytes);
+        *part[i].dst = (const uint8_t *)*blob + off;
+        off += (part[i].bytes + 15) & ~(size_t)15;
+    }
+    cudaError_t rc = cudaMemcpyAsync(*blob, staging, total, cudaMemcpyHostToDevice, e->stream);
+    if (rc == cudaSuccess)
+        rc = cudaStreamSynchronize(e->stream);
+    free(staging);
+    if (rc != cudaSuccess) {
+        gpu_free(*blob);
+        *blob = NULL;
+        return gpu_cuda_fail(e, rc, "copying the net to the device", __LINE__);
+    }
+    return 0;
+}
+
+/* The generic kernel's per-thread scratch, for states wider than
+ * GPU_LOCAL_MAX words. */
+static int gpu_ensure_scratch(gpu_engine *e)
+{
+    uint64_t W = gpu_words(e);
+    if (W <= GPU_LOCAL_MAX || e->scratch_words == W)
+        return 0;
+    gpu_free(e->d_scratch);
+    e->d_scratch = NULL;
+    e->scratch_words = 0;
+    const uint64_t per_thread = W * GPU_BATCH * sizeof(uint64_t);
+    uint64_t threads = GPU_SCRATCH_BYTES / per_thread;
+    if (threads > e->resident)
+        threads = e->resident;
+    threads = threads / GPU_BLOCK * GPU_BLOCK;
+    if (threads == 0)
+        threads = GPU_BLOCK;
+    int r = gpu_alloc(e, (void **)&e->d_scratch, threads * per_thread);
+    if (r != 0)
+        return r;
+    e->scratch_threads = threads;
+    e->scratch_words = W;
+    return 0;
+}
+
+/* PN_RUN_TOO_MANY_STATES or PN_RUN_OUT_OF_MEMORY when a table of `slots`
+ * slots (and its store) is beyond what ids or the budget allow. */
+static int gpu_fits(const gpu_engine *e, uint64_t slots)
+{
+    uint64_t cap = slots / 4 * 3;
+    if (cap > PN_TABLE_MAX_STATES)
+        return PN_RUN_TOO_MANY_STATES;
+    if (gpu_bytes(e, slots, cap, gpu_words(e)) > e->budget)
+        return PN_RUN_OUT_OF_MEMORY;
+    return 0;
+}
+
+/* Fills the (allocated) table with the stored states [0, count). */
+static int gpu_rebuild_table(gpu_engine *e)
+{
+    GPU_TRY(e, cudaMemsetAsync(e->d_slots, 0, e->slot_cap * sizeof(uint64_t), e->stream));
+    if (e->count != 0) {
+        pn_table_view v = {e->d_slots, e->slot_cap - 1, e->d_store, &e->d_ctr->count,
+                           gpu_words(e)};
+        GPU_LAUNCH(gpu_rehash_kernel, gpu_blocks(e->count, e->resident), GPU_BLOCK, e->stream,
+                   v, (uint64_t)0, e->count);
+    }
+    return gpu_sync(e);
+}
+
+/* Replaces *p (`keep` bytes in use) with a new block of `bytes`. */
+static int gpu_realloc(gpu_engine *e, void **p, uint64_t keep, uint64_t bytes)
+{
+    void *q;
+    int r = gpu_alloc(e, &q, bytes);
+    if (r != 0)
+        return r;
+    if (keep != 0) {
+        cudaError_t rc = cudaMemcpyAsync(q, *p, keep, cudaMemcpyDeviceToDevice, e->stream);
+        if (rc == cudaSuccess)
+            rc = cudaStreamSynchronize(e->stream);
+        if (rc != cudaSuccess) {
+            gpu_free(q);
+            return gpu_cuda_fail(e, rc, "growing the state store", __LINE__);
+        }
+    }
+    gpu_free(*p);
+    *p = q;
+    return 0;
+}
+
+/* Moves to a table of `slots` slots and a store of 3/4 as many states. The
+ * old table goes first (it is rebuilt anyway), so that at the peak the
+ * device holds the old and the new store only. */
+static int gpu_resize(gpu_engine *e, uint64_t slots)
+{
+    const uint64_t cap = slots / 4 * 3, W = gpu_words(e);
+    gpu_free(e->d_slots);
+    e->d_slots = NULL;
+    int r = gpu_realloc(e, (void **)&e->d_store, e->count * W * sizeof(uint64_t),
+                        cap * W * sizeof(uint64_t));
+    if (r == 0 && e->o->keep_parents)
+        r = gpu_realloc(e, (void **)&e->d_parent, e->count * sizeof(uint64_t),
+                        cap * sizeof(uint64_t));
+    if (r == 0 && e->o->keep_parents)
+        r = gpu_realloc(e, (void **)&e->d_via, e->count * sizeof(uint32_t),
+                        cap * sizeof(uint32_t));
+    if (r != 0)
+        return r;
+    e->store_cap = cap;
+    r = gpu_alloc(e, (void **)&e->d_slots, slots * sizeof(uint64_t));
+    if (r != 0)
+        return r;
+    e->slot_cap = slots;
+    return gpu_rebuild_table(e);
+}
+
+/* Grows (doubling) until `need` more states fit, or as far as the budget
+ * and the id space allow: the caller checks the room it got. */
+static int gpu_grow(gpu_engine *e, uint64_t need)
+{
+    uint64_t slots = e->slot_cap;
+    if (slots == 0) {
+        slots = GPU_MIN_SLOTS;
+        int r = gpu_fits(e, slots);
+        if (r != 0)
+            return r;
+    }
+    while (e->count + need > slots / 4 * 3 && gpu_fits(e, slots * 2) == 0)
+        slots *= 2;
+    return slots == e->slot_cap ? 0 : gpu_resize(e, slots);
+}
+
+/* How many states the next launch expands (at least 1), growing first. */
+static int gpu_plan(gpu_engine *e, uint64_t *n)
+{
+    const uint64_t T = e->cn->n_transitions ? e->cn->n_transitions : 1;
+    const uint64_t per_state = gpu_bytes(e, 2, 1, gpu_words(e)); /* ~ bytes at 3/4 load */
+    uint64_t ahead = GPU_HEADROOM_BYTES / per_state;
+    if (ahead < e->count)
+        ahead = e->count;
+    uint64_t want = e->level_end - e->cursor;
+    if (want > GPU_LAUNCH_MAX)
+        want = GPU_LAUNCH_MAX;
+    if (want > ahead / T)
+        want = ahead / T ? ahead / T : 1;
+    int r = gpu_grow(e, want * T);
+    if (r != 0)
+        return r;
+    uint64_t room = e->store_cap > e->count ? (e->store_cap - e->count) / T : 0;
+    if (room == 0) {
+        r = gpu_fits(e, e->slot_cap * 2);
+        return r != 0 ? r : PN_RUN_OUT_OF_MEMORY;
+    }
+    *n = want < room ? want : room;
+    return 0;
+}
+
+static int gpu_read_counters(gpu_engine *e)
+{
+    GPU_TRY(e, cudaMemcpyAsync(e->h_ctr, e->d_ctr, sizeof *e->h_ctr, cudaMemcpyDeviceToHost,
+                               e->stream));
+    int r = gpu_sync(e);
+    if (r != 0)
+        return r;
+    e->count = e->h_ctr->count;
+    e->level_edges = e->h_ctr->edges;
+    e->max_place = e->h_ctr->max_place;
+    e->max_marking = e->h_ctr->max_marking;
+    if (e->h_ctr->overflow != 0)
+        e->need_widen = true;
+    return 0;
+}
+
+static int gpu_launch_expand(gpu_engine *e, uint64_t begin, uint64_t end)
+{
+    gpu_args a;
+    memset(&a, 0, sizeof a);
+    a.g = e->d_prog;
+    a.v.slots = e->d_slots;
+    a.v.slot_mask = e->slot_cap - 1;
+    a.v.store = e->d_store;
+    a.v.count = &e->d_ctr->count;
+    a.v.words = e->d_prog.words;
+    a.tree.parent = e->d_parent;
+    a.tree.via = e->d_via;
+    a.begin = begin;
+    a.end = end;
+    a.ctr = e->d_ctr;
+    a.widen = e->d_widen;
+    const uint64_t n = end - begin, W = e->d_prog.words;
+    uint64_t blocks = gpu_blocks(n, e->resident);
+    if (W <= 2 && 2 <= GPU_LOCAL_MAX) {
+        GPU_LAUNCH(gpu_expand_kernel<2>, blocks, GPU_BLOCK, e->stream, a);
+    } else if (W <= 8 && 8 <= GPU_LOCAL_MAX) {
+        GPU_LAUNCH(gpu_expand_kernel<8>, blocks, GPU_BLOCK, e->stream, a);
+    } else if (W <= 32 && 32 <= GPU_LOCAL_MAX) {
+        GPU_LAUNCH(gpu_expand_kernel<32>, blocks, GPU_BLOCK, e->stream, a);
+    } else if (W <= 128 && 128 <= GPU_LOCAL_MAX) {
+        GPU_LAUNCH(gpu_expand_kernel<128>, blocks, GPU_BLOCK, e->stream, a);
+    } else {
+        int r = gpu_ensure_scratch(e);
+        if (r != 0)
+            return r;
+        a.scratch = e->d_scratch;
+        blocks = gpu_blocks(n, e->scratch_threads);
+        GPU_LAUNCH(gpu_expand_kernel<0>, blocks, GPU_BLOCK, e->stream, a);
+    }
+    GPU_TRY(e, cudaGetLastError());
+    uint64_t threads = n < blocks * GPU_BLOCK ? n : blocks * GPU_BLOCK;
+    if (threads > e->max_threads)
+        e->max_threads = threads;
+    return 0;
+}
+
+/* Resets the current level's edge count (a new level, or one redone). */
+static int gpu_reset_level_edges(gpu_engine *e)
+{
+    e->level_edges = 0;
+    GPU_TRY(e, cudaMemsetAsync(&e->d_ctr->edges, 0, sizeof(uint64_t), e->stream));
+    return 0;
+}
+
+/* The widths after the flagged places double; TOKEN_OVERFLOW when one is
+ * at 64 bits already. */
+static int gpu_next_widths(gpu_engine *e)
+{
+    const uint32_t P = e->cn->n_places;
+    GPU_TRY(e, cudaMemcpyAsync(e->widen, e->d_widen, P ? P : 1, cudaMemcpyDeviceToHost,
+                               e->stream));
+    int r = gpu_sync(e);
+    if (r != 0)
+        return r;
+    for (uint32_t p = 0; p < P; p++) {
+        if (!e->widen[p])
+            continue;
+        if (e->widths[p] >= 64)
+            return PN_RUN_TOKEN_OVERFLOW;
+        e->widths[p] = e->widths[p] >= 32 ? 64 : (uint8_t)(e->widths[p] * 2);
+    }
+    return 0;
+}
+
+/* Widens every flagged place and repacks the stored states on the device:
+ * the table is dropped, the new store allocated and filled from the old
+ * one, then the table rebuilt. */
+static int gpu_widen(gpu_engine *e)
+{
+    int r = gpu_next_widths(e);
+    if (r != 0)
+        return r;
+    pn_layout *lay = NULL;
+    pn_error lerr;
+    pn_error_clear(&lerr);
+    if (pn_layout_new(e->cn, e->widths, &lay, &lerr) != PN_OK)
+        return PN_RUN_OUT_OF_MEMORY;
+    const uint64_t W0 = gpu_words(e), W1 = lay->prog.words;
+    const uint64_t tree = e->o->keep_parents ? sizeof(uint64_t) + sizeof(uint32_t) : 0;
+    const uint64_t peak = e->store_cap * ((W0 + W1) * sizeof(uint64_t) + tree);
+    pn_layout *old_lay = e->lay;
+    e->lay = lay; /* gpu_bytes and gpu_words now see the new packing */
+    if (gpu_bytes(e, e->slot_cap, e->store_cap, (uint32_t)W1) > e->budget || peak > e->budget) {
+        e->lay = old_lay;
+        pn_layout_free(lay);
+        return PN_RUN_OUT_OF_MEMORY;
+    }
+    void *blob;
+    pn_prog prog;
+    r = gpu_upload_prog(e, &lay->prog, &blob, &prog);
+    uint64_t *store = NULL;
+    if (r == 0) {
+        gpu_free(e->d_slots);
+        e->d_slots = NULL;
+        r = gpu_alloc(e, (void **)&store, e->store_cap * W1 * sizeof(uint64_t));
+        if (r != 0)
+            gpu_free(blob);
+    }
+    if (r != 0) {
+        e->lay = old_lay;
+        pn_layout_free(lay);
+        return r;
+    }
+    if (e->count != 0)
+        GPU_LAUNCH(gpu_repack_kernel, gpu_blocks(e->count, e->resident), GPU_BLOCK, e->stream,
+                   e->d_prog, prog, e->d_store, store, e->count);
+    r = gpu_sync(e);
+    /* From here on the engine holds the new packing whatever happens. */
+    gpu_free(e->d_store);
+    gpu_free(e->d_blob);
+    pn_layout_free(old_lay);
+    e->d_store = store;
+    e->d_blob = blob;
+    e->d_prog = prog;
+    if (r != 0)
+        return r;
+    r = gpu_alloc(e, (void **)&e->d_slots, e->slot_cap * sizeof(uint64_t));
+    if (r == 0)
+        r = gpu_rebuild_table(e);
+    if (r != 0)
+        return r;
+    GPU_TRY(e, cudaMemsetAsync(e->d_widen, 0, e->cn->n_places ? e->cn->n_places : 1,
+                               e->stream));
+    GPU_TRY(e, cudaMemsetAsync(&e->d_ctr->overflow, 0, sizeof(uint64_t), e->stream));
+    e->need_widen = false;
+    e->widenings++;
+    return gpu_sync(e);
+}
+
+static void gpu_report(gpu_engine *e, double now)
+{
+    const pn_engine_opts *o = e->o;
+    if (o->progress == NULL || o->progress_interval_s <= 0 || now < e->next_progress)
+        return;
+    e->next_progress = now + o->progress_interval_s;
+    pn_progress p;
+    memset(&p, 0, sizeof p);
+    p.states = e->count;
+    p.edges = e->edges_done + e->level_edges;
+    p.level = e->level;
+    p.frontier = e->level_end - e->level_begin;
+    p.seconds = now - e->t0;
+    p.bytes = gpu_bytes(e, e->slot_cap, e->store_cap, gpu_words(e));
+    o->progress(o->progress_ctx, &p);
+}
+
+static int gpu_check_limits(gpu_engine *e)
+{
+    if (e->o->cancel != NULL && *e->o->cancel)
+        return PN_RUN_CANCELLED;
+    double now = gpu_now();
+    if (e->o->timeout_s > 0 && now - e->t0 >= e->o->timeout_s)
+        return PN_RUN_TIMEOUT;
+    gpu_report(e, now);
+    return 0;
+}
+
+static int gpu_setup(gpu_engine *e)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    GPU_TRY(e, cudaGetDevice(&dev));
+    GPU_TRY(e, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GPU_TRY(e, cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    e->resident = (uint64_t)(sms > 0 ? sms : 1) * (uint64_t)(per_sm >= 256 ? per_sm : 256);
+    GPU_TRY(e, cudaStreamCreateWithFlags(&e->stream, cudaStreamNonBlocking));
+    e->have_stream = true;
+
+    e->widen = (uint8_t *)calloc((size_t)e->cn->n_places + 1, 1);
+    if (e->widen == NULL || pn_layout_initial_widths(e->cn, &e->widths, e->err) != PN_OK ||
+        pn_layout_new(e->cn, e->widths, &e->lay, e->err) != PN_OK) {
+        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the exploration");
+        return GPU_FAILED;
+    }
+    if (cudaMallocHost((void **)&e->h_ctr, sizeof *e->h_ctr) != cudaSuccess) {
+        e->h_ctr = NULL;
+        (void)cudaGetLastError();
+        pn_fail(e->err, PN_ERR_NOMEM, "out of pinned host memory for the GPU engine");
+        return GPU_FAILED;
+    }
+    memset(e->h_ctr, 0, sizeof *e->h_ctr);
+    int r = gpu_alloc(e, (void **)&e->d_ctr, sizeof *e->d_ctr);
+    if (r == 0)
+        r = gpu_alloc(e, (void **)&e->d_widen, (uint64_t)e->cn->n_places + 1);
+    if (r == 0)
+        r = gpu_upload_prog(e, &e->lay->prog, &e->d_blob, &e->d_prog);
+    if (r == 0)
+        r = gpu_ensure_scratch(e);
+    if (r != 0)
+        return r;
+    GPU_TRY(e, cudaMemsetAsync(e->d_ctr, 0, sizeof *e->d_ctr, e->stream));
+    GPU_TRY(e, cudaMemsetAsync(e->d_widen, 0, (size_t)e->cn->n_places + 1, e->stream));
+    r = gpu_sync(e);
+    if (r != 0)
+        return r;
+
+    /* The budget: what the caller allows, within what the device has free
+     * now, less headroom. */
+    size_t free_b = 0, total_b = 0;
+    GPU_TRY(e, cudaMemGetInfo(&free_b, &total_b));
+    uint64_t reserve = (uint64_t)total_b / 32;
+    if (reserve < GPU_RESERVE_MIN)
+        reserve = GPU_RESERVE_MIN;
+    e->budget = free_b > reserve ? (uint64_t)free_b - reserve : 0;
+    if (e->o->memory_budget != 0 && e->o->memory_budget < e->budget)
+        e->budget = e->o->memory_budget;
+    return 0;
+}
+
+/* Stores the initial marking as level 0. */
+static int gpu_seed(gpu_engine *e)
+{
+    int r = gpu_grow(e, 1);
+    if (r != 0)
+        return r;
+    const uint32_t W = gpu_words(e);
+    uint64_t *s = (uint64_t *)calloc(W, sizeof *s);
+    if (s == NULL) {
+        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the exploration");
+        return GPU_FAILED;
+    }
+    pn_layout_pack(e->lay, e->cn->m0, s); /* the initial widths cover m0 */
+    cudaError_t rc = cudaMemcpyAsync(e->d_store, s, W * sizeof *s, cudaMemcpyHostToDevice,
+                                     e->stream);
+    if (rc == cudaSuccess)
+        rc = cudaStreamSynchronize(e->stream);
+    free(s);
+    if (rc != cudaSuccess)
+        return gpu_cuda_fail(e, rc, "copying the initial marking", __LINE__);
+    e->count = 1;
+    e->h_ctr->count = 1;
+    GPU_TRY(e, cudaMemcpyAsync(&e->d_ctr->count, &e->h_ctr->count, sizeof(uint64_t),
+                               cudaMemcpyHostToDevice, e->stream));
+    r = gpu_rebuild_table(e);
+    if (r != 0)
+        return r;
+    e->level_begin = 0;
+    e->level_end = 1;
+    e->cursor = 0;
+    return 0;
+}
+
+static int gpu_next_level(gpu_engine *e)
+{
+    e->edges_done += e->level_edges;
+    int r = gpu_reset_level_edges(e);
+    e->level_begin = e->level_end;
+    e->level_end = e->count;
+    e->cursor = e->level_begin;
+    if (e->level_begin != e->level_end)
+        e->level++;
+    return r;
+}
+
+static int gpu_run(gpu_engine *e)
+{
+    for (;;) {
+        int r = gpu_check_limits(e);
+        if (r != 0)
+            return r;
+        if (e->cursor >= e->level_end) {
+            if (e->need_widen) {
+                r = gpu_widen(e);
+                if (r == 0)
+                    r = gpu_reset_level_edges(e);
+                if (r != 0)
+                    return r;
+                e->cursor = e->level_begin;
+                continue;
+            }
+            r = gpu_next_level(e);
+            if (r != 0)
+                return r;
+            if (e->level_begin == e->level_end)
+                return 0;
+        }
+        uint64_t n = 0;
+        r = gpu_plan(e, &n);
+        if (r == 0)
+            r = gpu_launch_expand(e, e->cursor, e->cursor + n);
+        if (r == 0)
+            r = gpu_read_counters(e);
+        if (r != 0)
+            return r;
+        e->cursor += n;
+    }
+}
+
+/* Copies the BFS tree to host memory for the result. */
+static int gpu_take_tree(gpu_engine *e, pn_engine_result *res)
+{
+    if (!e->o->keep_parents || e->count == 0 || e->d_parent == NULL)
+        return 0;
+    uint64_t *parent = (uint64_t *)malloc(e->count * sizeof *parent);
+    uint32_t *via = (uint32_t *)malloc(e->count * sizeof *via);
+    if (parent == NULL || via == NULL) {
+        free(parent);
+        free(via);
+        pn_fail(e->err, PN_ERR_NOMEM, "out of host memory for the BFS tree");
+        return GPU_FAILED;
+    }
+    cudaError_t rc = cudaMemcpyAsync(parent, e->d_parent, e->count * sizeof *parent,
+                                     cudaMemcpyDeviceToHost, e->stream);
+    if (rc == cudaSuccess)
+        rc = cudaMemcpyAsync(via, e->d_via, e->count * sizeof *via, cudaMemcpyDeviceToHost,
+                             e->stream);
+    if (rc == cudaSuccess)
+        rc = cudaStreamSynchronize(e->stream);
+    if (rc != cudaSuccess) {
+        free(parent);
+        free(via);
+        return gpu_cuda_fail(e, rc, "copying the BFS tree back", __LINE__);
+    }
+    parent[0] = 0; /* the root's entries are never written */
+    via[0] = 0;
+    res->parent = parent;
+    res->via = via;
+    return 0;
+}
+
+static void gpu_release(gpu_engine *e)
+{
+    gpu_free(e->d_store);
+    gpu_free(e->d_slots);
+    gpu_free(e->d_parent);
+    gpu_free(e->d_via);
+    gpu_free(e->d_widen);
+    gpu_free(e->d_ctr);
+    gpu_free(e->d_scratch);
+    gpu_free(e->d_blob);
+    if (e->h_ctr != NULL)
+        (void)cudaFreeHost(e->h_ctr);
+    if (e->have_stream)
+        (void)cudaStreamDestroy(e->stream);
+    pn_layout_free(e->lay);
+    free(e->widths);
+    free(e->widen);
+}
+
+/* pn_gpu_explore once a device is known to be there. */
+static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
+                                  pn_engine_result *res, pn_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (opts->visitor != NULL)
+        return pn_fail(err, PN_ERR_UNSUPPORTED,
+                       "the GPU engine cannot run a state visitor (formula examinations are "
+                       "evaluated by host code): use the CPU engine");
+    if (opts->record_graph || opts->keep_states)
+        return pn_fail(err, PN_ERR_UNSUPPORTED,
+                       "the GPU engine does not record the state graph (CTL, LTL, Liveness): "
+                       "use the CPU engine");
+    gpu_engine e;
+    memset(&e, 0, sizeof e);
+    e.cn = cn;
+    e.o = opts;
+    e.err = err;
+    e.t0 = gpu_now();
+    e.next_progress = e.t0 + opts->progress_interval_s;
+    int r = gpu_setup(&e);
+    if (r == 0)
+        r = gpu_seed(&e);
+    if (r == 0)
+        r = gpu_run(&e);
+    if (r >= 0)
+        r = gpu_take_tree(&e, res) < 0 ? GPU_FAILED : r;
+    pn_status st = PN_OK;
+    if (r < 0) {
+        st = err != NULL && err->code != PN_OK ? err->code : PN_ERR_INTERNAL;
+    } else {
+        res->status = (pn_run_status)r;
+        res->states = e.count;
+        res->edges = e.edges_done + e.level_edges;
+        res->max_tokens_place = e.max_place;
+        res->max_tokens_marking = e.max_marking;
+        res->levels = e.level;
+        res->restarts = e.widenings;
+        res->state_words = e.lay != NULL ? gpu_words(&e) : 0;
+        res->threads = e.max_threads > UINT32_MAX ? UINT32_MAX
+                       : e.max_threads != 0        ? (uint32_t)e.max_threads
+                                                   : 1;
+        res->bytes = e.lay != NULL ? gpu_bytes(&e, e.slot_cap, e.store_cap, gpu_words(&e)) : 0;
+    }
+    if (st != PN_OK)
+        pn_engine_result_free(res);
+    gpu_release(&e);
+    res->seconds = gpu_now() - e.t0;
+    return st;
+}
+
+/* ---- the API (real builds only) ------------------------------------------- */
+
+#ifndef PN_GPU_EMULATE
+
+static char gpu_why[256];
+static bool gpu_ok;
+static std::once_flag gpu_probe_once;
+
+static void gpu_probe(void)
+{
+    int n = 0;
+    cudaError_t rc = cudaGetDeviceCount(&n);
+    if (rc == cudaErrorNoDevice || (rc == cudaSuccess && n == 0)) {
+        snprintf(gpu_why, sizeof gpu_why, "no CUDA device found");
+        return;
+    }
+    if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNotPermitted ||
+        rc == cudaErrorCompatNotSupportedOnDevice || rc == cudaErrorSystemDriverMismatch) {
+        snprintf(gpu_why, sizeof gpu_why, "CUDA driver too old or missing: %s",
+                 cudaGetErrorString(rc));
+        return;
+    }
+    if (rc != cudaSuccess) {
+        snprintf(gpu_why, sizeof gpu_why, "CUDA runtime cannot start: %s",
+                 cudaGetErrorString(rc));
+        return;
+    }
+    int dev = 0;
+    cudaDeviceProp prop;
+    rc = cudaGetDevice(&dev);
+    if (rc == cudaSuccess)
+        rc = cudaGetDeviceProperties(&prop, dev);
+    if (rc != cudaSuccess) {
+        snprintf(gpu_why, sizeof gpu_why, "cannot query CUDA device %d: %s", dev,
+                 cudaGetErrorString(rc));
+        return;
+    }
+    if (prop.major < 8) {
+        snprintf(gpu_why, sizeof gpu_why,
+                 "CUDA device %d (%s) has compute capability %d.%d; this build has code for "
+                 "8.0 and newer only",
+                 dev, prop.name, prop.major, prop.minor);
+        return;
+    }
+    /* The real test: is there code this device can run? */
+    cudaFuncAttributes attr;
+    rc = cudaFuncGetAttributes(&attr, gpu_expand_kernel<2>);
+    if (rc != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(gpu_why, sizeof gpu_why, "no kernel image for CUDA device %d (%s, %d.%d): %s",
+                 dev, prop.name, prop.major, prop.minor, cudaGetErrorString(rc));
+        return;
+    }
+    gpu_ok = true;
+}
+
+extern "C" bool pn_gpu_available(char *why, size_t len)
+{
+    std::call_once(gpu_probe_once, gpu_probe);
+    if (!gpu_ok && why != NULL && len > 0)
+        snprintf(why, len, "%s", gpu_why);
+    return gpu_ok;
+}
+
+extern "C" pn_status pn_gpu_explore(const pn_cnet *cn, const pn_engine_opts *opts,
+                                    pn_engine_result *res, pn_error *err)
+{
+    if (res != NULL)
+        memset(res, 0, sizeof *res);
+    if (cn == NULL || opts == NULL || res == NULL)
+        return pn_fail(err, PN_ERR_INTERNAL, "pn_gpu_explore: a required argument is NULL");
+    char why[256];
+    if (!pn_gpu_available(why, sizeof why))
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "no usable GPU: %s", why);
+    return gpu_explore_impl(cn, opts, res, err);
+}
+
+#endif

@@ -1,0 +1,387 @@
+// The on-the-fly examinations (host/check.c) against the MCC oracle: for
+// every "small" P/T instance of ../shared/mcc/INDEX.tsv and each examination
+// UB, RC, RF, RD, OS, QL, SM, L, CTLC, CTLF, LTLC, LTLF, the CLI's pipeline
+// is run through the C API (read and simplify the formulas, then pn_examine
+// with 2 threads: the on-the-fly checker, or the state graph with the CTL,
+// LTL and Liveness checkers) and every answer is compared with
+// <INSTANCE>-<SUFFIX>.out:
+//   - an answer that disagrees with the oracle fails ('?' entries skipped);
+//   - every examination must answer every oracle entry (must_answer), except
+//     where the table below says otherwise; the answered count is recorded
+//     ("answered" property, --gtest_output=xml).
+// One test per instance and examination (ctest lists each), e.g.
+// Mcc/OracleCheck.MatchesOracle/Philosophers_PT_000005_RC; instances with
+// more than 1e6 states are named Big_<...> so that slow builds can leave
+// them out (ctest -E Big_).
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/engine.h"
+#include "petrel/error.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "petrel/mcc.h"
+#include "petrel/net.h"
+#include "petrel/pnml.h"
+
+namespace {
+
+const char kMcc[] = PETREL_SHARED_DIR "/mcc";
+const char kIndex[] = PETREL_SHARED_DIR "/mcc/INDEX.tsv";
+
+struct Exam {
+    const char *suffix; // the oracle file's <SUFFIX>
+    const char *name;   // the examination, as pn_exam_parse reads it
+    bool must_answer;   // false: the checker may leave entries UNKNOWN
+};
+
+const Exam kExams[] = {
+    {"UB", "UpperBounds", true},
+    {"RC", "ReachabilityCardinality", true},
+    {"RF", "ReachabilityFireability", true},
+    {"RD", "ReachabilityDeadlock", true},
+    {"OS", "OneSafe", true},
+    {"QL", "QuasiLiveness", true},
+    {"SM", "StableMarking", true},
+    {"L", "Liveness", true},
+    {"CTLC", "CTLCardinality", false},
+    {"CTLF", "CTLFireability", false},
+    {"LTLC", "LTLCardinality", false},
+    {"LTLF", "LTLFireability", false},
+};
+
+struct CheckCase {
+    std::string instance, test_name;
+    const Exam *exam = nullptr;
+    uint64_t states = 0;
+    bool missing = false; // the placeholder used when INDEX.tsv is absent
+    std::string problem;  // a row that could not be parsed
+};
+
+// What gtest prints for a parameter (a failing test's name already says it).
+void PrintTo(const CheckCase &c, std::ostream *os)
+{
+    if (c.missing)
+        *os << "(missing)";
+    else
+        *os << c.instance << " " << (c.exam ? c.exam->suffix : "?");
+}
+
+std::vector<std::string> split_tabs(const std::string &line)
+{
+    std::vector<std::string> out;
+    std::string cell;
+    std::istringstream in(line);
+    while (std::getline(in, cell, '\t'))
+        out.push_back(cell);
+    if (!line.empty() && line.back() == '\t')
+        out.push_back("");
+    return out;
+}
+
+bool parse_u64(const std::string &s, uint64_t *out)
+{
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    errno = 0;
+    char *end = nullptr;
+    unsigned long long v = strtoull(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+std::string sanitize(const std::string &s)
+{
+    std::string out;
+    for (char c : s)
+        out += (isalnum((unsigned char)c) ? c : '_');
+    return out.empty() ? "_" : out;
+}
+
+CheckCase placeholder(const std::string &name, const std::string &problem, bool missing)
+{
+    CheckCase c;
+    c.test_name = name;
+    c.problem = problem;
+    c.missing = missing;
+    return c;
+}
+
+// Built at static-initialisation time: the test list comes from the file.
+std::vector<CheckCase> load_cases()
+{
+    std::vector<CheckCase> cases;
+    std::ifstream in(kIndex);
+    if (!in) {
+        cases.push_back(placeholder("Missing", "", true));
+        return cases;
+    }
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header = split_tabs(line);
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < header.size(); i++)
+        col[header[i]] = i;
+    for (const char *name : {"instance", "group", "states"})
+        if (!col.count(name)) {
+            cases.push_back(placeholder(
+                "BadHeader", std::string("INDEX.tsv has no column '") + name + "'", false));
+            return cases;
+        }
+    while (std::getline(in, line)) {
+        if (line.empty())
+            continue;
+        std::vector<std::string> cells = split_tabs(line);
+        if (cells.size() < header.size() || cells[col["group"]] != "small")
+            continue;
+        for (const Exam &e : kExams) {
+            CheckCase c;
+            c.instance = cells[col["instance"]];
+            c.exam = &e;
+            if (!parse_u64(cells[col["states"]], &c.states))
+                c.problem = "unparsable state count in row: " + line;
+            c.test_name = (c.states > 1000000 ? "Big_" : "") + sanitize(c.instance) + "_" +
+                          e.suffix;
+            cases.push_back(c);
+        }
+    }
+    if (cases.empty())
+        cases.push_back(
+            placeholder("NoSmallRows", "INDEX.tsv lists no instance of group 'small'", false));
+    return cases;
+}
+
+const std::vector<CheckCase> kCases = load_cases();
+
+bool file_exists(const std::string &path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// One oracle entry: "FORMULA <id> <value> TECHNIQUES ...".
+struct OracleEntry {
+    std::string id, value;
+    int line = 0;
+};
+
+// Reads an oracle file; false (with *why) when it is not in the format the
+// README describes.
+bool read_oracle(const std::string &path, const std::string &instance, const char *exam,
+                 std::vector<OracleEntry> *out, std::string *why)
+{
+    std::ifstream in(path);
+    if (!in) {
+        *why = path + ": cannot be read";
+        return false;
+    }
+    std::string line;
+    if (!std::getline(in, line) || line != instance + " " + exam) {
+        *why = path + ":1: expected '" + instance + " " + exam + "', got '" + line + "'";
+        return false;
+    }
+    int n = 1;
+    while (std::getline(in, line)) {
+        n++;
+        if (line.empty())
+            continue;
+        std::istringstream words(line);
+        std::string kw;
+        OracleEntry e;
+        e.line = n;
+        if (!(words >> kw >> e.id >> e.value) || kw != "FORMULA") {
+            *why = path + ":" + std::to_string(n) + ": not a FORMULA line: '" + line + "'";
+            return false;
+        }
+        out->push_back(e);
+    }
+    return true;
+}
+
+const char *verdict_name(pn_verdict v)
+{
+    switch (v) {
+    case PN_VERDICT_UNKNOWN: return "UNKNOWN";
+    case PN_VERDICT_TRUE: return "TRUE";
+    case PN_VERDICT_FALSE: return "FALSE";
+    case PN_VERDICT_VALUE: return "VALUE";
+    }
+    return "?";
+}
+
+std::string show_answer(const pn_answer &a)
+{
+    if (a.verdict == PN_VERDICT_VALUE)
+        return std::to_string(a.value);
+    return verdict_name(a.verdict);
+}
+
+struct NetDeleter {
+    void operator()(pn_net *n) const { pn_net_free(n); }
+};
+struct CnetDeleter {
+    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
+};
+struct SetDeleter {
+    void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
+};
+struct CheckDeleter {
+    void operator()(pn_check *c) const { pn_check_free(c); }
+};
+struct ResultGuard {
+    pn_engine_result res;
+    ResultGuard() { memset(&res, 0, sizeof res); }
+    ~ResultGuard() { pn_engine_result_free(&res); }
+};
+
+class OracleCheck : public ::testing::TestWithParam<CheckCase> {};
+
+} // namespace
+
+TEST_P(OracleCheck, MatchesOracle)
+{
+    const CheckCase &cs = GetParam();
+    if (cs.missing)
+        GTEST_SKIP() << kIndex << " is absent: the MCC oracle data lives beside the checkout "
+                     << "(../shared/mcc); no examination oracle test can run";
+    ASSERT_TRUE(cs.problem.empty()) << cs.problem;
+    const Exam &ex = *cs.exam;
+    std::string dir = std::string(kMcc) + "/" + cs.instance;
+    std::string oracle_path = dir + "/" + cs.instance + "-" + ex.suffix + ".out";
+    if (!file_exists(oracle_path))
+        GTEST_SKIP() << oracle_path << " is absent: no oracle for " << ex.name;
+
+    std::vector<OracleEntry> oracle;
+    std::string why;
+    ASSERT_TRUE(read_oracle(oracle_path, cs.instance, ex.name, &oracle, &why)) << why;
+
+    pn_exam exam = pn_exam_parse(ex.name);
+    ASSERT_NE(exam, PN_EXAM_UNKNOWN) << ex.name;
+
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *nraw = nullptr;
+    std::string model = dir + "/model.pnml";
+    ASSERT_EQ(pn_pnml_read_file(model.c_str(), &nraw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_net, NetDeleter> net(nraw);
+    pn_cnet *cnraw = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &cnraw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn(cnraw);
+
+    std::unique_ptr<pn_fml_set, SetDeleter> set;
+    const char *file = pn_exam_formula_file(exam);
+    ASSERT_EQ(file != nullptr, !pn_exam_is_global(exam)) << ex.name;
+    if (file != nullptr) {
+        std::string path = dir + "/" + file;
+        pn_fml_set *sraw = nullptr;
+        ASSERT_EQ(pn_fml_read_file(path.c_str(), net.get(), &sraw, &err), PN_OK) << err.msg;
+        set.reset(sraw);
+        ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK) << err.msg;
+        for (uint32_t i = 0; i < set->n; i++)
+            EXPECT_EQ(set->props[i].status, PN_OK)
+                << set->props[i].id << ": " << (set->props[i].error ? set->props[i].error : "");
+    }
+
+    pn_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    ResultGuard run;
+    pn_check *craw = nullptr;
+    ASSERT_EQ(pn_examine(cn.get(), exam, set.get(), &o, &craw, &run.res, nullptr, &err), PN_OK)
+        << err.msg;
+    std::unique_ptr<pn_check, CheckDeleter> check(craw);
+    bool explored = run.res.states > 0;
+    if (explored) {
+        EXPECT_TRUE(run.res.status == PN_RUN_COMPLETE || run.res.status == PN_RUN_STOPPED)
+            << pn_run_status_name(run.res.status);
+        if (run.res.status == PN_RUN_COMPLETE)
+            EXPECT_EQ(run.res.states, cs.states) << "a complete run must see the whole space";
+        else
+            EXPECT_LE(run.res.states, cs.states);
+    }
+
+    // The answers, by id: one per formula (or the examination name).
+    uint32_t n = pn_check_count(check.get());
+    EXPECT_EQ(n, set ? set->n : 1u);
+    std::map<std::string, const pn_answer *> by_id;
+    for (uint32_t i = 0; i < n; i++) {
+        const pn_answer *a = pn_check_answer(check.get(), i);
+        ASSERT_NE(a, nullptr);
+        ASSERT_NE(a->id, nullptr);
+        EXPECT_TRUE(by_id.emplace(a->id, a).second) << "two answers for " << a->id;
+        if (!set) {
+            EXPECT_STREQ(a->id, ex.name);
+        }
+    }
+
+    uint32_t checked = 0, answered = 0, unknown = 0, wrong = 0;
+    std::set<std::string> seen;
+    for (const OracleEntry &e : oracle) {
+        EXPECT_TRUE(seen.insert(e.id).second) << oracle_path << ":" << e.line << ": id " << e.id
+                                              << " listed twice";
+        if (e.value == "?")
+            continue;
+        checked++;
+        auto it = by_id.find(e.id);
+        if (it == by_id.end()) {
+            ADD_FAILURE() << oracle_path << ":" << e.line << ": no answer has the id " << e.id;
+            wrong++;
+            continue;
+        }
+        const pn_answer &a = *it->second;
+        if (a.verdict == PN_VERDICT_UNKNOWN) {
+            unknown++;
+            if (ex.must_answer)
+                ADD_FAILURE() << e.id << ": not answered (oracle " << e.value << ")";
+            continue;
+        }
+        answered++;
+        bool ok;
+        if (e.value == "TRUE" || e.value == "FALSE") {
+            ok = a.verdict == (e.value == "TRUE" ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+        } else {
+            uint64_t v = 0;
+            ASSERT_TRUE(parse_u64(e.value, &v))
+                << oracle_path << ":" << e.line << ": bad value '" << e.value << "'";
+            ok = a.verdict == PN_VERDICT_VALUE && a.value == v;
+        }
+        if (!ok) {
+            wrong++;
+            ADD_FAILURE() << e.id << ": answered " << show_answer(a) << ", oracle says "
+                          << e.value << " (" << oracle_path << ":" << e.line << ")";
+        }
+    }
+    RecordProperty("oracle_entries", std::to_string(checked));
+    RecordProperty("answered", std::to_string(answered));
+    RecordProperty("unknown", std::to_string(unknown));
+    RecordProperty("run_status", explored ? pn_run_status_name(run.res.status) : "not explored");
+    RecordProperty("states", std::to_string(run.res.states));
+    RecordProperty("seconds", std::to_string(run.res.seconds));
+    if (!ex.must_answer)
+        std::cout << "[ answered ] " << cs.instance << " " << ex.name << ": " << answered << "/"
+                  << checked << "\n";
+    EXPECT_EQ(wrong, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Mcc, OracleCheck, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<CheckCase> &info) {
+                             return info.param.test_name;
+                         });
