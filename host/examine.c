@@ -22,12 +22,13 @@ static bool examine_uses_graph(pn_exam e, const pn_check *c)
  * checker cannot prove stays unknown (CANNOT_COMPUTE). */
 static void examine_on_graph(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                              const pn_engine_opts *opts, pn_check *c, pn_engine_result *res,
-                             FILE *diag)
+                             double deadline, FILE *diag)
 {
     if (res->status != PN_RUN_COMPLETE || res->graph == NULL)
         return;
     pn_ctl_model m = {.cn = cn, .graph = res->graph, .store = res->store,
-                      .layout = res->layout, .memory_budget = opts->memory_budget};
+                      .layout = res->layout, .memory_budget = opts->memory_budget,
+                      .deadline = deadline, .cancel = opts->cancel};
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
             continue;
@@ -57,6 +58,8 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
 {
     memset(res, 0, sizeof *res);
     res->threads = opts->threads ? opts->threads : 1;
+    /* The time limit covers the exploration and the graph checkers. */
+    double deadline = opts->timeout_s > 0 ? pn_ctl_now() + opts->timeout_s : 0;
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
@@ -73,7 +76,7 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
      * exploring stands, and the graph decides the rest. */
     pn_check_finish(c, explored && !graph && st == PN_OK ? res : NULL);
     if (graph && st == PN_OK)
-        examine_on_graph(cn, exam, set, opts, c, res, diag);
+        examine_on_graph(cn, exam, set, opts, c, res, deadline, diag);
     if (st != PN_OK) {
         pn_engine_result_free(res);
         pn_check_free(c);

@@ -210,12 +210,14 @@ static bool prod_pop_scc(prod *p, uint64_t id, uint8_t *hit)
 }
 
 /* Depth-first from the product state key; 1: accepting SCC found, 0: none
- * reachable from it, -1: out of memory. */
+ * reachable from it, -1: out of memory, -2: time limit. */
 static int prod_dfs(prod *p, uint64_t key, uint8_t *hit)
 {
     if (!prod_push(p, key))
         return -1;
-    while (p->fp > 0) {
+    for (uint64_t steps = 1; p->fp > 0; steps++) {
+        if ((steps & 0xffff) == 0 && pn_ctl_expired(p->m))
+            return -2;
         uint64_t v = p->fid[p->fp - 1];
         uint64_t next = prod_next_succ(p);
         if (next != PROD_NONE) {
@@ -240,7 +242,8 @@ static int prod_dfs(prod *p, uint64_t key, uint8_t *hit)
     return 0;
 }
 
-/* 1: the product has an accepting run, 0: it has none, -1: error. */
+/* 1: the product has an accepting run, 0: it has none, < 0: gave up
+ * (prod_dfs's codes). */
 static int prod_nonempty(prod *p)
 {
     uint8_t *hit = malloc(p->b->n_acc + 1);
@@ -288,7 +291,9 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
         st = ltl_atoms(&p, &f);
     if (st == PN_OK) {
         int r = prod_nonempty(&p);
-        if (r < 0)
+        if (r == -2)
+            st = pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: time limit reached");
+        else if (r < 0)
             st = pn_fail(err, PN_ERR_NOMEM, "LTL: the product exceeds memory");
         else
             *value = r == 0;

@@ -27,7 +27,14 @@ typedef struct pn_ctl_model {
     const uint64_t *store;    /* packed states, by id */
     const pn_layout *layout;  /* how they are packed */
     uint64_t memory_budget;   /* bytes for satisfaction arrays; 0: none */
+    double deadline;          /* CLOCK_MONOTONIC seconds; 0: none */
+    const volatile int *cancel; /* optional, as in pn_engine_opts */
 } pn_ctl_model;
+
+/* True when the model's deadline has passed or cancel is set: the
+ * checkers then give up with PN_ERR_UNSUPPORTED ("time limit"). */
+bool pn_ctl_expired(const pn_ctl_model *m);
+double pn_ctl_now(void);
 
 /* The truth of phi at the initial state (id 0). PN_ERR_UNSUPPORTED when phi
  * is not a CTL formula (a temporal operator not directly under A or E),
