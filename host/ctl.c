@@ -36,7 +36,7 @@ bool pn_ctl_expired(const pn_ctl_model *m)
 static uint8_t *ctl_alloc(ctl *c)
 {
     if (pn_ctl_expired(c->m)) {
-        pn_fail(c->err, PN_ERR_UNSUPPORTED, "CTL: time limit reached");
+        pn_fail(c->err, PN_ERR_UNSUPPORTED, "CTL: time limit reached or cancelled");
         return NULL;
     }
     if (c->m->memory_budget && c->live_bytes + c->n > c->m->memory_budget) {

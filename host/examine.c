@@ -18,8 +18,34 @@ static bool examine_uses_graph(pn_exam e, const pn_check *c)
            pn_check_needs_graph(c);
 }
 
-/* Answers what was not decided up front from the state graph. Anything a
- * checker cannot prove stays unknown (CANNOT_COMPUTE). */
+/* One formula (or Liveness) on the graph; PN_OK with *v, or why not. */
+static pn_status examine_one(pn_ctl_model *m, pn_exam exam, const pn_fml_set *set, uint32_t i,
+                             bool *v, pn_error *err)
+{
+    const pn_fml_node *root =
+        set != NULL && set->props[i].status == PN_OK ? set->props[i].root : NULL;
+    if (set == NULL && exam == PN_EXAM_LIVENESS)
+        return pn_ctl_liveness(m, v, err);
+    if (root != NULL && examine_is_ltl(exam))
+        return pn_ltl_check(m, root, v, NULL, err);
+    if (root != NULL)
+        return pn_ctl_check(m, root, v, err);
+    return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
+}
+
+static uint32_t examine_unknown(const pn_check *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++)
+        n += pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
+    return n;
+}
+
+/* Answers what was not decided up front from the state graph. Under a time
+ * limit, a first pass gives each open formula an equal share of the time
+ * left, so that one hard formula cannot starve the others; a second pass
+ * gives what remains to those that ran out. Anything a checker cannot
+ * prove stays unknown (CANNOT_COMPUTE). */
 static void examine_on_graph(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                              const pn_engine_opts *opts, pn_check *c, pn_engine_result *res,
                              double deadline, FILE *diag)
@@ -29,26 +55,25 @@ static void examine_on_graph(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     pn_ctl_model m = {.cn = cn, .graph = res->graph, .store = res->store,
                       .layout = res->layout, .memory_budget = opts->memory_budget,
                       .deadline = deadline, .cancel = opts->cancel};
-    for (uint32_t i = 0; i < pn_check_count(c); i++) {
-        if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
-            continue;
-        pn_error err = {0};
-        bool v = false;
-        pn_status st = PN_ERR_UNSUPPORTED;
-        const pn_fml_node *root =
-            set != NULL && set->props[i].status == PN_OK ? set->props[i].root : NULL;
-        if (set == NULL && exam == PN_EXAM_LIVENESS)
-            st = pn_ctl_liveness(&m, &v, &err);
-        else if (root != NULL && examine_is_ltl(exam))
-            st = pn_ltl_check(&m, root, &v, NULL, &err);
-        else if (root != NULL)
-            st = pn_ctl_check(&m, root, &v, &err);
-        else
-            continue;
-        if (st == PN_OK)
-            pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
-        else if (diag != NULL)
-            fprintf(diag, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
+    for (int pass = deadline > 0 ? 0 : 1; pass < 2; pass++) {
+        uint32_t left = examine_unknown(c);
+        for (uint32_t i = 0; i < pn_check_count(c) && left > 0; i++) {
+            if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
+                continue;
+            if (pass == 0)
+                m.deadline = pn_ctl_now() + (deadline - pn_ctl_now()) / left;
+            left--;
+            pn_error err = {0};
+            bool v = false;
+            pn_status st = examine_one(&m, exam, set, i, &v, &err);
+            m.deadline = deadline;
+            if (st == PN_OK)
+                pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+            else if (diag != NULL && (pass == 1 || deadline == 0))
+                fprintf(diag, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
+            if (pn_ctl_expired(&m))
+                return;
+        }
     }
 }
 

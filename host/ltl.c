@@ -292,7 +292,7 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
     if (st == PN_OK) {
         int r = prod_nonempty(&p);
         if (r == -2)
-            st = pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: time limit reached");
+            st = pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: time limit reached or cancelled");
         else if (r < 0)
             st = pn_fail(err, PN_ERR_NOMEM, "LTL: the product exceeds memory");
         else

@@ -66,11 +66,14 @@ static int64_t ltl_nary(ltl_formula *f, const pn_fml_node *n, bool neg, pn_error
 
 static int64_t ltl_nnf(ltl_formula *f, const pn_fml_node *n, bool neg, pn_error *err)
 {
+    /* Negations go down to the atoms first, so that p and !p share one atom
+     * and the tableau can drop nodes that need both. */
+    if (n->kind == PN_FML_NOT)
+        return ltl_nnf(f, n->kids[0], !neg, err);
     if (pn_fml_is_state(n))
         return ltl_atom(f, n, neg);
     int64_t a, t;
     switch (n->kind) {
-    case PN_FML_NOT: return ltl_nnf(f, n->kids[0], !neg, err);
     case PN_FML_AND:
     case PN_FML_OR: return ltl_nary(f, n, neg, err);
     case PN_FML_X:

@@ -298,7 +298,7 @@ static int cli_choose_engine(cli_run *r)
         return 2;
     }
     r->use_gpu = gpu && r->o.exam == PN_EXAM_STATE_SPACE;
-    if (!gpu && !r->o.quiet)
+    if (!gpu && r->o.exam == PN_EXAM_STATE_SPACE && !r->o.quiet)
         fprintf(stderr, "petrel: no usable GPU (%s): using the CPU engine\n", why);
     return 0;
 }
