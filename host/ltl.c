@@ -17,6 +17,9 @@ typedef struct prod {
     pn_ctl_model *m;
     const ltl_buchi *b;
     uint8_t *atoms;          /* atoms[a * n + s] */
+    uint64_t *letter;        /* <= 64 atoms: bit a of letter[s] = atoms[a][s] */
+    uint64_t *lmask, *lval;  /* per automaton state: label holds at s iff
+                                (letter[s] & lmask) == lval */
     uint64_t n;              /* graph states */
     /* product states, by discovery order */
     uint64_t *key;           /* s * Q + q */
@@ -66,10 +69,42 @@ static pn_status ltl_atoms(prod *p, const ltl_formula *f)
 
 static bool ltl_label_holds(const prod *p, uint32_t q, uint64_t s)
 {
+    if (p->letter != NULL)
+        return (p->letter[s] & p->lmask[q]) == p->lval[q];
     for (uint32_t k = p->b->lit_off[q]; k < p->b->lit_off[q + 1]; k++)
         if (p->atoms[p->b->lit[k].atom * p->n + s] != p->b->lit[k].positive)
             return false;
     return true;
+}
+
+/* With at most 64 atoms, a state's atoms fit one word and a label check is
+ * one mask-and-compare: the product's inner loop. Optional: without it the
+ * literal lists are walked. */
+static void ltl_letters(prod *p, uint32_t n_atoms)
+{
+    uint32_t Q = p->b->n_states;
+    if (n_atoms > 64)
+        return;
+    p->letter = calloc(p->n + 1, sizeof *p->letter);
+    p->lmask = calloc((size_t)Q + 1, sizeof *p->lmask);
+    p->lval = calloc((size_t)Q + 1, sizeof *p->lval);
+    if (p->letter == NULL || p->lmask == NULL || p->lval == NULL) {
+        free(p->letter);
+        p->letter = NULL;
+        return;
+    }
+    for (uint32_t a = 0; a < n_atoms; a++)
+        for (uint64_t s = 0; s < p->n; s++)
+            p->letter[s] |= (uint64_t)p->atoms[a * p->n + s] << a;
+    for (uint32_t q = 0; q < Q; q++)
+        for (uint32_t k = p->b->lit_off[q]; k < p->b->lit_off[q + 1]; k++) {
+            uint64_t bit = 1ULL << p->b->lit[k].atom;
+            if ((p->lmask[q] & bit) && ((p->lval[q] & bit) != 0) != p->b->lit[k].positive)
+                p->lval[q] = ~0ULL; /* p and !p: never holds (no letter has all bits) */
+            p->lmask[q] |= bit;
+            if (p->b->lit[k].positive && p->lval[q] != ~0ULL)
+                p->lval[q] |= bit;
+        }
 }
 
 static bool prod_grow(prod *p)
@@ -265,6 +300,9 @@ static int prod_nonempty(prod *p)
 static void prod_free(prod *p)
 {
     free(p->atoms);
+    free(p->letter);
+    free(p->lmask);
+    free(p->lval);
     free(p->key);
     free(p->index);
     free(p->low);
@@ -290,6 +328,7 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
     if (st == PN_OK)
         st = ltl_atoms(&p, &f);
     if (st == PN_OK) {
+        ltl_letters(&p, f.n_atoms);
         int r = prod_nonempty(&p);
         if (r == -2)
             st = pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: time limit reached or cancelled");
