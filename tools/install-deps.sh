@@ -2,8 +2,9 @@
 # Installs what Petrel needs to build and test on a fresh Debian 12 machine.
 #
 #   tools/install-deps.sh              build + test dependencies
-#   tools/install-deps.sh --hardening  also qemu-user and clang (SandyBridge
-#                                      emulation and extra analysers)
+#   tools/install-deps.sh --hardening  also qemu-user, clang with its fuzzer
+#                                      runtime and elfx86exts (SandyBridge
+#                                      check, fuzzing)
 #
 # Idempotent: a package is installed only when dpkg says it is absent, and
 # `apt-get update` runs at most once, only when something must be installed.
@@ -16,7 +17,7 @@ packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
 
 for arg in "$@"; do
     case "$arg" in
-    --hardening) packages+=(qemu-user clang) ;;
+    --hardening) packages+=(qemu-user clang libclang-rt-dev elfx86exts) ;;
     -h|--help)
         sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;

@@ -50,6 +50,8 @@ step "Release tests"
 failed=()
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" ||
     failed+=("release tests ($build)")
+step "SandyBridge check ($build/petrel)"
+tools/check-sandybridge --no-install "$build/petrel" || failed+=("SandyBridge check ($build/petrel)")
 
 if ((asan)); then
     # protect_shadow_gap=0: the CUDA runtime maps memory ASan reserves by
