@@ -5,6 +5,8 @@
 // Big_<instance> so that slow builds can leave them out (ctest -E Big_).
 #include <gtest/gtest.h>
 
+#include "test_text.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -37,38 +39,9 @@ struct OracleRow {
 // What gtest prints for a parameter (a failing test's name already says it).
 void PrintTo(const OracleRow &r, std::ostream *os) { *os << (r.missing ? "(missing)" : r.instance); }
 
-std::vector<std::string> split_tabs(const std::string &line)
-{
-    std::vector<std::string> out;
-    std::string cell;
-    std::istringstream in(line);
-    while (std::getline(in, cell, '\t'))
-        out.push_back(cell);
-    if (!line.empty() && line.back() == '\t')
-        out.push_back("");
-    return out;
-}
-
-bool parse_u64(const std::string &s, uint64_t *out)
-{
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
-        return false;
-    errno = 0;
-    char *end = nullptr;
-    unsigned long long v = strtoull(s.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0')
-        return false;
-    *out = v;
-    return true;
-}
-
-std::string sanitize(const std::string &s)
-{
-    std::string out;
-    for (char c : s)
-        out += (isalnum((unsigned char)c) ? c : '_');
-    return out.empty() ? "_" : out;
-}
+using petrel_test::parse_u64;
+using petrel_test::sanitize;
+using petrel_test::split_tabs;
 
 // Built at static-initialisation time: the test list comes from the file.
 std::vector<OracleRow> load_rows()

@@ -2,6 +2,8 @@
 // (code + message), and the MCC models beside the checkout when present.
 #include <gtest/gtest.h>
 
+#include "test_text.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -493,19 +495,7 @@ TEST(PnmlMcc, ColouredPhilosophersIsUnsupported)
     expect_error(r, PN_ERR_UNSUPPORTED, "symmetricnet");
 }
 
-namespace {
-
-std::vector<std::string> split_tabs(const std::string &line)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, '\t'))
-        out.push_back(cell);
-    return out;
-}
-
-} // namespace
+using petrel_test::split_tabs;
 
 TEST(PnmlMcc, SmallInstancesMatchIndex)
 {
