@@ -113,21 +113,13 @@ GPU_DEVICE void gpu_tokens(const pn_prog *g, const uint64_t *s, uint64_t *max_pl
                            uint64_t *max_marking)
 {
     uint64_t sum = 0;
-    for (uint32_t w = 0; w < g->words; w++) {
-        uint64_t x = s[w];
-        while (x != 0) {
-#if defined(__CUDA_ARCH__)
-            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
-#else
-            uint32_t b = (uint32_t)__builtin_ctzll(x);
-#endif
-            const pn_op *f = &g->field[g->bit_place[w * 64 + b]];
-            uint64_t v = pn_field_get(s, f);
-            x &= ~(f->mask << f->shift);
-            if (v > *max_place)
-                *max_place = v;
-            sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
-        }
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;) {
+        uint64_t v = pn_field_get(s, &g->field[p]);
+        if (v > *max_place)
+            *max_place = v;
+        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
     }
     if (sum > *max_marking)
         *max_marking = sum;

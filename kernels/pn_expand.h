@@ -105,21 +105,12 @@ PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
     out->new_states = 0;
     out->n_ids = 0;
     b->n = 0;
-    for (uint32_t w = 0; w < g->words; w++) {
-        uint64_t x = s[w];
-        while (x != 0) {
-#if defined(__CUDA_ARCH__)
-            uint32_t bit = (uint32_t)(__ffsll((long long)x) - 1);
-#else
-            uint32_t bit = (uint32_t)__builtin_ctzll(x);
-#endif
-            uint32_t p = g->bit_place[w * 64 + bit];
-            x &= ~(g->field[p].mask << g->field[p].shift);
-            for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
-                if (pn_state_enabled(g, s, g->trig[k]))
-                    pn_expand_fire(g, v, tree, id, s, g->trig[k], b, ids, out);
-        }
-    }
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
+        for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
+            if (pn_state_enabled(g, s, g->trig[k]))
+                pn_expand_fire(g, v, tree, id, s, g->trig[k], b, ids, out);
     for (uint32_t k = 0; k < g->n_free; k++)
         pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, ids, out);
     pn_expand_flush(g, v, tree, id, b, ids, out);

@@ -92,28 +92,50 @@ PN_HD static void pn_state_unpack(const pn_prog *g, const uint64_t *s, uint64_t 
         m[p] = pn_field_get(s, &g->field[p]);
 }
 
+/* Walks the non-zero fields of a packed state, lowest bit first: markings
+ * are sparse in practice (a few marked places out of hundreds), so the
+ * expansion, the unpacking and the token statistics visit set bits rather
+ * than every place. Start with pn_marked_begin; pn_marked_next returns the
+ * next marked place, or UINT32_MAX at the end. */
+typedef struct pn_marked_iter {
+    uint32_t w;
+    uint64_t x;    /* bits of word w not yet visited */
+} pn_marked_iter;
+
+PN_HD static void pn_marked_begin(const uint64_t *s, pn_marked_iter *it)
+{
+    it->w = 0;
+    it->x = s[0]; /* a layout has at least one word */
+}
+
+PN_HD static uint32_t pn_marked_next(const pn_prog *g, const uint64_t *s, pn_marked_iter *it)
+{
+    while (it->x == 0) {
+        if (it->w + 1 >= g->words)
+            return UINT32_MAX;
+        it->x = s[++it->w];
+    }
+#if defined(__CUDA_ARCH__)
+    uint32_t b = (uint32_t)(__ffsll((long long)it->x) - 1);
+#else
+    uint32_t b = (uint32_t)__builtin_ctzll(it->x);
+#endif
+    uint32_t p = g->bit_place[it->w * 64 + b];
+    it->x &= ~(g->field[p].mask << g->field[p].shift);
+    return p;
+}
+
 /* Unpacks only the non-zero fields: m must be all zero on entry; their
- * places are listed in nz (at most n_places). Returns how many. Markings are
- * sparse in practice (a few marked places out of hundreds), so this visits
- * set bits rather than every place. */
+ * places are listed in nz (at most n_places). Returns how many. */
 PN_HD static uint32_t pn_state_unpack_sparse(const pn_prog *g, const uint64_t *s, uint64_t *m,
                                              uint32_t *nz)
 {
     uint32_t n = 0;
-    for (uint32_t w = 0; w < g->words; w++) {
-        uint64_t x = s[w];
-        while (x != 0) {
-#if defined(__CUDA_ARCH__)
-            uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
-#else
-            uint32_t b = (uint32_t)__builtin_ctzll(x);
-#endif
-            uint32_t p = g->bit_place[w * 64 + b];
-            const pn_op *f = &g->field[p];
-            m[p] = (s[w] >> f->shift) & f->mask;
-            nz[n++] = p;
-            x &= ~(f->mask << f->shift);
-        }
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;) {
+        m[p] = pn_field_get(s, &g->field[p]);
+        nz[n++] = p;
     }
     return n;
 }
