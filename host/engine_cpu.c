@@ -22,6 +22,7 @@
 
 #include "petrel/graph.h"
 #include "petrel/layout.h"
+#include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 #include "pn_expand.h"
 
@@ -30,6 +31,13 @@
 /* Successor headroom per round: bounds the memory kept free on nets with
  * many transitions by shrinking the chunk. */
 #define ENGINE_HEADROOM_STATES (1ULL << 20)
+/* Compact mode: grow the table when a round could push its load past 4/5,
+ * to a size that puts it back at 1/2 (so 10..16 bytes of table a state). */
+#define ENGINE_COMPACT_LOAD_NUM 4
+#define ENGINE_COMPACT_LOAD_DEN 5
+/* Internal run status: the compact layout overflowed, explore again with
+ * the wider fields (pn_explore restarts; never seen by callers). */
+#define ENGINE_RESTART 100
 
 
 typedef struct engine_worker engine_worker;
@@ -45,6 +53,9 @@ typedef struct engine {
     uint64_t *parent;     /* keep_parents: BFS tree, sized like the store */
     uint32_t *via;
     uint64_t slot_cap, store_cap, count;
+    bool compact;         /* pn_ctable.h table; store = window from view.base */
+    uint64_t has_zero;    /* compact: the all-zero marking is in the set */
+    uint64_t buf_cap;     /* compact: states the window can hold */
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
     int stop;             /* 0 or a pn_run_status; first wins */
     int need_widen;       /* a successor overflowed: redo the level wider */
@@ -94,6 +105,12 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
+/* What the table and store hold now (compact: the window, not every id). */
+static uint64_t engine_held_bytes(const engine *e)
+{
+    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->g->words);
+}
+
 static bool engine_grow_tree(engine *e, uint64_t store_cap)
 {
     if (!e->o->keep_parents)
@@ -116,9 +133,81 @@ static void engine_rehash(engine *e)
     }
 }
 
+/* Compact mode: a new table of `slots` slots with every key of the old. */
+static int engine_rehash_compact(engine *e, uint64_t slots)
+{
+    uint64_t *ns = calloc(slots, sizeof *ns); /* fresh pages: no memset pass */
+    if (ns == NULL)
+        return PN_RUN_OUT_OF_MEMORY;
+    pn_sys_advise_huge(ns, slots * sizeof *ns);
+    pn_ctable *t = &e->view.ctable;
+    pn_ctable grown = {ns, slots, t->has_zero};
+    for (uint64_t i = 0; i < e->slot_cap; i++) {
+        uint64_t s = t->slots[i];
+        if (s != 0)
+            pn_ctable_reinsert(&grown, s, pn_state_hash(&s, 1));
+    }
+    free(t->slots);
+    *t = grown;
+    e->slot_cap = slots;
+    return 0;
+}
+
+/* Compact mode: ids below store_cap fit both the table's load limit and
+ * the window (engine_has_room reads it as in store mode). */
+static void engine_compact_cap(engine *e)
+{
+    uint64_t by_load = e->slot_cap / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM;
+    uint64_t by_buf = e->view.base + e->buf_cap;
+    e->store_cap = by_load < by_buf ? by_load : by_buf;
+}
+
+/* Compact mode: room for `need` more states in the table (load <= 4/5)
+ * and in the window of states still to expand. */
+static int engine_grow_compact(engine *e, uint64_t need)
+{
+    uint64_t want = e->count + need;
+    uint64_t slots = e->slot_cap, buf = e->buf_cap;
+    if (want > slots / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM)
+        slots = want * 2 > ENGINE_MIN_SLOTS ? want * 2 : ENGINE_MIN_SLOTS;
+    uint64_t held = e->count - e->view.base;
+    if (held + need > buf)
+        buf = (held + need) / 2 * 3 + 64;
+    if (slots == e->slot_cap && buf == e->buf_cap) {
+        engine_compact_cap(e);
+        return 0;
+    }
+    if (want > PN_TABLE_MAX_STATES)
+        return PN_RUN_TOO_MANY_STATES;
+    uint64_t peak = engine_bytes(e, slots + (slots != e->slot_cap ? e->slot_cap : 0), buf, 1);
+    if (e->o->memory_budget && peak > e->o->memory_budget)
+        return PN_RUN_OUT_OF_MEMORY;
+    if (buf != e->buf_cap) {
+        uint64_t *store = realloc(e->view.store, buf * sizeof *store);
+        if (store == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        e->view.store = store;
+        e->buf_cap = buf;
+    }
+    int r = slots != e->slot_cap ? engine_rehash_compact(e, slots) : 0;
+    engine_compact_cap(e);
+    return r;
+}
+
+/* Compact mode, between levels: the expanded level leaves the window. */
+static void engine_slide_window(engine *e, uint64_t first)
+{
+    uint64_t drop = first - e->view.base;
+    memmove(e->view.store, e->view.store + drop, (e->count - first) * sizeof *e->view.store);
+    e->view.base = first;
+    engine_compact_cap(e);
+}
+
 /* Doubles the table (and the store with it) until `need` more states fit. */
 static int engine_grow(engine *e, uint64_t need)
 {
+    if (e->compact)
+        return engine_grow_compact(e, need);
     uint64_t slots = e->slot_cap ? e->slot_cap : ENGINE_MIN_SLOTS;
     while (e->count + need > slots / 4 * 3)
         slots *= 2;
@@ -134,12 +223,14 @@ static int engine_grow(engine *e, uint64_t need)
     if (store == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     e->view.store = store;
+    pn_sys_advise_huge(store, store_cap * e->g->words * sizeof(uint64_t));
     if (!engine_grow_tree(e, store_cap))
         return PN_RUN_OUT_OF_MEMORY;
     e->store_cap = store_cap;
     uint64_t *nslots = malloc(slots * sizeof *nslots);
     if (nslots == NULL)
         return PN_RUN_OUT_OF_MEMORY;
+    pn_sys_advise_huge(nslots, slots * sizeof *nslots);
     free(e->view.slots);
     e->view.slots = nslots;
     e->view.slot_mask = slots - 1;
@@ -179,6 +270,8 @@ static int engine_widen(engine *e)
 {
     if (!engine_next_widths(e))
         return PN_RUN_TOKEN_OVERFLOW;
+    if (e->compact)
+        return ENGINE_RESTART; /* the window lacks the states before it */
     pn_layout *lay = NULL;
     pn_error err = {0};
     if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
@@ -232,7 +325,7 @@ static void engine_report(engine *e, double now)
                      .level = e->level,
                      .frontier = e->level_end - e->level_begin,
                      .seconds = now - e->t0,
-                     .bytes = engine_bytes(e, e->slot_cap, e->store_cap, e->g->words)};
+                     .bytes = engine_held_bytes(e)};
     e->o->progress(e->o->progress_ctx, &p);
 }
 
@@ -247,6 +340,8 @@ static void engine_redo_level(engine *e)
 
 static void engine_next_level(engine *e)
 {
+    if (e->compact)
+        engine_slide_window(e, e->level_end);
     e->level_begin = e->level_end;
     e->level_end = e->count;
     e->cursor = e->level_begin;
@@ -315,7 +410,7 @@ static bool engine_record_edges(engine_worker *w, uint64_t id, uint32_t n)
         uint64_t total = __atomic_add_fetch(&e->graph_bytes, add, __ATOMIC_RELAXED);
         uint64_t *p = NULL;
         if (e->o->memory_budget == 0 ||
-            total + engine_bytes(e, e->slot_cap, e->store_cap, e->g->words) <= e->o->memory_budget)
+            total + engine_held_bytes(e) <= e->o->memory_budget)
             p = realloc(w->pairs, cap * sizeof *p);
         if (p == NULL) {
             engine_set_stop(e, PN_RUN_OUT_OF_MEMORY);
@@ -348,7 +443,7 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     }
     /* Only this worker writes it; progress reports read it concurrently. */
     __atomic_store_n(&w->edges, w->edges + out.enabled, __ATOMIC_RELAXED);
-    const uint64_t *s = e->view.store + id * g->words;
+    const uint64_t *s = e->view.store + (id - e->view.base) * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     engine_track_tokens(w, w->marking, n_marked);
     bool go = true;
@@ -454,6 +549,7 @@ static void engine_release(engine *e)
         }
     free(e->workers);
     free(e->view.slots);
+    free(e->view.ctable.slots);
     free(e->view.store);
     free(e->parent);
     free(e->via);
@@ -462,13 +558,29 @@ static void engine_release(engine *e)
     free(e->widen);
 }
 
-static pn_status engine_setup(engine *e, pn_error *err)
+/* The compact table serves runs that need no state ids afterwards (no
+ * graph, tree or store handed out) on one-word markings. */
+static bool engine_can_compact(const engine *e)
+{
+    const pn_engine_opts *o = e->o;
+    return !o->keep_parents && !o->record_graph && !o->keep_states && !o->full_store &&
+           e->g->words == 1;
+}
+
+/* widths: the field widths to start from (a restart), or NULL. */
+static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
 {
     e->widen = calloc((size_t)e->cn->n_places + 1, 1);
-    if (e->widen == NULL || pn_layout_initial_widths(e->cn, &e->widths, err) != PN_OK ||
-        pn_layout_new(e->cn, e->widths, &e->lay, err) != PN_OK)
+    if (e->widen != NULL && widths != NULL &&
+        (e->widths = malloc((size_t)e->cn->n_places + 1)) != NULL)
+        memcpy(e->widths, widths, e->cn->n_places);
+    if (e->widen == NULL ||
+        (widths == NULL && pn_layout_initial_widths(e->cn, &e->widths, err) != PN_OK) ||
+        e->widths == NULL || pn_layout_new(e->cn, e->widths, &e->lay, err) != PN_OK)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory preparing the exploration");
     e->g = &e->lay->prog;
+    e->compact = engine_can_compact(e);
+    e->view.ctable.has_zero = &e->has_zero;
     e->workers = calloc(e->nthreads, sizeof *e->workers);
     if (e->workers == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker threads");
@@ -501,8 +613,15 @@ static int engine_seed(engine *e)
         return r;
     uint64_t *s = e->workers[0].scratch.succ;
     pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
-    uint64_t id;
-    pn_table_insert(&e->view, s, pn_state_hash(s, e->g->words), &id);
+    uint64_t h = pn_state_hash(s, e->g->words);
+    if (e->compact) {
+        pn_ctable_insert(&e->view.ctable, s[0], h);
+        e->view.store[0] = s[0];
+        e->count = 1;
+    } else {
+        uint64_t id;
+        pn_table_insert(&e->view, s, h, &id);
+    }
     e->level_begin = 0;
     e->level_end = 1;
     e->cursor = 0;
@@ -524,7 +643,8 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->restarts = e->widenings;
     res->state_words = e->g->words;
     res->threads = e->nthreads;
-    res->bytes = engine_bytes(e, e->slot_cap, e->store_cap, e->g->words);
+    res->bytes = engine_held_bytes(e);
+    res->compact = e->compact;
 }
 
 /* Builds the CSR graph from the workers' edge buffers (complete runs of
@@ -576,16 +696,19 @@ static void engine_give_tree(engine *e, pn_engine_result *res)
     }
 }
 
-/* One exploration with `threads` workers; *ran gets how many threads could
- * be started (fewer than asked: nothing was explored). */
+/* One exploration with `threads` workers, started at t0; *ran gets how
+ * many threads could be started (fewer than asked: nothing was explored).
+ * *widths: the field widths to start from (NULL: from the net); after a
+ * run that ends in ENGINE_RESTART, the wider ones to start again with. */
 static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint32_t threads,
-                                uint32_t *ran, pn_engine_result *res, pn_error *err)
+                                double t0, uint8_t **widths, uint32_t *ran,
+                                pn_engine_result *res, pn_error *err)
 {
     engine e = {.cn = cn, .o = o, .nthreads = threads};
-    e.t0 = engine_now();
-    e.next_progress = e.t0 + o->progress_interval_s;
+    e.t0 = t0;
+    e.next_progress = engine_now() + o->progress_interval_s;
     *ran = threads;
-    pn_status st = engine_setup(&e, err);
+    pn_status st = engine_setup(&e, *widths, err);
     int r = st == PN_OK ? engine_seed(&e) : 0;
     if (st == PN_OK && r == 0) {
         if (pthread_barrier_init(&e.barrier, NULL, threads) != 0) {
@@ -605,6 +728,11 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
         engine_collect(&e, res);
         st = engine_give_graph(&e, res, err);
         engine_give_tree(&e, res);
+    }
+    if (st == PN_OK && r == ENGINE_RESTART) {
+        free(*widths);
+        *widths = e.widths;
+        e.widths = NULL;
     }
     engine_release(&e);
     return st;
@@ -629,16 +757,23 @@ pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts, pn_engine_re
 {
     double t0 = engine_now();
     uint32_t threads = opts->threads ? opts->threads : 1;
+    uint8_t *widths = NULL;
+    uint64_t restarts = 0;
     for (;;) {
         memset(res, 0, sizeof *res);
         uint32_t ran;
-        pn_status st = engine_explore(cn, opts, threads, &ran, res, err);
-        if (st != PN_OK || ran == threads) {
+        pn_status st = engine_explore(cn, opts, threads, t0, &widths, &ran, res, err);
+        if (st == PN_OK && ran == threads && (int)res->status == ENGINE_RESTART) {
+            restarts++; /* compact layout outgrown: again, wider */
+        } else if (st != PN_OK || ran == threads) {
+            res->restarts += restarts;
             res->seconds = engine_now() - t0;
+            free(widths);
             return st;
+        } else {
+            threads = ran; /* the system refused some threads: run with fewer */
         }
         pn_engine_result_free(res);
-        threads = ran; /* the system refused some threads: run with fewer */
     }
 }
 

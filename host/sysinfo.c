@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 static uint64_t sys_read_u64(const char *path)
@@ -96,4 +97,18 @@ uint64_t pn_parse_size(const char *s)
     if (v > UINT64_MAX / mult)
         return 0;
     return v * mult;
+}
+
+void pn_sys_advise_huge(void *p, uint64_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = 2u << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (p != NULL && b > a)
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }

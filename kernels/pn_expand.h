@@ -43,10 +43,33 @@ typedef struct pn_expand_scratch {
     uint32_t n;
 } pn_expand_scratch;
 
+/* Compact mode: a new state gets the next id and joins the store window
+ * (ids and the BFS tree are not kept there). */
+PN_HD static void pn_expand_flush_compact(const pn_table_view *v, pn_expand_scratch *b,
+                                          pn_expand_out *out)
+{
+    for (uint32_t i = 0; i < b->n; i++)
+        if (pn_ctable_insert(&v->ctable, b->succ[i], b->hash[i])) {
+            uint64_t nid = pn_atomic_add_u64(v->count, 1);
+            v->store[nid - v->base] = b->succ[i];
+            out->new_states++;
+        }
+    b->n = 0;
+}
+
+PN_HD static uint64_t pn_expand_home(const pn_table_view *v, uint64_t h)
+{
+    return v->ctable.n ? pn_ctable_home(h, v->ctable.n) : h & v->slot_mask;
+}
+
 PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
                                   const pn_tree_view *tree, uint64_t id,
                                   pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
+    if (v->ctable.n) {
+        pn_expand_flush_compact(v, b, out);
+        return;
+    }
 #if PN_EXPAND_BATCH > 1
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t slot = pn_atomic_load_u64(&v->slots[b->hash[i] & v->slot_mask]);
@@ -85,7 +108,7 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
         return;
     }
     uint64_t h = pn_state_hash(succ, g->words);
-    PN_PREFETCH(&v->slots[h & v->slot_mask]);
+    PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, h)]);
     b->hash[b->n] = h;
     b->trans[b->n] = t;
     if (++b->n == PN_EXPAND_BATCH)
@@ -94,12 +117,13 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
 
 /* ids (may be NULL; else room for one id per enabled transition, at most
  * n_transitions) receives the id of each successor, duplicates included,
- * for recording the state graph. */
+ * for recording the state graph. In compact mode ids and tree must be
+ * unused (NULL / no parent array). */
 PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
                                       const pn_tree_view *tree, uint64_t id,
                                       pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
-    const uint64_t *s = v->store + id * g->words;
+    const uint64_t *s = v->store + (id - v->base) * g->words;
     out->enabled = 0;
     out->overflow_place = 0;
     out->new_states = 0;

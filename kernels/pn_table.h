@@ -16,6 +16,7 @@
 #ifndef PETREL_PN_TABLE_H
 #define PETREL_PN_TABLE_H
 
+#include "pn_ctable.h"
 #include "pn_state.h"
 
 #define PN_SLOT_ID_BITS 40
@@ -26,9 +27,14 @@
 typedef struct pn_table_view {
     uint64_t *slots;
     uint64_t slot_mask;  /* slot count - 1, a power of two minus one */
-    uint64_t *store;
+    uint64_t *store;     /* state id i at store[(i - base) * words] */
     uint64_t *count;     /* ids handed out so far */
     uint32_t words;
+    /* Compact mode (pn_ctable.h, one-word states): when ctable.n is
+     * non-zero, the set is ctable (slots above are unused) and store holds
+     * only the states of ids base .. count-1 (the levels still to expand). */
+    pn_ctable ctable;
+    uint64_t base;
 } pn_table_view;
 
 enum { PN_INSERT_OLD = 0, PN_INSERT_NEW = 1 };

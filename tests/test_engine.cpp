@@ -424,6 +424,129 @@ TEST(Engine, RandomNetsMatchReferenceBfs)
     EXPECT_GT(biggest, 1000u);
 }
 
+// ---- the compact table (one-word markings, no ids kept) ------------------------
+
+namespace {
+
+pn_engine_result explore_store(const pn_cnet *cn, uint32_t threads, bool full_store)
+{
+    pn_engine_opts o = opts(threads);
+    o.full_store = full_store;
+    return explore(cn, o);
+}
+
+void expect_same(const pn_engine_result &a, const pn_engine_result &b)
+{
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.states, b.states);
+    EXPECT_EQ(a.edges, b.edges);
+    EXPECT_EQ(a.max_tokens_place, b.max_tokens_place);
+    EXPECT_EQ(a.max_tokens_marking, b.max_tokens_marking);
+    EXPECT_EQ(a.levels, b.levels);
+}
+
+} // namespace
+
+TEST(EngineCompact, UsedForOneWordMarkingsOnly)
+{
+    Net small = counters(4, 12); // 4 x 4-bit fields
+    pn_engine_result r = explore_store(small.get(), 2, false);
+    EXPECT_TRUE(r.compact);
+    expect_space(r, ipow(13, 4), 4 * 24 * ipow(13, 3), 12, 48);
+    pn_engine_result f = explore_store(small.get(), 2, true);
+    EXPECT_FALSE(f.compact) << "full_store asks for the id-indexed store";
+    expect_same(r, f);
+    pn_engine_opts o = opts(1);
+    o.keep_parents = true;
+    pn_engine_result t = explore(small.get(), o);
+    EXPECT_FALSE(t.compact) << "traces need ids";
+    pn_engine_result_free(&r);
+    pn_engine_result_free(&f);
+    pn_engine_result_free(&t);
+}
+
+TEST(EngineCompact, SixtyFourOneSafePlacesFitOneWord)
+{
+    // A token walks along a ring of P one-safe places (1 bit each): 64 bits
+    // fit the compact table, 65 need two words and the full store.
+    for (uint32_t P : {64u, 65u}) {
+        std::vector<uint64_t> m0(P, 0);
+        m0[0] = 1;
+        std::vector<Arc> arcs;
+        for (uint32_t t = 0; t < P; t++) {
+            arcs.push_back({t, t, true, 1});
+            arcs.push_back({(t + 1) % P, t, false, 1});
+        }
+        Net n = make(m0, P, arcs);
+        pn_engine_result r = explore_store(n.get(), 2, false);
+        EXPECT_EQ(r.compact, P == 64) << P;
+        expect_space(r, P, P, 1, 1);
+        pn_engine_result_free(&r);
+    }
+}
+
+TEST(EngineCompact, TheEmptyMarkingIsAState)
+{
+    // p0 -t0-> nothing: {1} -> {0} (the all-zero word), then dead.
+    Net n = make({2}, 1, {{0, 0, true, 1}});
+    for (uint32_t threads : {1u, 2u}) {
+        pn_engine_result r = explore_store(n.get(), threads, false);
+        EXPECT_TRUE(r.compact);
+        expect_space(r, 3, 2, 2, 2);
+        pn_engine_result_free(&r);
+    }
+}
+
+TEST(EngineCompact, WideningRestartsAndStaysExact)
+{
+    // The counter to 1000 outgrows its 1-bit field several times: the
+    // compact run restarts wider each time and ends with the same answers.
+    Net n = make({1000, 0}, 1, {{0, 0, true, 1}, {1, 0, false, 1}});
+    for (uint32_t threads : {1u, 3u}) {
+        pn_engine_result r = explore_store(n.get(), threads, false);
+        EXPECT_TRUE(r.compact);
+        expect_space(r, 1001, 1000, 1000, 1000);
+        EXPECT_GE(r.restarts, 1u);
+        EXPECT_EQ(r.levels, 1000u);
+        pn_engine_result_free(&r);
+    }
+}
+
+TEST(EngineCompact, RandomNetsAgreeWithTheFullStore)
+{
+    std::mt19937_64 rng(91);
+    int compact_runs = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 7), T = 1 + (uint32_t)(rng() % 10);
+        Net n = random_bounded_net(rng, P, T);
+        Reference ref = reference_bfs(n.get());
+        SCOPED_TRACE("iter " + std::to_string(iter));
+        pn_engine_result full = explore_store(n.get(), 1, true);
+        for (uint32_t threads : {1u, 2u, 4u}) {
+            pn_engine_result r = explore_store(n.get(), threads, false);
+            expect_same(r, full);
+            expect_space(r, ref.states, ref.edges, ref.max_place, ref.max_marking);
+            compact_runs += r.compact;
+            pn_engine_result_free(&r);
+        }
+        pn_engine_result_free(&full);
+        if (HasFailure())
+            return;
+    }
+    EXPECT_GT(compact_runs, 100) << "the compact table was hardly exercised";
+}
+
+TEST(EngineCompact, TableGrowsPastManyResizes)
+{
+    // 13^5 = 371293 states from a start of 1024 slots.
+    Net n = counters(5, 12);
+    pn_engine_result r = explore_store(n.get(), 2, false);
+    EXPECT_TRUE(r.compact);
+    expect_space(r, ipow(13, 5), 5 * 24 * ipow(13, 4), 12, 60);
+    EXPECT_LT((double)r.bytes / (double)r.states, 20.0) << show(r);
+    pn_engine_result_free(&r);
+}
+
 // ---- witness traces (keep_parents) ------------------------------------------------
 
 namespace {

@@ -132,6 +132,7 @@ static void cli_engine_opts(cli_run *r)
     eo->timeout_s = o->timeout_s;
     eo->cancel = (const volatile int *)&cli_cancelled;
     eo->keep_parents = o->trace;
+    eo->full_store = o->full_store;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;
@@ -146,11 +147,11 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
     double bps = res->states ? (double)res->bytes / (double)res->states : 0;
     fprintf(stderr,
             "petrel: %s: %s: %lu states, %lu edges, %lu levels in %.3f s "
-            "(%.2f M states/s); %u word(s)/state, %.1f bytes/state, peak RSS %.1f MB, "
-            "%u thread(s), %lu restart(s)\n",
+            "(%.2f M states/s); %u word(s)/state, %s table, %.1f bytes/state, "
+            "peak RSS %.1f MB, %u thread(s), %lu restart(s)\n",
             r->o.exam_name, pn_run_status_name(res->status), (unsigned long)res->states,
             (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
-            res->state_words, bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
+            res->state_words, res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
             (unsigned long)res->restarts);
 }
 

@@ -55,6 +55,10 @@ typedef struct pn_engine_opts {
     const struct pn_topology *topology; /* optional: pin worker i to core i */
     bool record_graph;           /* build the state graph (CTL, Liveness) */
     bool keep_states;            /* hand the packed states to the result */
+    /* Keep every state in the store and the 64-bit id table even where the
+     * compact table (pn_ctable.h: one-word markings, nothing kept by id)
+     * would do: for tests and benchmarks that compare the two. */
+    bool full_store;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {
@@ -68,6 +72,7 @@ typedef struct pn_engine_result {
     uint32_t state_words;        /* 64-bit words per packed marking */
     uint32_t threads;
     uint64_t bytes;              /* store + table at the end */
+    bool compact;                /* the compact table was used (no ids kept) */
     double seconds;
     /* With keep_parents: for each state id > 0, the id it was first reached
      * from and the transition fired (a shortest path back to the initial
