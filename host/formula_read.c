@@ -195,19 +195,68 @@ static bool fml_unbound(fml_reader *r, xmlNode *e, bool place, const char *name)
     return r->bind_error != NULL || fml_nomem(r, e) != NULL;
 }
 
-static bool fml_bind(fml_reader *r, xmlNode *e, bool place, uint32_t *idx)
+/* The indices a <place>/<transition> name stands for. */
+typedef struct fml_idx {
+    uint32_t *v;
+    uint32_t n, cap;
+} fml_idx;
+
+static bool fml_push(fml_reader *r, xmlNode *e, fml_idx *out, const uint32_t *idx,
+                     uint32_t n)
+{
+    if (n == 0)
+        return true; /* an empty group: nothing to add (and no buffer yet) */
+    if (n > UINT32_MAX - out->n) {
+        fml_fail(r, PN_ERR_UNSUPPORTED, e, "more than 2^32 names in one list");
+        return false;
+    }
+    if (out->n + n > out->cap) {
+        uint64_t cap = out->cap ? out->cap : 8;
+        while (cap < (uint64_t)out->n + n)
+            cap *= 2;
+        cap = cap > UINT32_MAX ? UINT32_MAX : cap;
+        uint32_t *v = realloc(out->v, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return fml_nomem(r, e) != NULL;
+        out->v = v;
+        out->cap = (uint32_t)cap;
+    }
+    memcpy(out->v + out->n, idx, (size_t)n * sizeof *idx);
+    out->n += n;
+    return true;
+}
+
+/* A coloured id (a group of an unfolded net) stands for all its unfolded
+ * nodes; any other name for the one node with that id. */
+static bool fml_bind(fml_reader *r, xmlNode *e, bool place, fml_idx *out)
 {
     char *name = fml_text(r, e);
     if (name == NULL)
         return false;
-    int64_t i = place ? pn_net_find_place(r->net, name)
-                      : pn_net_find_transition(r->net, name);
-    bool ok = true;
-    *idx = i >= 0 ? (uint32_t)i : UINT32_MAX;
-    if (i < 0)
-        ok = fml_unbound(r, e, place, name);
+    const uint32_t *group;
+    uint32_t n;
+    bool ok;
+    if (place ? pn_net_find_place_group(r->net, name, &group, &n)
+              : pn_net_find_transition_group(r->net, name, &group, &n)) {
+        ok = fml_push(r, e, out, group, n);
+    } else {
+        int64_t i = place ? pn_net_find_place(r->net, name)
+                          : pn_net_find_transition(r->net, name);
+        uint32_t idx = i >= 0 ? (uint32_t)i : UINT32_MAX;
+        ok = (i >= 0 || fml_unbound(r, e, place, name)) && fml_push(r, e, out, &idx, 1);
+    }
     free(name);
     return ok;
+}
+
+/* A list of only coloured transitions no binding enables is never
+ * fireable; a sum over no place is 0. */
+static pn_fml_node *fml_empty_list(fml_reader *r, xmlNode *e, pn_fml_kind kind)
+{
+    if (kind == PN_FML_PLACE_BOUND)
+        return fml_fail(r, PN_ERR_INPUT, e, "<place-bound> names no place");
+    pn_fml_node *n = kind == PN_FML_FIREABLE ? pn_fml_leaf(PN_FML_FALSE) : pn_fml_const(0);
+    return n != NULL ? n : fml_nomem(r, e);
 }
 
 /* <tokens-count>, <place-bound> (<place>s) or <is-fireable> (<transition>s). */
@@ -218,20 +267,19 @@ static pn_fml_node *fml_names(fml_reader *r, xmlNode *e, pn_fml_kind kind)
     uint32_t n;
     if (!fml_arity(r, e, 1, UINT32_MAX, &n))
         return NULL;
-    uint32_t *idx = malloc((size_t)n * sizeof *idx);
-    if (idx == NULL)
-        return fml_nomem(r, e);
-    uint32_t k = 0;
+    fml_idx idx = {NULL, 0, 0};
     for (xmlNode *c = fml_elem(r, e->children); c != NULL && !r->failed;
          c = fml_elem(r, c->next)) {
         if (!fml_is(c, child))
             fml_fail(r, PN_ERR_INPUT, c, "<%s> in <%s>, expected <%s>",
                      (const char *)c->name, (const char *)e->name, child);
-        else if (fml_bind(r, c, place, &idx[k]))
-            k++;
+        else
+            fml_bind(r, c, place, &idx);
     }
-    pn_fml_node *node = r->failed ? NULL : pn_fml_list(kind, idx, n);
-    free(idx);
+    pn_fml_node *node = NULL;
+    if (!r->failed)
+        node = idx.n == 0 ? fml_empty_list(r, e, kind) : pn_fml_list(kind, idx.v, idx.n);
+    free(idx.v);
     return node != NULL || r->failed ? node : fml_nomem(r, e);
 }
 

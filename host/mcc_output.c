@@ -54,20 +54,22 @@ bool pn_exam_is_global(pn_exam e)
            e == PN_EXAM_STABLE_MARKING;
 }
 
-void pn_mcc_techniques(const pn_engine_result *r, char *buf, size_t len)
+void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, char *buf,
+                       size_t len)
 {
-    snprintf(buf, len, "EXPLICIT %s",
-             r->threads > 1 ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING");
+    snprintf(buf, len, "EXPLICIT %s%s",
+             r->threads > 1 ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING",
+             net != NULL && net->unfold.unfolded ? " UNFOLDING_TO_PT" : "");
 }
 
-void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r)
+void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net)
 {
     if (r->status != PN_RUN_COMPLETE) {
         fputs("CANNOT_COMPUTE\n", out);
         return;
     }
     char tech[128];
-    pn_mcc_techniques(r, tech, sizeof tech);
+    pn_mcc_techniques(r, net, tech, sizeof tech);
     fprintf(out, "STATE_SPACE STATES %lu TECHNIQUES %s\n", (unsigned long)r->states, tech);
     fprintf(out, "STATE_SPACE TRANSITIONS %lu TECHNIQUES %s\n", (unsigned long)r->edges, tech);
     fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",

@@ -29,6 +29,18 @@ pn_net *pn_net_new(const char *id)
     return net;
 }
 
+static void net_groups_free(pn_net_groups *g)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        free(g->id[i]);
+        free(g->idx[i]);
+    }
+    free(g->id);
+    free(g->idx);
+    free(g->len);
+    pn_strmap_free(g->index);
+}
+
 void pn_net_free(pn_net *net)
 {
     if (net == NULL)
@@ -49,6 +61,8 @@ void pn_net_free(pn_net *net)
     free(net->arcs);
     pn_strmap_free(net->place_index);
     pn_strmap_free(net->trans_index);
+    net_groups_free(&net->place_groups);
+    net_groups_free(&net->trans_groups);
     free(net->id);
     free(net);
 }
@@ -178,4 +192,71 @@ int64_t pn_net_find_place(const pn_net *net, const char *id)
 int64_t pn_net_find_transition(const pn_net *net, const char *id)
 {
     return pn_strmap_get(net->trans_index, id);
+}
+
+/* ---- groups (coloured ids) ---------------------------------------------- */
+
+static pn_status net_group_check(const pn_net *net, bool place, const char *id,
+                                 const uint32_t *idx, uint32_t n, pn_error *err)
+{
+    const pn_net_groups *g = place ? &net->place_groups : &net->trans_groups;
+    if (g->index != NULL && pn_strmap_get(g->index, id) >= 0)
+        return pn_fail(err, PN_ERR_INPUT, "duplicate coloured %s id '%s'",
+                       place ? "place" : "transition", id);
+    uint32_t limit = place ? net->n_places : net->n_transitions;
+    for (uint32_t i = 0; i < n; i++)
+        if (idx[i] >= limit)
+            return pn_fail(err, PN_ERR_INTERNAL, "group '%s' names a node out of range", id);
+    return PN_OK;
+}
+
+pn_status pn_net_add_group(pn_net *net, bool place, const char *id,
+                           const uint32_t *idx, uint32_t n, pn_error *err)
+{
+    pn_status st = net_group_check(net, place, id, idx, n, err);
+    if (st != PN_OK)
+        return st;
+    pn_net_groups *g = place ? &net->place_groups : &net->trans_groups;
+    void **arrays[] = {(void **)&g->id, (void **)&g->idx, (void **)&g->len};
+    const size_t sizes[] = {sizeof(char *), sizeof(uint32_t *), sizeof(uint32_t)};
+    if ((g->index == NULL && (g->index = pn_strmap_new()) == NULL) ||
+        net_reserve(arrays, sizes, 3, &g->cap, g->n + 1) != 0)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory adding group '%s'", id);
+    char *copy = net_strdup(id);
+    uint32_t *list = malloc(n > 0 ? (size_t)n * sizeof *list : 1);
+    if (copy == NULL || list == NULL || pn_strmap_put(g->index, copy, g->n) < 0) {
+        free(copy);
+        free(list);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory adding group '%s'", id);
+    }
+    if (n > 0)
+        memcpy(list, idx, (size_t)n * sizeof *list);
+    g->id[g->n] = copy;
+    g->idx[g->n] = list;
+    g->len[g->n] = n;
+    g->n++;
+    return PN_OK;
+}
+
+static bool net_find_group(const pn_net_groups *g, const char *id,
+                           const uint32_t **idx, uint32_t *n)
+{
+    int64_t i = g->index != NULL ? pn_strmap_get(g->index, id) : -1;
+    if (i < 0)
+        return false;
+    *idx = g->idx[i];
+    *n = g->len[i];
+    return true;
+}
+
+bool pn_net_find_place_group(const pn_net *net, const char *id,
+                             const uint32_t **idx, uint32_t *n)
+{
+    return net_find_group(&net->place_groups, id, idx, n);
+}
+
+bool pn_net_find_transition_group(const pn_net *net, const char *id,
+                                  const uint32_t **idx, uint32_t *n)
+{
+    return net_find_group(&net->trans_groups, id, idx, n);
 }

@@ -1,6 +1,7 @@
 /* Streaming PNML reader. MCC models reach hundreds of MB, so the file is read
  * with xmlTextReader (constant memory apart from the net itself) and never
- * built into a DOM. Arcs and reference nodes may name nodes that appear later
+ * built into a DOM. A coloured net type stops the stream at its <net> and
+ * the file is handed to the symmetric-net reader and unfolder (hlpn.h). Arcs and reference nodes may name nodes that appear later
  * in the file, so they are collected and resolved once the whole file is in. */
 #include "petrel/pnml.h"
 
@@ -17,6 +18,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
+#include "hlpn.h"
 #include "strmap.h"
 
 /* NONET: a model must never make us fetch anything. No NOENT/DTDLOAD, so
@@ -69,6 +71,7 @@ typedef struct pnml_reader {
     pnml_ref *refs;
     size_t n_refs, cap_refs;
     pn_strmap *ref_index;
+    bool coloured; /* a coloured net type: hlpn_read.c reads it instead */
 } pnml_reader;
 
 /* The labels a place, transition or arc may carry. */
@@ -629,10 +632,10 @@ static pn_status check_net_type(pnml_reader *r, pnml_who who, const char *type)
     if (type == NULL)
         return fail_at(r, PN_ERR_INPUT, r->net_line, who, "missing type attribute");
     for (size_t i = 0; i < sizeof coloured / sizeof coloured[0]; i++)
-        if (contains(type, coloured[i]))
-            return fail_at(r, PN_ERR_UNSUPPORTED, r->net_line, who,
-                           "coloured net (%s) is not supported yet; unfold it first",
-                           coloured[i]);
+        if (contains(type, coloured[i])) {
+            r->coloured = true; /* stops the stream; the entry point redirects */
+            return fail_at(r, PN_ERR_UNSUPPORTED, r->net_line, who, "coloured net");
+        }
     if (!ends_with(type, "ptnet"))
         return fail_at(r, PN_ERR_INPUT, r->net_line, who,
                        "unknown net type '%.200s'", type);
@@ -826,9 +829,10 @@ static pn_status read_document(pnml_reader *r)
 /* ---- entry points -------------------------------------------------------- */
 
 /* Runs the reader and hands the result or the error over; frees everything
- * but the returned net. */
+ * but the returned net. *coloured: the net is coloured and nothing was
+ * read (err untouched). */
 static pn_status read_with(xmlTextReaderPtr xr, const char *label,
-                           pn_net **out, pn_error *err)
+                           pn_net **out, pn_error *err, bool *coloured)
 {
     pnml_reader r;
     memset(&r, 0, sizeof r);
@@ -851,8 +855,25 @@ static pn_status read_with(xmlTextReaderPtr xr, const char *label,
         return PN_OK;
     }
     pn_net_free(r.net);
+    *coloured = r.coloured;
+    if (r.coloured)
+        return st;
     one_line(r.err.msg);
     return pn_fail(err, st, "%s", r.err.msg);
+}
+
+/* The coloured reader's error goes through a private pn_error so that, as
+ * for P/T nets, an error already in the caller's is kept. */
+static pn_status read_coloured(const char *buf, size_t len, const char *path,
+                               pn_net **out, pn_error *err)
+{
+    pn_error e = {PN_OK, ""};
+    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, out, &e)
+                               : pn_hlpn_read_file(path, out, &e);
+    if (st == PN_OK)
+        return PN_OK;
+    one_line(e.msg);
+    return pn_fail(err, st, "%s", e.msg);
 }
 
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
@@ -869,7 +890,9 @@ pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
         return pn_fail(err, PN_ERR_INPUT, "%s:1: malformed XML: empty input", label);
     xmlTextReaderPtr xr = xmlReaderForMemory(buf, (int)len, label, NULL,
                                              PNML_XML_OPTIONS);
-    return read_with(xr, label, out, err);
+    bool coloured = false;
+    pn_status st = read_with(xr, label, out, err, &coloured);
+    return coloured ? read_coloured(buf, len, label, out, err) : st;
 }
 
 pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err)
@@ -887,7 +910,8 @@ pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err)
         return pn_fail(err, PN_ERR_IO, "%s: cannot read: %s", path, strerror(e));
     }
     xmlTextReaderPtr xr = xmlReaderForFd(fd, path, NULL, PNML_XML_OPTIONS);
-    pn_status st = read_with(xr, path, out, err);
+    bool coloured = false;
+    pn_status st = read_with(xr, path, out, err, &coloured);
     close(fd);
-    return st;
+    return coloured ? read_coloured(NULL, 0, path, out, err) : st;
 }

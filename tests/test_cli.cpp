@@ -262,12 +262,16 @@ TEST_F(Cli, FolderWithoutModelIsAnError)
     EXPECT_TRUE(contains(r.err, "model.pnml")) << show(r);
 }
 
-TEST_F(Cli, ColouredModelCannotCompute)
+TEST_F(Cli, ColouredModelIsUnfolded)
 {
     NEED_MCC("Philosophers-COL-000005");
     Run r = run("-e StateSpace " + quote(kMcc + "/Philosophers-COL-000005"));
     EXPECT_EQ(r.code, 0) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    expect_state_space(r.out, 243, 945, 1, 10);
+    EXPECT_TRUE(contains(r.out, "TECHNIQUES EXPLICIT PARALLEL_PROCESSING UNFOLDING_TO_PT") ||
+                contains(r.out, "TECHNIQUES EXPLICIT SEQUENTIAL_PROCESSING UNFOLDING_TO_PT"))
+        << show(r);
+    EXPECT_TRUE(contains(r.err, "unfolded 5 coloured places")) << show(r);
 }
 
 // ---- StateSpace ----------------------------------------------------------------------

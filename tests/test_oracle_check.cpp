@@ -1,5 +1,7 @@
 // The on-the-fly examinations (host/check.c) against the MCC oracle: for
-// every "small" P/T instance of ../shared/mcc/INDEX.tsv and each examination
+// every "small" P/T instance and every "col" coloured instance (read through
+// the unfolder, formulas naming coloured ids) of ../shared/mcc/INDEX.tsv and
+// each examination
 // UB, RC, RF, RD, OS, QL, SM, L, CTLC, CTLF, LTLC, LTLF, the CLI's pipeline
 // is run through the C API (read and simplify the formulas, then pn_examine
 // with 2 threads: the on-the-fly checker, or the state graph with the CTL,
@@ -37,6 +39,7 @@
 #include "petrel/engine.h"
 #include "petrel/error.h"
 #include "petrel/examine.h"
+#include "petrel/examine_col.h"
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
@@ -123,7 +126,9 @@ std::vector<CheckCase> load_cases()
         if (line.empty())
             continue;
         std::vector<std::string> cells = split_tabs(line);
-        if (cells.size() < header.size() || cells[col["group"]] != "small")
+        // Coloured instances ("col") run unfolded through the same pipeline.
+        if (cells.size() < header.size() ||
+            (cells[col["group"]] != "small" && cells[col["group"]] != "col"))
             continue;
         for (const Exam &e : kExams) {
             CheckCase c;
@@ -283,7 +288,7 @@ TEST_P(OracleCheck, MatchesOracle)
         o.timeout_s = 60;
     ResultGuard run;
     pn_check *craw = nullptr;
-    ASSERT_EQ(pn_examine(cn.get(), exam, set.get(), &o, &craw, &run.res, nullptr, &err), PN_OK)
+    ASSERT_EQ(pn_examine_coloured(cn.get(), exam, set.get(), &o, &craw, &run.res, nullptr, &err), PN_OK)
         << err.msg;
     std::unique_ptr<pn_check, CheckDeleter> check(craw);
     bool explored = run.res.states > 0;

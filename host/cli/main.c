@@ -12,6 +12,7 @@
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
 #include "petrel/examine.h"
+#include "petrel/examine_col.h"
 #include "petrel/formula.h"
 #include "petrel/gpu.h"
 #include "petrel/mcc.h"
@@ -95,6 +96,14 @@ static int cli_load(cli_run *r)
     if (r->o.verbose)
         fprintf(stderr, "petrel: %s: %u places, %u transitions, %u arcs\n", r->net->id,
                 r->net->n_places, r->net->n_transitions, r->net->n_arcs);
+    const pn_unfold_info *u = &r->net->unfold;
+    if (u->unfolded && !r->o.quiet)
+        fprintf(stderr, "petrel: unfolded %u coloured places and %u transitions to %u places "
+                        "and %u transitions (%u and %u structurally dead ones dropped, "
+                        "%lu bindings tried) in %.3f s\n",
+                u->coloured_places, u->coloured_transitions, r->net->n_places,
+                r->net->n_transitions, u->dropped_places, u->dropped_transitions,
+                (unsigned long)u->bindings_tried, u->seconds);
     return 0;
 }
 
@@ -179,16 +188,17 @@ static int cli_state_space(cli_run *r)
         fputs("CANNOT_COMPUTE\n", stdout);
         return 1;
     }
-    pn_mcc_print_state_space(stdout, &res);
+    pn_mcc_print_state_space(stdout, &res, r->net);
     cli_print_stats(r, &res);
     pn_engine_result_free(&res);
     return 0;
 }
 
-static void cli_print_answers(const pn_check *c, const pn_engine_result *res)
+static void cli_print_answers(const cli_run *r, const pn_check *c,
+                              const pn_engine_result *res)
 {
     char tech[128];
-    pn_mcc_techniques(res, tech, sizeof tech);
+    pn_mcc_techniques(res, r->net, tech, sizeof tech);
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         const pn_answer *a = pn_check_answer(c, i);
         char value[32];
@@ -262,14 +272,14 @@ static int cli_check(cli_run *r)
     pn_check *c = NULL;
     pn_error err = {0};
     pn_engine_result res;
-    if (pn_examine(r->cn, r->o.exam, set, &r->eo, &c, &res, r->o.quiet ? NULL : stderr,
+    if (pn_examine_coloured(r->cn, r->o.exam, set, &r->eo, &c, &res, r->o.quiet ? NULL : stderr,
                    &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         fputs("CANNOT_COMPUTE\n", stdout);
         pn_fml_set_free(set);
         return 1;
     }
-    cli_print_answers(c, &res);
+    cli_print_answers(r, c, &res);
     if (res.states > 0) {
         if (r->o.trace)
             cli_print_traces(r, c, &res);

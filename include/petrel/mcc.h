@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "petrel/engine.h"
+#include "petrel/net.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,12 +39,14 @@ const char *pn_exam_formula_file(pn_exam e);
 /* Global properties answer one line named after the examination. */
 bool pn_exam_is_global(pn_exam e);
 
-/* TECHNIQUES keywords for what an exploration actually used. */
-void pn_mcc_techniques(const pn_engine_result *r, char *buf, size_t len);
+/* TECHNIQUES keywords for what an exploration actually used; net (may be
+ * NULL) adds UNFOLDING_TO_PT when it was unfolded from a coloured net. */
+void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, char *buf,
+                       size_t len);
 
 /* The four STATE_SPACE lines when the exploration completed, else
  * CANNOT_COMPUTE: a partial count proves nothing. */
-void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r);
+void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net);
 
 /* FORMULA <id> <value> TECHNIQUES ..., or FORMULA <id> CANNOT_COMPUTE when
  * value is NULL. */

@@ -21,6 +21,30 @@ typedef struct pn_arc {
 
 struct pn_strmap;
 
+/* Named lists of node indices: for a net unfolded from a coloured one, each
+ * coloured place (transition) id and the unfolded places (transitions) it
+ * stands for, so that formulas naming coloured ids can be bound. */
+typedef struct pn_net_groups {
+    uint32_t n, cap;
+    char **id;
+    uint32_t **idx;
+    uint32_t *len;           /* may be 0: a transition no binding enables */
+    struct pn_strmap *index;
+} pn_net_groups;
+
+/* What the unfolding of a coloured net did (all zero for a P/T net). */
+typedef struct pn_unfold_info {
+    bool unfolded;           /* the net comes from a coloured (symmetric) net */
+    uint32_t coloured_places;
+    uint32_t coloured_transitions;
+    uint64_t bindings_tried; /* variable assignments enumerated, partial ones
+                                included (guards are checked early) */
+    uint64_t bindings_kept;  /* bindings whose guard holds */
+    uint32_t dropped_places; /* never markable: start empty, no producer */
+    uint32_t dropped_transitions; /* consume from such a place */
+    double seconds;          /* reading and unfolding */
+} pn_unfold_info;
+
 typedef struct pn_net {
     char *id;                /* the <net id="..."> */
     uint32_t n_places;
@@ -36,6 +60,9 @@ typedef struct pn_net {
     uint32_t cap_places, cap_transitions, cap_arcs;
     struct pn_strmap *place_index;
     struct pn_strmap *trans_index;
+    pn_net_groups place_groups;
+    pn_net_groups trans_groups;
+    pn_unfold_info unfold;
 } pn_net;
 
 pn_net *pn_net_new(const char *id);
@@ -56,6 +83,19 @@ pn_status pn_net_add_arc(pn_net *net, uint32_t place, uint32_t transition,
 /* Index of the place/transition with this id, or -1. */
 int64_t pn_net_find_place(const pn_net *net, const char *id);
 int64_t pn_net_find_transition(const pn_net *net, const char *id);
+
+/* Records that the coloured place (place = true) or transition `id` stands
+ * for the nodes idx[0..n) (copied; n may be 0). Fails on a duplicate group
+ * id (PN_ERR_INPUT) or an index out of range (PN_ERR_INTERNAL). Group ids
+ * live apart from node ids: a dot-sorted place keeps its id for both. */
+pn_status pn_net_add_group(pn_net *net, bool place, const char *id,
+                           const uint32_t *idx, uint32_t n, pn_error *err);
+/* True when id names a group; *idx (borrowed) and *n get its nodes. A P/T
+ * net has no groups. */
+bool pn_net_find_place_group(const pn_net *net, const char *id,
+                             const uint32_t **idx, uint32_t *n);
+bool pn_net_find_transition_group(const pn_net *net, const char *id,
+                                  const uint32_t **idx, uint32_t *n);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,9 @@
-/* Streaming PNML reader (libxml2 xmlTextReader): P/T nets as the MCC ships
- * them. Coloured nets are recognised and refused (PN_ERR_UNSUPPORTED). */
+/* PNML reader: P/T nets as the MCC ships them, through a streaming reader
+ * (libxml2 xmlTextReader); symmetric (coloured) nets are read into a DOM and
+ * unfolded to P/T (net->unfold says so, and net->place_groups /
+ * trans_groups map each coloured id to its unfolded nodes). Constructs
+ * beyond symmetric nets (partitions, integers, lists) and unfoldings past
+ * 2^31 nodes or bindings are refused with PN_ERR_UNSUPPORTED. */
 #ifndef PETREL_PNML_H
 #define PETREL_PNML_H
 

@@ -1,0 +1,158 @@
+/* Global properties of coloured nets, as formulas over the coloured groups
+ * of the unfolding (see examine_col.h):
+ *   OneSafe        A G (AND over places P: tokens(P) <= 1)
+ *   StableMarking  some P with A G (tokens(P) = m0(P))
+ *   QuasiLiveness  every T with E F fireable(T)
+ *   Liveness       every T with A G E F fireable(T)
+ * where tokens(P) sums P's unfolded places and fireable(T) is true when
+ * any binding of T is enabled (false for a T without bindings). The
+ * formulas go through pn_examine like any formula examination and their
+ * verdicts are folded into the one answer the examination prints. */
+#include "petrel/examine_col.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "petrel/mcc.h"
+
+static pn_fml_node *col_tokens(const pn_net *net, uint32_t g)
+{
+    return pn_fml_list(PN_FML_TOKENS, net->place_groups.idx[g], net->place_groups.len[g]);
+}
+
+static pn_fml_node *col_fireable(const pn_net *net, uint32_t g)
+{
+    if (net->trans_groups.len[g] == 0)
+        return pn_fml_leaf(PN_FML_FALSE);
+    return pn_fml_list(PN_FML_FIREABLE, net->trans_groups.idx[g], net->trans_groups.len[g]);
+}
+
+static uint64_t col_m0(const pn_net *net, uint32_t g)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < net->place_groups.len[g]; k++) {
+        uint64_t v = net->m0[net->place_groups.idx[g][k]];
+        sum = v > UINT64_MAX - sum ? UINT64_MAX : sum + v;
+    }
+    return sum;
+}
+
+/* A G (tokens(P) <= 1 for every P). */
+static pn_fml_node *col_one_safe(const pn_net *net)
+{
+    uint32_t n = net->place_groups.n;
+    pn_fml_node **kids = malloc((size_t)n * sizeof *kids);
+    if (kids == NULL)
+        return NULL;
+    for (uint32_t g = 0; g < n; g++)
+        kids[g] = pn_fml_binary(PN_FML_INT_LE, col_tokens(net, g), pn_fml_const(1));
+    pn_fml_node *all = pn_fml_nary(PN_FML_AND, kids, n);
+    free(kids);
+    return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, all));
+}
+
+/* Formula i of the rewritten examination. */
+static pn_fml_node *col_formula(const pn_net *net, pn_exam exam, uint32_t i)
+{
+    switch (exam) {
+    case PN_EXAM_ONE_SAFE:
+        return col_one_safe(net);
+    case PN_EXAM_STABLE_MARKING: {
+        uint64_t c = col_m0(net, i);
+        pn_fml_node *eq = pn_fml_binary(
+            PN_FML_AND, pn_fml_binary(PN_FML_INT_LE, col_tokens(net, i), pn_fml_const(c)),
+            pn_fml_binary(PN_FML_INT_LE, pn_fml_const(c), col_tokens(net, i)));
+        return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, eq));
+    }
+    case PN_EXAM_QUASI_LIVENESS:
+        return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, col_fireable(net, i)));
+    default: /* Liveness */
+        return pn_fml_unary(
+            PN_FML_A,
+            pn_fml_unary(PN_FML_G, pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F,
+                                                                         col_fireable(net, i)))));
+    }
+}
+
+static uint32_t col_count(const pn_net *net, pn_exam exam)
+{
+    switch (exam) {
+    case PN_EXAM_ONE_SAFE: return 1;
+    case PN_EXAM_STABLE_MARKING: return net->place_groups.n;
+    default: return net->trans_groups.n;
+    }
+}
+
+static pn_status col_build(const pn_net *net, pn_exam exam, pn_fml_set **out, pn_error *err)
+{
+    pn_fml_set *set = calloc(1, sizeof *set);
+    uint32_t n = col_count(net, exam);
+    if (set == NULL || (n > 0 && (set->props = calloc(n, sizeof *set->props)) == NULL)) {
+        free(set);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory building %s", pn_exam_name(exam));
+    }
+    set->net = net;
+    for (; set->n < n; set->n++) {
+        pn_fml_prop *p = &set->props[set->n];
+        char id[32];
+        snprintf(id, sizeof id, "%s-%u", pn_exam_name(exam), set->n);
+        p->id = malloc(strlen(id) + 1);
+        p->root = col_formula(net, exam, set->n);
+        if (p->id == NULL || p->root == NULL) {
+            set->n++; /* freed with the rest */
+            pn_fml_set_free(set);
+            return pn_fail(err, PN_ERR_NOMEM, "out of memory building %s", pn_exam_name(exam));
+        }
+        memcpy(p->id, id, strlen(id) + 1);
+    }
+    *out = set;
+    return pn_fml_set_simplify(set, err);
+}
+
+/* StableMarking needs one TRUE (exists a place); the others need every
+ * answer TRUE. UNKNOWN unless decided. */
+static pn_verdict col_fold(const pn_check *c, pn_exam exam)
+{
+    bool exists = exam == PN_EXAM_STABLE_MARKING;
+    bool unknown = false;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        pn_verdict v = pn_check_answer(c, i)->verdict;
+        if (v == (exists ? PN_VERDICT_TRUE : PN_VERDICT_FALSE))
+            return v;
+        unknown = unknown || v == PN_VERDICT_UNKNOWN;
+    }
+    if (unknown)
+        return PN_VERDICT_UNKNOWN;
+    return exists ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
+}
+
+static bool col_rewritten(const pn_cnet *cn, pn_exam exam)
+{
+    return cn->net != NULL && cn->net->unfold.unfolded &&
+           (exam == PN_EXAM_ONE_SAFE || exam == PN_EXAM_STABLE_MARKING ||
+            exam == PN_EXAM_QUASI_LIVENESS || exam == PN_EXAM_LIVENESS);
+}
+
+pn_status pn_examine_coloured(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                              const pn_engine_opts *opts, pn_check **check,
+                              pn_engine_result *res, FILE *diag, pn_error *err)
+{
+    if (!col_rewritten(cn, exam))
+        return pn_examine(cn, exam, set, opts, check, res, diag, err);
+    pn_fml_set *fs = NULL;
+    pn_check *inner = NULL;
+    /* Liveness needs the state graph (CTL); the others are reachability
+     * formulas, checked on the fly. */
+    pn_exam as = exam == PN_EXAM_LIVENESS ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_REACH_FIREABILITY;
+    pn_status st = col_build(cn->net, exam, &fs, err);
+    if (st == PN_OK)
+        st = pn_examine(cn, as, fs, opts, &inner, res, diag, err);
+    if (st == PN_OK)
+        st = pn_check_new(cn, exam, NULL, 1, check, err);
+    if (st == PN_OK)
+        pn_check_set(*check, 0, col_fold(inner, exam));
+    pn_check_free(inner);
+    pn_fml_set_free(fs);
+    return st;
+}

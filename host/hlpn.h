@@ -1,0 +1,207 @@
+/* Symmetric (coloured) nets: the declarations, terms and nodes read from a
+ * PNML symmetricnet document, and their unfolding into a P/T pn_net.
+ * Internal to host/: hlpn_read.c walks the document, hlpn_sorts.c owns the
+ * sorts, constants and variables, hlpn_term.c parses and evaluates terms,
+ * unfold.c enumerates bindings and builds the net.
+ *
+ * Colours are dense indices: colour c of a sort of size n is 0 <= c < n.
+ * Enumerations number their constants in declaration order, a finite
+ * integer range [start, end] maps v to v - start, and a product sort uses
+ * mixed radix with the last component least significant. Identifiers are
+ * borrowed from the document, which lives until the net is built. */
+#ifndef PETREL_HLPN_H
+#define PETREL_HLPN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libxml/tree.h>
+
+#include "petrel/error.h"
+#include "petrel/net.h"
+#include "strmap.h"
+
+#define HL_NONE UINT32_MAX
+/* Colours per sort, unfolded nodes and bindings tried are kept below this so
+ * that every index fits a uint32_t and no product overflows. */
+#define HL_MAX_COUNT (UINT64_C(1) << 31)
+
+typedef enum hl_sort_kind {
+    HL_SORT_DOT,
+    HL_SORT_ENUM,     /* cyclicenumeration / finiteenumeration */
+    HL_SORT_RANGE,    /* finiteintrange */
+    HL_SORT_PRODUCT,
+    HL_SORT_ALIAS     /* a namedsort whose body is a usersort */
+} hl_sort_kind;
+
+typedef struct hl_sort {
+    const char *id;          /* NULL for sorts written inline */
+    xmlNode *node;           /* the body element, for messages */
+    hl_sort_kind kind;
+    int state;               /* 0 unread, 1 being resolved, 2 resolved */
+    uint64_t size;           /* colours; valid once resolved */
+    uint32_t n;              /* ENUM constants or PRODUCT components */
+    uint32_t *comp;          /* PRODUCT: component sorts (canonical) */
+    const char **labels;     /* ENUM: colour names used in unfolded ids */
+    int64_t start;           /* RANGE: the first value */
+    uint32_t target;         /* ALIAS: the sort referred to */
+} hl_sort;
+
+typedef struct hl_const {
+    uint32_t sort;
+    uint32_t colour;
+} hl_const;
+
+typedef struct hl_var {
+    const char *id;
+    xmlNode *node;           /* the <variabledecl> */
+    uint32_t sort;
+} hl_var;
+
+typedef enum hl_term_kind {
+    /* colour terms: one colour of `sort` */
+    HL_T_VAR, HL_T_CONST, HL_T_SUCC, HL_T_PRED, HL_T_TUPLE,
+    /* multiset terms over `sort` */
+    HL_T_NUMBEROF, HL_T_ADD, HL_T_SUB, HL_T_ALL,
+    /* guards */
+    HL_G_TRUE, HL_G_FALSE, HL_G_AND, HL_G_OR, HL_G_NOT, HL_G_IMPLY,
+    HL_G_EQ, HL_G_NE, HL_G_LT, HL_G_LE, HL_G_GT, HL_G_GE
+} hl_term_kind;
+
+typedef struct hl_term {
+    hl_term_kind kind;
+    uint32_t sort;           /* colour and multiset terms; HL_NONE in guards */
+    uint32_t n;
+    struct hl_term **kids;
+    uint64_t value;          /* VAR: variable, CONST: colour, NUMBEROF: count */
+    long line;
+} hl_term;
+
+typedef struct hl_place {
+    const char *id;
+    xmlNode *node;
+    uint32_t sort;
+    hl_term *m0;             /* NULL: empty */
+    uint32_t base;           /* its first unfolded place */
+} hl_place;
+
+typedef struct hl_trans {
+    const char *id;
+    xmlNode *node;
+    hl_term *guard;          /* NULL: true */
+    uint32_t arc_first, arc_count; /* into hl_model.by_trans */
+} hl_trans;
+
+typedef struct hl_arc {
+    const char *id;
+    xmlNode *node;
+    uint32_t place, trans;
+    bool to_trans;
+    hl_term *ins;
+} hl_arc;
+
+typedef struct hl_model {
+    const char *label;
+    pn_error *err;
+    hl_sort *sorts;
+    uint32_t n_sorts, cap_sorts;
+    hl_const *consts;
+    uint32_t n_consts, cap_consts;
+    hl_var *vars;
+    uint32_t n_vars, cap_vars;
+    hl_place *places;
+    uint32_t n_places, cap_places;
+    hl_trans *trans;
+    uint32_t n_trans, cap_trans;
+    hl_arc *arcs;
+    uint32_t n_arcs, cap_arcs;
+    uint32_t *by_trans;      /* arc indices grouped by transition */
+    pn_strmap *sort_index, *const_index, *var_index, *node_index;
+} hl_model;
+
+/* ---- hlpn_read.c --------------------------------------------------------- */
+pn_status hl_fail(hl_model *m, pn_status code, const xmlNode *at,
+                  const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+pn_status hl_nomem(hl_model *m);
+/* An element the grammar does not have here: PN_ERR_UNSUPPORTED for the
+ * high-level net operators Petrel does not unfold (partitions, integers,
+ * lists, strings), PN_ERR_INPUT for anything else. */
+pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
+/* An attribute's text, borrowed from the document; NULL when absent. */
+const char *hl_attr(const xmlNode *e, const char *name);
+/* The first element child at or after c, or NULL. */
+xmlNode *hl_elem(xmlNode *c);
+bool hl_is(const xmlNode *e, const char *name);
+/* Doubles *cap until need fits; -1 when out of memory. */
+int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);
+/* Reads the net body into m (declarations, nodes, arcs). */
+pn_status hl_read_net(hl_model *m, xmlNode *net);
+void hl_model_free(hl_model *m);
+
+/* ---- hlpn_sorts.c -------------------------------------------------------- */
+/* Registers every namedsort, variable and enumeration constant below
+ * `declarations` (forward references are resolved afterwards). */
+pn_status hl_declare(hl_model *m, xmlNode *declarations);
+/* Resolves every sort and checks the variables; after hl_declare. */
+pn_status hl_resolve_declarations(hl_model *m);
+/* The sort a <usersort>/<dot>/<productsort>/... element denotes
+ * (canonical: never an alias), or HL_NONE with the error set. */
+uint32_t hl_sort_of(hl_model *m, xmlNode *e);
+uint32_t hl_canon(const hl_model *m, uint32_t s);
+bool hl_sort_eq(const hl_model *m, uint32_t a, uint32_t b);
+/* Appends the label of colour c of sort s ("1", "a_b", "" for dot) to buf;
+ * -1 when buf is too small. */
+int hl_colour_label(const hl_model *m, uint32_t s, uint64_t c, char *buf,
+                    size_t len);
+const char *hl_sort_name(const hl_model *m, uint32_t s);
+
+/* ---- hlpn_term.c --------------------------------------------------------- */
+/* A colour or multiset term of sort `expect` (HL_NONE: infer it). */
+hl_term *hl_parse_multiset(hl_model *m, xmlNode *e, uint32_t expect);
+hl_term *hl_parse_guard(hl_model *m, xmlNode *e);
+void hl_term_free(hl_term *t);
+bool hl_term_is_multiset(const hl_term *t);
+/* Marks used[v] for every variable in t. */
+void hl_term_vars(const hl_term *t, bool *used);
+
+typedef struct hl_pair {
+    uint64_t colour;
+    int64_t count;
+} hl_pair;
+
+typedef struct hl_bag {
+    hl_pair *p;
+    size_t n, cap;
+} hl_bag;
+
+uint64_t hl_eval_colour(const hl_model *m, const hl_term *t, const uint64_t *b);
+bool hl_eval_guard(const hl_model *m, const hl_term *t, const uint64_t *b);
+/* Sets bag to t's multiset under binding b, sorted by colour, merged,
+ * every count positive. Fails (PN_ERR_INPUT) on a subtraction that goes negative
+ * or a count beyond 2^62. */
+pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b,
+                      hl_bag *bag);
+
+/* ---- unfold.c ------------------------------------------------------------ */
+/* Builds the P/T net: one place per (place, colour), one transition per
+ * (transition, binding satisfying the guard), and the coloured ids as
+ * groups (net.h). */
+pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
+
+/* ---- unfold_prune.c ------------------------------------------------------ */
+/* A copy of net without its unmarkable places and dead transitions (see
+ * the file), groups remapped; net is left with its groups scrambled and
+ * must be freed. */
+pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
+
+/* ---- entry points (hlpn_read.c), called by pnml_read.c once the streaming
+ * reader has seen a coloured net type ------------------------------------ */
+pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err);
+pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
+                              pn_net **out, pn_error *err);
+
+#endif

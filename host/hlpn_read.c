@@ -1,0 +1,464 @@
+/* Symmetric-net PNML reader. Coloured models are small next to their
+ * unfolding, so the document is read into a DOM (which the term parser
+ * needs anyway: terms are trees) and walked twice: first the declarations
+ * and the node ids (sorts and nodes may be referred to before they appear),
+ * then the typed labels. */
+#include "hlpn.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libxml/parser.h>
+
+/* Same options as the streaming reader (pnml_read.c): no network, no
+ * external entities, big documents, true line numbers; errors come back
+ * through the context, never printed. */
+#define HL_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | \
+                        XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+
+/* node_index values: places as is, transitions with this bit. */
+#define HL_TRANS_BIT (INT64_C(1) << 32)
+
+/* ---- helpers shared by the hlpn files ------------------------------------ */
+
+pn_status hl_fail(hl_model *m, pn_status code, const xmlNode *at,
+                  const char *fmt, ...)
+{
+    char what[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    long line = at != NULL ? xmlGetLineNo(at) : 0;
+    const char *elem = at != NULL && at->name != NULL ? (const char *)at->name : "net";
+    return pn_fail(m->err, code, "%s:%ld: %s: %s", m->label, line, elem, what);
+}
+
+pn_status hl_nomem(hl_model *m)
+{
+    return pn_fail(m->err, PN_ERR_NOMEM, "%s: out of memory reading the coloured net",
+                   m->label);
+}
+
+pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where)
+{
+    static const char *const later[] = {
+        "partition", "partitionelement", "partitionelementof", "ltp", "gtp",
+        "integer", "natural", "positive", "bool", "string", "list",
+        "multisetsort", "arbitrarysort", "namedoperator", "addition",
+        "subtraction", "mult", "div", "mod", "cardinality", "contains",
+        "booleanconstant", "scalarproduct", "cardinalityof", "stringconstant",
+        "integerconstant", "emptylist", "makelist", "concatenation"};
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (hl_is(e, later[i]))
+            return hl_fail(m, PN_ERR_UNSUPPORTED, e,
+                           "<%s> %s is not supported (symmetric nets only)",
+                           later[i], where);
+    return hl_fail(m, PN_ERR_INPUT, e, "unexpected element <%.60s> %s",
+                   (const char *)e->name, where);
+}
+
+const char *hl_attr(const xmlNode *e, const char *name)
+{
+    for (const xmlAttr *a = e->properties; a != NULL; a = a->next) {
+        if (xmlStrcmp(a->name, BAD_CAST name) != 0)
+            continue;
+        if (a->children == NULL)
+            return "";
+        /* One text node is the normal case; anything else (entity
+         * references kept unexpanded) is treated as unreadable. */
+        if (a->children->type == XML_TEXT_NODE && a->children->next == NULL)
+            return (const char *)a->children->content;
+        return NULL;
+    }
+    return NULL;
+}
+
+xmlNode *hl_elem(xmlNode *c)
+{
+    while (c != NULL && c->type != XML_ELEMENT_NODE)
+        c = c->next;
+    return c;
+}
+
+bool hl_is(const xmlNode *e, const char *name)
+{
+    return e != NULL && xmlStrcmp(e->name, BAD_CAST name) == 0;
+}
+
+int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > UINT32_MAX || ncap > SIZE_MAX / elem)
+        return -1;
+    void *p = realloc(*items, (size_t)ncap * elem);
+    if (p == NULL)
+        return -1;
+    *items = p;
+    *cap = (uint32_t)ncap;
+    return 0;
+}
+
+/* The first child element named `name`, or NULL. */
+static xmlNode *hl_child(xmlNode *e, const char *name)
+{
+    for (xmlNode *c = hl_elem(e->children); c != NULL; c = hl_elem(c->next))
+        if (hl_is(c, name))
+            return c;
+    return NULL;
+}
+
+/* The single element inside a label's <structure>. */
+static xmlNode *hl_structure(hl_model *m, xmlNode *label)
+{
+    xmlNode *s = hl_child(label, "structure");
+    xmlNode *body = s != NULL ? hl_elem(s->children) : NULL;
+    if (body == NULL)
+        hl_fail(m, PN_ERR_INPUT, label, "no <structure> with a term inside");
+    return body;
+}
+
+static pn_status hl_required_id(hl_model *m, xmlNode *e, const char *attr,
+                                const char **out)
+{
+    *out = hl_attr(e, attr);
+    if (*out == NULL)
+        return hl_fail(m, PN_ERR_INPUT, e, "missing %s attribute", attr);
+    if ((*out)[0] == '\0')
+        return hl_fail(m, PN_ERR_INPUT, e, "empty %s attribute", attr);
+    return PN_OK;
+}
+
+/* ---- pass 1: declarations and node ids ----------------------------------- */
+
+static pn_status hl_register_node(hl_model *m, xmlNode *e, bool place)
+{
+    const char *id;
+    pn_status st = hl_required_id(m, e, "id", &id);
+    if (st != PN_OK)
+        return st;
+    if (pn_strmap_get(m->node_index, id) >= 0)
+        return hl_fail(m, PN_ERR_INPUT, e, "duplicate id '%.120s'", id);
+    int64_t key;
+    if (place) {
+        if (hl_grow((void **)&m->places, &m->cap_places, m->n_places + 1, sizeof *m->places))
+            return hl_nomem(m);
+        m->places[m->n_places] = (hl_place){id, e, HL_NONE, NULL, 0};
+        key = m->n_places++;
+    } else {
+        if (hl_grow((void **)&m->trans, &m->cap_trans, m->n_trans + 1, sizeof *m->trans))
+            return hl_nomem(m);
+        m->trans[m->n_trans] = (hl_trans){id, e, NULL, 0, 0};
+        key = HL_TRANS_BIT | m->n_trans++;
+    }
+    return pn_strmap_put(m->node_index, id, key) < 0 ? hl_nomem(m) : PN_OK;
+}
+
+static pn_status hl_register_arc(hl_model *m, xmlNode *e)
+{
+    if (hl_grow((void **)&m->arcs, &m->cap_arcs, m->n_arcs + 1, sizeof *m->arcs))
+        return hl_nomem(m);
+    m->arcs[m->n_arcs++] = (hl_arc){hl_attr(e, "id"), e, 0, 0, false, NULL};
+    return PN_OK;
+}
+
+static pn_status hl_declaration(hl_model *m, xmlNode *e)
+{
+    xmlNode *s = hl_child(e, "structure");
+    xmlNode *d = s != NULL ? hl_child(s, "declarations") : NULL;
+    if (d == NULL)
+        return hl_fail(m, PN_ERR_INPUT, e, "no <structure><declarations> inside");
+    return hl_declare(m, d);
+}
+
+/* Pages only group nodes; their nesting is bounded by libxml2's depth
+ * limit, so recursion is safe. */
+static pn_status hl_collect(hl_model *m, xmlNode *parent)
+{
+    pn_status st = PN_OK;
+    for (xmlNode *c = hl_elem(parent->children); c != NULL && st == PN_OK;
+         c = hl_elem(c->next)) {
+        if (hl_is(c, "page"))
+            st = hl_collect(m, c);
+        else if (hl_is(c, "declaration"))
+            st = hl_declaration(m, c);
+        else if (hl_is(c, "place") || hl_is(c, "transition"))
+            st = hl_register_node(m, c, hl_is(c, "place"));
+        else if (hl_is(c, "arc"))
+            st = hl_register_arc(m, c);
+        else if (hl_is(c, "referencePlace") || hl_is(c, "referenceTransition"))
+            st = hl_fail(m, PN_ERR_UNSUPPORTED, c,
+                         "reference nodes in coloured nets are not supported");
+    }
+    return st;
+}
+
+/* ---- pass 2: typed labels ------------------------------------------------ */
+
+static pn_status hl_read_place(hl_model *m, hl_place *p)
+{
+    xmlNode *type = hl_child(p->node, "type");
+    if (type == NULL)
+        return hl_fail(m, PN_ERR_INPUT, p->node, "place '%.120s' has no <type>", p->id);
+    xmlNode *sort = hl_structure(m, type);
+    if (sort == NULL)
+        return m->err->code;
+    p->sort = hl_sort_of(m, sort);
+    if (p->sort == HL_NONE)
+        return m->err->code;
+    xmlNode *init = hl_child(p->node, "hlinitialMarking");
+    if (init == NULL)
+        return PN_OK;
+    xmlNode *term = hl_structure(m, init);
+    p->m0 = term != NULL ? hl_parse_multiset(m, term, p->sort) : NULL;
+    return p->m0 != NULL ? PN_OK : m->err->code;
+}
+
+static pn_status hl_read_guard(hl_model *m, hl_trans *t)
+{
+    xmlNode *cond = hl_child(t->node, "condition");
+    if (cond == NULL)
+        return PN_OK;
+    xmlNode *term = hl_structure(m, cond);
+    t->guard = term != NULL ? hl_parse_guard(m, term) : NULL;
+    return t->guard != NULL ? PN_OK : m->err->code;
+}
+
+/* Resolves one end of an arc: *index, and whether it is a place. */
+static pn_status hl_arc_end(hl_model *m, xmlNode *e, const char *attr,
+                            uint32_t *index, bool *place)
+{
+    const char *id;
+    pn_status st = hl_required_id(m, e, attr, &id);
+    if (st != PN_OK)
+        return st;
+    int64_t v = pn_strmap_get(m->node_index, id);
+    if (v < 0)
+        return hl_fail(m, PN_ERR_INPUT, e, "%s '%.120s' is not a place or transition",
+                       attr, id);
+    *place = (v & HL_TRANS_BIT) == 0;
+    *index = (uint32_t)(v & ~HL_TRANS_BIT);
+    return PN_OK;
+}
+
+/* An arc without inscription carries one token, which only means something
+ * for a place of sort dot. */
+static pn_status hl_default_inscription(hl_model *m, hl_arc *a)
+{
+    uint32_t s = m->places[a->place].sort;
+    if (m->sorts[s].kind != HL_SORT_DOT)
+        return hl_fail(m, PN_ERR_INPUT, a->node,
+                       "no <hlinscription> on an arc of place '%.120s' (sort %s)",
+                       m->places[a->place].id, hl_sort_name(m, s));
+    a->ins = calloc(1, sizeof *a->ins);
+    if (a->ins == NULL)
+        return hl_nomem(m);
+    *a->ins = (hl_term){HL_T_ALL, s, 0, NULL, 0, xmlGetLineNo(a->node)};
+    return PN_OK;
+}
+
+static pn_status hl_read_arc(hl_model *m, hl_arc *a)
+{
+    uint32_t src, dst;
+    bool src_place, dst_place;
+    pn_status st = hl_arc_end(m, a->node, "source", &src, &src_place);
+    if (st == PN_OK)
+        st = hl_arc_end(m, a->node, "target", &dst, &dst_place);
+    if (st != PN_OK)
+        return st;
+    if (src_place == dst_place)
+        return hl_fail(m, PN_ERR_INPUT, a->node, "arc connects two %s",
+                       src_place ? "places" : "transitions");
+    a->to_trans = src_place;
+    a->place = src_place ? src : dst;
+    a->trans = src_place ? dst : src;
+    xmlNode *ins = hl_child(a->node, "hlinscription");
+    if (ins == NULL)
+        return hl_default_inscription(m, a);
+    xmlNode *term = hl_structure(m, ins);
+    a->ins = term != NULL ? hl_parse_multiset(m, term, m->places[a->place].sort) : NULL;
+    return a->ins != NULL ? PN_OK : m->err->code;
+}
+
+/* Groups the arcs by transition (counting sort): the unfolder walks one
+ * transition's arcs per binding. */
+static pn_status hl_index_arcs(hl_model *m)
+{
+    m->by_trans = malloc(((size_t)m->n_arcs + 1) * sizeof *m->by_trans);
+    if (m->by_trans == NULL)
+        return hl_nomem(m);
+    for (uint32_t i = 0; i < m->n_arcs; i++)
+        m->trans[m->arcs[i].trans].arc_count++;
+    uint32_t off = 0;
+    for (uint32_t t = 0; t < m->n_trans; t++) {
+        m->trans[t].arc_first = off;
+        off += m->trans[t].arc_count;
+        m->trans[t].arc_count = 0;
+    }
+    for (uint32_t i = 0; i < m->n_arcs; i++) {
+        hl_trans *t = &m->trans[m->arcs[i].trans];
+        m->by_trans[t->arc_first + t->arc_count++] = i;
+    }
+    return PN_OK;
+}
+
+pn_status hl_read_net(hl_model *m, xmlNode *net)
+{
+    pn_status st = hl_collect(m, net);
+    if (st == PN_OK)
+        st = hl_resolve_declarations(m);
+    if (st == PN_OK && m->n_places == 0)
+        return hl_fail(m, PN_ERR_INPUT, net, "net has no places");
+    for (uint32_t i = 0; i < m->n_places && st == PN_OK; i++)
+        st = hl_read_place(m, &m->places[i]);
+    for (uint32_t i = 0; i < m->n_trans && st == PN_OK; i++)
+        st = hl_read_guard(m, &m->trans[i]);
+    for (uint32_t i = 0; i < m->n_arcs && st == PN_OK; i++)
+        st = hl_read_arc(m, &m->arcs[i]);
+    return st == PN_OK ? hl_index_arcs(m) : st;
+}
+
+void hl_model_free(hl_model *m)
+{
+    for (uint32_t i = 0; i < m->n_sorts; i++) {
+        free(m->sorts[i].comp);
+        free(m->sorts[i].labels);
+    }
+    for (uint32_t i = 0; i < m->n_places; i++)
+        hl_term_free(m->places[i].m0);
+    for (uint32_t i = 0; i < m->n_trans; i++)
+        hl_term_free(m->trans[i].guard);
+    for (uint32_t i = 0; i < m->n_arcs; i++)
+        hl_term_free(m->arcs[i].ins);
+    free(m->sorts);
+    free(m->consts);
+    free(m->vars);
+    free(m->places);
+    free(m->trans);
+    free(m->arcs);
+    free(m->by_trans);
+    pn_strmap_free(m->sort_index);
+    pn_strmap_free(m->const_index);
+    pn_strmap_free(m->var_index);
+    pn_strmap_free(m->node_index);
+}
+
+/* ---- document and entry points ------------------------------------------- */
+
+static pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net)
+{
+    xmlNode *root = xmlDocGetRootElement(doc);
+    if (root == NULL || !hl_is(root, "pnml"))
+        return hl_fail(m, PN_ERR_INPUT, root, "the root element is not <pnml>");
+    *net = hl_child(root, "net");
+    if (*net == NULL)
+        return pn_fail(m->err, PN_ERR_INPUT, "%s: no <net> element in the file", m->label);
+    for (xmlNode *c = hl_elem((*net)->next); c != NULL; c = hl_elem(c->next))
+        if (hl_is(c, "net"))
+            return hl_fail(m, PN_ERR_INPUT, c, "more than one <net> in the file; "
+                           "Petrel reads one net per file");
+    return PN_OK;
+}
+
+static pn_status hl_read_doc(xmlDoc *doc, const char *label, pn_net **out,
+                             pn_error *err)
+{
+    hl_model m;
+    memset(&m, 0, sizeof m);
+    m.label = label;
+    m.err = err;
+    m.sort_index = pn_strmap_new();
+    m.const_index = pn_strmap_new();
+    m.var_index = pn_strmap_new();
+    m.node_index = pn_strmap_new();
+    xmlNode *net = NULL;
+    pn_status st = m.sort_index && m.const_index && m.var_index && m.node_index
+                       ? hl_find_net(&m, doc, &net)
+                       : hl_nomem(&m);
+    if (st == PN_OK)
+        st = hl_read_net(&m, net);
+    if (st == PN_OK) {
+        const char *id = hl_attr(net, "id");
+        st = hl_unfold(&m, id != NULL ? id : "", out);
+    }
+    hl_model_free(&m);
+    return st;
+}
+
+/* The parser's own message, on one line, as a PN_ERR_INPUT. */
+static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *err)
+{
+    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    char msg[300] = "not well-formed XML";
+    int line = 0;
+    if (e != NULL && e->message != NULL) {
+        snprintf(msg, sizeof msg, "%s", e->message);
+        for (char *p = msg; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        size_t n = strlen(msg);
+        while (n > 0 && msg[n - 1] == ' ')
+            msg[--n] = '\0';
+        line = e->line;
+    }
+    pn_status code = e != NULL && e->domain == XML_FROM_IO ? PN_ERR_IO : PN_ERR_INPUT;
+    return pn_fail(err, code, "%s:%d: malformed XML: %s", label, line, msg);
+}
+
+static double hl_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Takes the parsed document (or the parse failure) to a net. */
+static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
+                           double t0, pn_net **out, pn_error *err)
+{
+    pn_status st = doc != NULL ? hl_read_doc(doc, label, out, err)
+                               : hl_xml_error(ctxt, label, err);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    if (st != PN_OK) {
+        pn_net_free(*out);
+        *out = NULL;
+        return st;
+    }
+    (*out)->unfold.seconds = hl_now() - t0;
+    return PN_OK;
+}
+
+pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
+                              pn_net **out, pn_error *err)
+{
+    *out = NULL;
+    double t0 = hl_now();
+    if (len > INT_MAX)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
+                       label);
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
+    xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
+    return hl_finish(ctxt, doc, label, t0, out, err);
+}
+
+pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err)
+{
+    *out = NULL;
+    double t0 = hl_now();
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
+    xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
+    return hl_finish(ctxt, doc, path, t0, out, err);
+}
