@@ -55,6 +55,7 @@ typedef struct engine {
     uint64_t slot_cap, store_cap, count;
     bool compact;         /* pn_ctable.h table; store = window from view.base */
     uint64_t has_zero;    /* compact: the all-zero marking is in the set */
+    bool tight;           /* compact: the budget capped a growth (load 9/10) */
     uint64_t buf_cap;     /* compact: states the window can hold */
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
     int stop;             /* 0 or a pn_run_status; first wins */
@@ -155,30 +156,53 @@ static int engine_rehash_compact(engine *e, uint64_t slots)
 
 /* Compact mode: ids below store_cap fit both the table's load limit and
  * the window (engine_has_room reads it as in store mode). */
+static uint64_t engine_compact_limit(const engine *e)
+{
+    return e->tight ? e->slot_cap / 10 * 9
+                    : e->slot_cap / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM;
+}
+
 static void engine_compact_cap(engine *e)
 {
-    uint64_t by_load = e->slot_cap / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM;
+    uint64_t by_load = engine_compact_limit(e);
     uint64_t by_buf = e->view.base + e->buf_cap;
     e->store_cap = by_load < by_buf ? by_load : by_buf;
 }
 
-/* Compact mode: room for `need` more states in the table (load <= 4/5)
- * and in the window of states still to expand. */
+/* Compact mode: the slot count for `want` states. Normally twice want; when
+ * the budget cannot hold that next to the old table (both live while
+ * rehashing) and the window, whatever fits, if it keeps the load <= 9/10
+ * (linear probing slows there, but the run goes on: Kanban-size spaces).
+ * 0: not even that fits. */
+static uint64_t engine_compact_slots(engine *e, uint64_t want, uint64_t buf)
+{
+    uint64_t slots = want * 2 > ENGINE_MIN_SLOTS ? want * 2 : ENGINE_MIN_SLOTS;
+    uint64_t budget = e->o->memory_budget;
+    uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1);
+    if (budget == 0 || fixed + slots * sizeof(uint64_t) <= budget)
+        return slots;
+    uint64_t fit = budget > fixed ? (budget - fixed) / sizeof(uint64_t) : 0;
+    if (fit < e->slot_cap)
+        fit = e->slot_cap; /* no growth: the old table may still do at 9/10 */
+    if (want > fit / 10 * 9)
+        return 0;
+    e->tight = true;
+    return fit;
+}
+
+/* Compact mode: room for `need` more states in the table (load <= 4/5, or
+ * 9/10 once memory is tight) and in the window of states still to expand. */
 static int engine_grow_compact(engine *e, uint64_t need)
 {
     uint64_t want = e->count + need;
-    uint64_t slots = e->slot_cap, buf = e->buf_cap;
-    if (want > slots / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM)
-        slots = want * 2 > ENGINE_MIN_SLOTS ? want * 2 : ENGINE_MIN_SLOTS;
-    uint64_t held = e->count - e->view.base;
-    if (held + need > buf)
-        buf = (held + need) / 2 * 3 + 64;
-    if (slots == e->slot_cap && buf == e->buf_cap) {
-        engine_compact_cap(e);
-        return 0;
-    }
     if (want > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
+    uint64_t held = e->count - e->view.base, buf = e->buf_cap;
+    if (held + need > buf)
+        buf = (held + need) / 2 * 3 + 64;
+    uint64_t slots = e->slot_cap;
+    if (want > engine_compact_limit(e) && (slots = engine_compact_slots(e, want, buf)) == 0)
+        return PN_RUN_OUT_OF_MEMORY;
     uint64_t peak = engine_bytes(e, slots + (slots != e->slot_cap ? e->slot_cap : 0), buf, 1);
     if (e->o->memory_budget && peak > e->o->memory_budget)
         return PN_RUN_OUT_OF_MEMORY;

@@ -547,6 +547,38 @@ TEST(EngineCompact, TableGrowsPastManyResizes)
     pn_engine_result_free(&r);
 }
 
+TEST(EngineCompact, TightBudgetRaisesTheLoadInsteadOfFailing)
+{
+    // The smallest budget (to 16 KB) that still completes 13^5 states: the
+    // table must then run above the normal 4/5 load (under 10 bytes/state),
+    // and every smaller budget ends as out of memory, never with a count.
+    Net n = counters(5, 12);
+    const uint64_t states = ipow(13, 5);
+    uint64_t lo = 1 << 20, hi = 64 << 20; // lo fails, hi completes
+    while (hi - lo > (16 << 10)) {
+        uint64_t mid = (lo + hi) / 2;
+        pn_engine_opts o = opts(2);
+        o.memory_budget = mid;
+        pn_engine_result r = explore(n.get(), o);
+        if (r.status == PN_RUN_COMPLETE) {
+            EXPECT_EQ(r.states, states);
+            EXPECT_LE(r.bytes, mid);
+            hi = mid;
+        } else {
+            EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
+            EXPECT_LT(r.states, states);
+            lo = mid;
+        }
+    }
+    pn_engine_opts o = opts(2);
+    o.memory_budget = hi;
+    pn_engine_result r = explore(n.get(), o);
+    ASSERT_EQ(r.status, PN_RUN_COMPLETE);
+    EXPECT_TRUE(r.compact);
+    expect_space(r, states, 5 * 24 * ipow(13, 4), 12, 60);
+    EXPECT_LT((double)r.bytes / (double)r.states, 10.0) << show(r);
+}
+
 // ---- witness traces (keep_parents) ------------------------------------------------
 
 namespace {
