@@ -32,7 +32,7 @@
  * many transitions by shrinking the chunk. */
 #define ENGINE_HEADROOM_STATES (1ULL << 20)
 /* Compact mode: grow the table when a round could push its load past 4/5,
- * to a size that puts it back at 1/2 (so 10..16 bytes of table a state). */
+ * to a size that puts it back at 5/8 (so 10..12.8 bytes of table a state). */
 #define ENGINE_COMPACT_LOAD_NUM 4
 #define ENGINE_COMPACT_LOAD_DEN 5
 /* Internal run status: the compact layout overflowed, explore again with
@@ -169,14 +169,14 @@ static void engine_compact_cap(engine *e)
     e->store_cap = by_load < by_buf ? by_load : by_buf;
 }
 
-/* Compact mode: the slot count for `want` states. Normally twice want; when
+/* Compact mode: the slot count for `want` states. Normally 8/5 of want; when
  * the budget cannot hold that next to the old table (both live while
  * rehashing) and the window, whatever fits, if it keeps the load <= 9/10
  * (linear probing slows there, but the run goes on: Kanban-size spaces).
  * 0: not even that fits. */
 static uint64_t engine_compact_slots(engine *e, uint64_t want, uint64_t buf)
 {
-    uint64_t slots = want * 2 > ENGINE_MIN_SLOTS ? want * 2 : ENGINE_MIN_SLOTS;
+    uint64_t slots = want / 5 * 8 > ENGINE_MIN_SLOTS ? want / 5 * 8 : ENGINE_MIN_SLOTS;
     uint64_t budget = e->o->memory_budget;
     uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1);
     if (budget == 0 || fixed + slots * sizeof(uint64_t) <= budget)
@@ -199,7 +199,7 @@ static int engine_grow_compact(engine *e, uint64_t need)
         return PN_RUN_TOO_MANY_STATES;
     uint64_t held = e->count - e->view.base, buf = e->buf_cap;
     if (held + need > buf)
-        buf = (held + need) / 2 * 3 + 64;
+        buf = (held + need) / 4 * 5 + 64;
     uint64_t slots = e->slot_cap;
     if (want > engine_compact_limit(e) && (slots = engine_compact_slots(e, want, buf)) == 0)
         return PN_RUN_OUT_OF_MEMORY;
@@ -458,7 +458,10 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     const pn_prog *g = e->g;
     pn_tree_view tree = {e->parent, e->via};
     pn_expand_out out;
-    pn_expand_state_ids(g, &e->view, &tree, id, &w->scratch, w->ids, &out);
+    if (e->compact)
+        pn_expand_state_batched(g, &e->view, id, &w->scratch, &out);
+    else
+        pn_expand_state_ids(g, &e->view, &tree, id, &w->scratch, w->ids, &out);
     if (w->ids != NULL && !engine_record_edges(w, id, out.n_ids))
         return false;
     if (out.overflow_place != 0) {
@@ -503,9 +506,15 @@ static void engine_work(engine_worker *w)
         if (c >= e->level_end)
             return;
         uint64_t end = c + e->chunk < e->level_end ? c + e->chunk : e->level_end;
-        for (uint64_t id = c; id < end; id++)
-            if (!engine_expand(w, id))
-                return;
+        bool go = true;
+        for (uint64_t id = c; go && id < end; id++)
+            go = engine_expand(w, id);
+        if (e->compact) { /* the chunk's last successors, batched across states */
+            pn_expand_out out;
+            pn_expand_drain(e->g, &e->view, &w->scratch, &out);
+        }
+        if (!go)
+            return;
         engine_check_limits(w);
     }
 }

@@ -17,7 +17,7 @@
 #if defined(__CUDA_ARCH__)
 #define PN_EXPAND_BATCH 1
 #else
-#define PN_EXPAND_BATCH 16
+#define PN_EXPAND_BATCH 32
 #endif
 
 typedef struct pn_expand_out {
@@ -115,20 +115,16 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
         pn_expand_flush(g, v, tree, id, b, ids, out);
 }
 
-/* ids (may be NULL; else room for one id per enabled transition, at most
- * n_transitions) receives the id of each successor, duplicates included,
- * for recording the state graph. In compact mode ids and tree must be
- * unused (NULL / no parent array). */
-PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
-                                      const pn_tree_view *tree, uint64_t id,
-                                      pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
+/* Fires every enabled transition of s into the batch b, which is flushed
+ * whenever it fills. */
+PN_HD static void pn_expand_succs(const pn_prog *g, const pn_table_view *v,
+                                  const pn_tree_view *tree, uint64_t id, const uint64_t *s,
+                                  pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
-    const uint64_t *s = v->store + (id - v->base) * g->words;
     out->enabled = 0;
     out->overflow_place = 0;
     out->new_states = 0;
     out->n_ids = 0;
-    b->n = 0;
     pn_marked_iter it;
     pn_marked_begin(s, &it);
     for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
@@ -137,7 +133,35 @@ PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
                 pn_expand_fire(g, v, tree, id, s, g->trig[k], b, ids, out);
     for (uint32_t k = 0; k < g->n_free; k++)
         pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, ids, out);
+}
+
+/* ids (may be NULL; else room for one id per enabled transition, at most
+ * n_transitions) receives the id of each successor, duplicates included,
+ * for recording the state graph. In compact mode ids and tree must be
+ * unused (NULL / no parent array). */
+PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
+                                      const pn_tree_view *tree, uint64_t id,
+                                      pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
+{
+    b->n = 0;
+    pn_expand_succs(g, v, tree, id, v->store + (id - v->base) * g->words, b, ids, out);
     pn_expand_flush(g, v, tree, id, b, ids, out);
+}
+
+/* Compact mode only: the successors of consecutive states share one batch,
+ * so a state with few successors still overlaps a full batch of cache
+ * misses. The caller starts with an empty batch (b->n == 0) and drains it
+ * with pn_expand_drain before anyone reads the table's new states. */
+PN_HD static void pn_expand_state_batched(const pn_prog *g, const pn_table_view *v, uint64_t id,
+                                          pn_expand_scratch *b, pn_expand_out *out)
+{
+    pn_expand_succs(g, v, 0, id, v->store + (id - v->base) * g->words, b, 0, out);
+}
+
+PN_HD static void pn_expand_drain(const pn_prog *g, const pn_table_view *v,
+                                  pn_expand_scratch *b, pn_expand_out *out)
+{
+    pn_expand_flush(g, v, 0, 0, b, 0, out);
 }
 
 PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,
