@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STATS = re.compile(
     r"(?P<states>\d+) states, (?P<edges>\d+) edges, \d+ levels in (?P<secs>[\d.]+) s .*?"
-    r"(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
+    r"(?:(?P<table>compact|full) table, )?(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
 
 
 def read_index(mcc):
@@ -40,6 +40,8 @@ def run_one(args, inst, threads):
            "--threads", str(threads), "--engine", args.engine, "--timeout", str(args.timeout)]
     if args.memory:
         cmd += ["--memory", args.memory]
+    if args.full_store:
+        cmd += ["--full-store"]
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60)
     wall = time.time() - t0
@@ -74,6 +76,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--memory", default="")
+    ap.add_argument("--full-store", action="store_true",
+                    help="petrel --full-store: the id-indexed store, never the compact table")
     ap.add_argument("--markdown", help="append the result table to this file")
     ap.add_argument("--plot", help="PNG of states/s against threads (needs gnuplot)")
     args = ap.parse_args()
@@ -110,20 +114,20 @@ def main():
             base = base or secs if th == args.threads[0] else base
             speedup = (base / secs) if base else 1.0
             r = dict(states=int(m["states"]), secs=secs, sps=sps, eps=eps, bps=float(m["bps"]),
-                     rss=float(m["rss"]), speedup=speedup)
+                     rss=float(m["rss"]), speedup=speedup, table=m["table"] or "full")
             rows.append((inst, th, verdict, r))
             print(f"{inst:40s} threads={th} {verdict:10s} {secs:8.2f} s {sps/1e6:7.2f} Mstates/s "
                   f"{eps/1e6:7.2f} Medges/s {r['bps']:6.1f} B/state {r['rss']:8.1f} MB x{speedup:.2f}",
                   flush=True)
 
-    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | bytes/state | peak RSS (MB) | speedup |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | table | bytes/state | peak RSS (MB) | speedup |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for inst, th, verdict, r in rows:
         if r is None:
-            table.append(f"| {inst} | {th} | {verdict} | | | | | | | |")
+            table.append(f"| {inst} | {th} | {verdict} | | | | | | | | |")
         else:
             table.append(f"| {inst} | {th} | {verdict} | {r['states']} | {r['secs']:.2f} | {r['sps']/1e6:.2f} | "
-                         f"{r['eps']/1e6:.2f} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |")
+                         f"{r['eps']/1e6:.2f} | {r['table']} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |")
     print("\n".join(table))
     if args.markdown:
         with open(args.markdown, "a") as f:
