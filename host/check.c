@@ -332,6 +332,8 @@ void pn_check_free(pn_check *c)
         free(c->workers[i].trans);
         free(c->workers[i].places);
     }
+    for (uint32_t i = 0; c->answers != NULL && i < c->n; i++)
+        free((uint32_t *)c->answers[i].lasso);
     free(c->workers);
     free(c->seen);
     free(c->moved);
@@ -441,4 +443,17 @@ void pn_check_set(pn_check *c, uint32_t i, pn_verdict v)
 {
     if (i < c->n)
         c->answers[i].verdict = v;
+}
+
+void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
+                        uint64_t cycle)
+{
+    if (i >= c->n) {
+        free(trans);
+        return;
+    }
+    free((uint32_t *)c->answers[i].lasso);
+    c->answers[i].lasso = trans;
+    c->answers[i].lasso_prefix = prefix;
+    c->answers[i].lasso_cycle = cycle;
 }

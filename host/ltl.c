@@ -338,8 +338,8 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
             *value = r == 0;
     }
     if (stats != NULL && b != NULL) {
-        stats->automaton_states = b->n_states;
-        stats->automaton_edges = b->succ_off[b->n_states];
+        stats->automaton_states = stats->raw_states = b->n_states;
+        stats->automaton_edges = stats->raw_edges = b->succ_off[b->n_states];
         stats->acceptance_sets = b->n_acc;
         stats->atoms = f.n_atoms;
         stats->product_states = p.count;

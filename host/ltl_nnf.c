@@ -21,6 +21,50 @@ static int64_t ltl_intern(ltl_formula *f, ltl_kind k, uint32_t a, uint32_t b)
     return f->count++;
 }
 
+static bool ltl_is(const ltl_formula *f, uint32_t i, ltl_kind k) { return f->n[i].kind == k; }
+
+/* F x (true U x) and G x (false R x). */
+static bool ltl_is_f(const ltl_formula *f, uint32_t i)
+{
+    return ltl_is(f, i, LT_U) && ltl_is(f, f->n[i].a, LT_TRUE);
+}
+
+static bool ltl_is_g(const ltl_formula *f, uint32_t i)
+{
+    return ltl_is(f, i, LT_R) && ltl_is(f, f->n[i].a, LT_FALSE);
+}
+
+/* Identities of LTL on infinite words (paths are infinite: deadlocks
+ * stutter) that shrink the tableau, each returning an existing node:
+ * x U true = true, x U false = false, false U x = x, x U x = x, F F x = F x,
+ * F G F x = G F x, and dually for R (G G x = G x, G F G x = F G x);
+ * X true = true, X false = false. -1: none applies. */
+static int64_t ltl_simplify(const ltl_formula *f, ltl_kind k, uint32_t a, uint32_t b)
+{
+    if (k == LT_X && (ltl_is(f, a, LT_TRUE) || ltl_is(f, a, LT_FALSE)))
+        return a;
+    if (k != LT_U && k != LT_R)
+        return -1;
+    ltl_kind unit = k == LT_U ? LT_FALSE : LT_TRUE; /* false U x = x, true R x = x */
+    if (ltl_is(f, b, LT_TRUE) || ltl_is(f, b, LT_FALSE) || ltl_is(f, a, unit) || a == b)
+        return b;
+    bool (*same)(const ltl_formula *, uint32_t) = k == LT_U ? ltl_is_f : ltl_is_g;
+    bool (*dual)(const ltl_formula *, uint32_t) = k == LT_U ? ltl_is_g : ltl_is_f;
+    bool outer = ltl_is(f, a, k == LT_U ? LT_TRUE : LT_FALSE); /* F or G */
+    if (outer && same(f, b))
+        return b;
+    if (outer && dual(f, b) && same(f, f->n[b].b))
+        return b;
+    return -1;
+}
+
+/* ltl_intern after ltl_simplify. */
+static int64_t ltl_make(ltl_formula *f, ltl_kind k, uint32_t a, uint32_t b)
+{
+    int64_t s = ltl_simplify(f, k, a, b);
+    return s >= 0 ? s : ltl_intern(f, k, a, b);
+}
+
 static int64_t ltl_atom(ltl_formula *f, const pn_fml_node *phi, bool neg)
 {
     if (phi->kind == PN_FML_TRUE || phi->kind == PN_FML_FALSE)
@@ -49,7 +93,7 @@ static int64_t ltl_binary(ltl_formula *f, ltl_kind k, const pn_fml_node *x,
 {
     int64_t a = ltl_nnf(f, x, neg, err);
     int64_t b = a < 0 ? -1 : ltl_nnf(f, y, neg, err);
-    return b < 0 ? -1 : ltl_intern(f, k, (uint32_t)a, (uint32_t)b);
+    return b < 0 ? -1 : ltl_make(f, k, (uint32_t)a, (uint32_t)b);
 }
 
 /* AND/OR of n kids as a right-leaning chain. */
@@ -79,15 +123,15 @@ static int64_t ltl_nnf(ltl_formula *f, const pn_fml_node *n, bool neg, pn_error 
     case PN_FML_X:
         /* Paths are infinite (deadlocks stutter), so !X a = X !a. */
         a = ltl_nnf(f, n->kids[0], neg, err);
-        return a < 0 ? -1 : ltl_intern(f, LT_X, (uint32_t)a, 0);
+        return a < 0 ? -1 : ltl_make(f, LT_X, (uint32_t)a, 0);
     case PN_FML_F: /* F a = true U a; !F a = false R !a */
     case PN_FML_G: /* G a = false R a; !G a = true U !a */
         a = ltl_nnf(f, n->kids[0], neg, err);
         t = ltl_intern(f, (n->kind == PN_FML_F) != neg ? LT_TRUE : LT_FALSE, 0, 0);
         if (a < 0 || t < 0)
             return -1;
-        return ltl_intern(f, (n->kind == PN_FML_F) != neg ? LT_U : LT_R, (uint32_t)t,
-                          (uint32_t)a);
+        return ltl_make(f, (n->kind == PN_FML_F) != neg ? LT_U : LT_R, (uint32_t)t,
+                        (uint32_t)a);
     case PN_FML_U: /* !(a U b) = !a R !b */
         return ltl_binary(f, neg ? LT_R : LT_U, n->kids[0], n->kids[1], neg, err);
     default:

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "ltl_buchi.h"
+#include "ltl_otf.h"
 #include "petrel/cnet.h"
 #include "petrel/ctl.h"
 #include "petrel/engine.h"
@@ -1434,6 +1435,311 @@ TEST(LtlCheck, AgreesWithCtlWhereTheyCoincide)
 // acceptance-sets atoms complementary-atoms nnf-nodes product-states
 // verdict" (complementary atoms: atoms that are the negation of another
 // atom). The verdict of pn_ltl_check must match the reference product.
+// ---- the on-the-fly check (ltl_otf.c, ltl_lazy.c) and the reductions -------------
+struct LazyDeleter {
+    void operator()(pn_ltl_lazy *z) const { pn_ltl_lazy_free(z); }
+};
+using Lazy = std::unique_ptr<pn_ltl_lazy, LazyDeleter>;
+
+Lazy lazy_of(const pn_cnet *cn, uint64_t budget = 0)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_ltl_lazy *z = nullptr;
+    EXPECT_EQ(pn_ltl_lazy_new(cn, budget, &z, &err), PN_OK) << err.msg;
+    return Lazy(z);
+}
+
+// pn_ltl_check_otf of A(psi) on a fresh state cache; lasso may be NULL.
+pn_status otf_check(const pn_cnet *cn, const pn_fml_node *psi, bool *v, pn_ltl_lasso *lasso,
+                    pn_ltl_stats *stats = nullptr, pn_ltl_lazy *z = nullptr,
+                    std::string *msg = nullptr)
+{
+    Lazy own;
+    if (z == nullptr) {
+        own = lazy_of(cn);
+        z = own.get();
+    }
+    Fml phi(pn_fml_unary(PN_FML_A, pn_fml_clone(psi)));
+    pn_error err;
+    pn_error_clear(&err);
+    pn_status st = pn_ltl_check_otf(z, phi.get(), 0, nullptr, v, stats, lasso, &err);
+    if (msg)
+        *msg = err.msg;
+    return st;
+}
+
+bool otf_A(const Model &m, const std::string &text)
+{
+    Fml psi = parse_net(text);
+    bool v = false;
+    std::string msg;
+    EXPECT_EQ(otf_check(m.cn.get(), psi.get(), &v, nullptr, nullptr, nullptr, &msg), PN_OK)
+        << text << ": " << msg;
+    return v;
+}
+
+// Replays a counterexample on the net: each transition enabled where it
+// fires, a stuttering step only at a deadlock, and the cycle back at the
+// marking it started from. *w gets the letters (over atoms) of the path.
+void replay(const pn_cnet *cn, const pn_ltl_lasso &l, const Atoms &atoms, Lasso *w)
+{
+    ASSERT_GE(l.cycle, 1u);
+    std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places), next(cn->n_places + 1), loop;
+    for (uint64_t k = 0; k < l.prefix + l.cycle; k++) {
+        if (k == l.prefix)
+            loop = m;
+        uint32_t letter = 0;
+        for (size_t a = 0; a < atoms.size(); a++)
+            if (pn_fml_eval_state(atoms[a].get(), cn, m.data()))
+                letter |= 1u << a;
+        (k < l.prefix ? w->u : w->v).push_back(letter);
+        uint32_t t = l.trans[k];
+        if (t == UINT32_MAX) {
+            for (uint32_t x = 0; x < cn->n_transitions; x++)
+                ASSERT_FALSE(pn_cnet_enabled(cn, m.data(), x)) << "stutter at step " << k;
+            continue;
+        }
+        ASSERT_LT(t, cn->n_transitions);
+        ASSERT_TRUE(pn_cnet_enabled(cn, m.data(), t)) << "step " << k;
+        ASSERT_TRUE(pn_cnet_fire(cn, m.data(), t, next.data()));
+        std::copy(next.begin(), next.begin() + cn->n_places, m.begin());
+    }
+    EXPECT_EQ(m, loop) << "the cycle does not return to its first marking";
+}
+
+// Random formulas: the on-the-fly check agrees with the reference product,
+// and every counterexample it gives replays on the net and violates psi.
+TEST(LtlOtf, RandomFormulasAgreeAndLassosReplay)
+{
+    std::mt19937 rng(11);
+    std::vector<std::unique_ptr<Model>> models;
+    models.push_back(cycle2());
+    models.push_back(chain());
+    models.push_back(dead());
+    models.push_back(fork());
+    models.push_back(lollipop());
+    models.push_back(tokens());
+    uint64_t checks = 0, lassos = 0;
+    for (size_t mi = 0; mi < models.size(); mi++) {
+        Model &m = *models[mi];
+        ASSERT_NE(m.res.graph, nullptr);
+        for (int i = 0; i < 60; i++) {
+            Fml psi(random_formula(rng, m.atoms, m.atoms.size(), 1 + i % 4));
+            bool v = false;
+            pn_ltl_lasso l;
+            std::string msg;
+            ASSERT_EQ(otf_check(m.cn.get(), psi.get(), &v, &l, nullptr, nullptr, &msg), PN_OK)
+                << show(psi.get()) << ": " << msg;
+            EXPECT_EQ(v, reference_A(m, psi.get())) << "model " << mi << ": " << show(psi.get());
+            EXPECT_EQ(l.trans != nullptr, !v);
+            if (!v && l.trans != nullptr) {
+                Lasso w;
+                replay(m.cn.get(), l, m.atoms, &w);
+                EXPECT_FALSE(holds(psi.get(), w, m.atoms))
+                    << "model " << mi << ": " << show(psi.get()) << ": the lasso "
+                    << show(w, m.atoms.size()) << " satisfies psi";
+                lassos++;
+            }
+            pn_ltl_lasso_free(&l);
+            checks++;
+        }
+    }
+    printf("%llu checks, %llu lassos replayed\n", (unsigned long long)checks,
+           (unsigned long long)lassos);
+}
+
+TEST(LtlOtf, DeadlockStutters)
+{
+    auto c = chain(); // {a} -t0-> {b}, a deadlock
+    EXPECT_TRUE(otf_A(*c, "F G b"));
+    EXPECT_TRUE(otf_A(*c, "X G b"));
+    EXPECT_TRUE(otf_A(*c, "X X b"));
+    EXPECT_FALSE(otf_A(*c, "G F a"));
+    EXPECT_TRUE(otf_A(*c, "F G z"));
+    auto d = dead(); // the initial marking is a deadlock
+    EXPECT_TRUE(otf_A(*d, "G b"));
+    EXPECT_TRUE(otf_A(*d, "X X X z"));
+    Fml psi = parse_net("X a");
+    bool v = true;
+    pn_ltl_lasso l;
+    ASSERT_EQ(otf_check(d->cn.get(), psi.get(), &v, &l), PN_OK);
+    EXPECT_FALSE(v);
+    ASSERT_NE(l.trans, nullptr);
+    EXPECT_GE(l.cycle, 1u);
+    for (uint64_t k = 0; k < l.prefix + l.cycle; k++) // the deadlock repeated
+        EXPECT_EQ(l.trans[k], UINT32_MAX) << k;
+    pn_ltl_lasso_free(&l);
+}
+
+// n independent toggles p_i <-> q_i: 2^n states, every one reachable.
+std::unique_ptr<pn_net, NetDeleter> toggles(int n, uint64_t first_tokens = 1)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    std::unique_ptr<pn_net, NetDeleter> net(pn_net_new("toggles"));
+    for (int i = 0; i < n; i++) {
+        std::string p = "p" + std::to_string(i), q = "q" + std::to_string(i);
+        std::string t = "t" + std::to_string(i), u = "u" + std::to_string(i);
+        EXPECT_GE(pn_net_add_place(net.get(), p.c_str(), nullptr, i == 0 ? first_tokens : 1, &err),
+                  0);
+        EXPECT_GE(pn_net_add_place(net.get(), q.c_str(), nullptr, 0, &err), 0);
+        int32_t ti = pn_net_add_transition(net.get(), t.c_str(), nullptr, &err);
+        int32_t ui = pn_net_add_transition(net.get(), u.c_str(), nullptr, &err);
+        uint32_t pi = (uint32_t)(2 * i), qi = pi + 1;
+        EXPECT_EQ(pn_net_add_arc(net.get(), pi, (uint32_t)ti, true, 1, &err), PN_OK);
+        EXPECT_EQ(pn_net_add_arc(net.get(), qi, (uint32_t)ti, false, 1, &err), PN_OK);
+        EXPECT_EQ(pn_net_add_arc(net.get(), qi, (uint32_t)ui, true, 1, &err), PN_OK);
+        EXPECT_EQ(pn_net_add_arc(net.get(), pi, (uint32_t)ui, false, 1, &err), PN_OK);
+    }
+    return net;
+}
+
+// An invariant (TRUE) needs every state; a violation (FALSE) is found
+// after a few.
+TEST(LtlOtf, TrueExploresEverythingFalseStopsEarly)
+{
+    auto net = toggles(12);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_cnet *raw = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &raw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn(raw);
+    Fml inv = parse_net("G (a | b)"); // p0 or q0 is marked
+    Lazy z = lazy_of(cn.get());
+    bool v = false;
+    pn_ltl_stats stats;
+    ASSERT_EQ(otf_check(cn.get(), inv.get(), &v, nullptr, &stats, z.get()), PN_OK);
+    EXPECT_TRUE(v);
+    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 4096u);
+    EXPECT_GE(stats.product_states, 4096u);
+    Lazy z2 = lazy_of(cn.get());
+    Fml bad = parse_net("G a"); // t0 empties p0
+    ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z2.get()), PN_OK);
+    EXPECT_FALSE(v);
+    EXPECT_LT(pn_ltl_lazy_states(z2.get()), 100u);
+    // The cache is shared: a second formula on z reuses its states.
+    ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z.get()), PN_OK);
+    EXPECT_FALSE(v);
+    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 4096u);
+}
+
+// p0 starts with 40 tokens that t0 moves to q0 one at a time: q0's packed
+// field must widen (ids and successor lists survive the repacking).
+TEST(LtlOtf, PlacesWiden)
+{
+    auto net = toggles(2, 40);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_cnet *raw = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &raw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn(raw);
+    Lazy z = lazy_of(cn.get());
+    Fml inv = parse_net("G (a | b)");
+    bool v = false;
+    ASSERT_EQ(otf_check(cn.get(), inv.get(), &v, nullptr, nullptr, z.get()), PN_OK);
+    EXPECT_TRUE(v);
+    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 41u * 2u);
+    Fml f = parse_net("G a");
+    pn_ltl_lasso l;
+    ASSERT_EQ(otf_check(cn.get(), f.get(), &v, &l, nullptr, z.get()), PN_OK);
+    EXPECT_FALSE(v);
+    pn_ltl_lasso_free(&l);
+}
+
+TEST(LtlOtf, TimeAndMemoryLimitsAreReported)
+{
+    auto net = toggles(12);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_cnet *raw = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net.get(), &raw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn(raw);
+    Fml phi(pn_fml_unary(PN_FML_A, parse_net("G (a | b)").release()));
+    Lazy z = lazy_of(cn.get());
+    bool v = true;
+    EXPECT_EQ(pn_ltl_check_otf(z.get(), phi.get(), pn_ctl_now() - 1, nullptr, &v, nullptr,
+                               nullptr, &err),
+              PN_ERR_UNSUPPORTED);
+    EXPECT_NE(strstr(err.msg, "time limit"), nullptr) << err.msg;
+    volatile int cancel = 1;
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_ltl_check_otf(z.get(), phi.get(), 0, &cancel, &v, nullptr, nullptr, &err),
+              PN_ERR_UNSUPPORTED);
+    Lazy small = lazy_of(cn.get(), 64 << 10);
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_ltl_check_otf(small.get(), phi.get(), 0, nullptr, &v, nullptr, nullptr, &err),
+              PN_ERR_NOMEM);
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_ltl_check_otf(z.get(), phi.get(), 0, nullptr, &v, nullptr, nullptr, &err), PN_OK)
+        << err.msg;
+    EXPECT_TRUE(v);
+}
+
+// The reduced automaton accepts exactly the words the tableau's accepts.
+TEST(LtlReduce, KeepsTheLanguage)
+{
+    std::mt19937 rng(5);
+    const Atoms &letters = letter_atoms();
+    Atoms atoms;
+    for (size_t i = 0; i < 3; i++)
+        atoms.emplace_back(pn_fml_clone(letters[i].get()));
+    std::vector<Lasso> ws = words(3, 40, rng);
+    uint64_t before = 0, after = 0;
+    for (int i = 0; i < 150; i++) {
+        Fml psi(random_formula(rng, atoms, 3, 1 + i % 4));
+        Automaton A(psi.get(), true);
+        ASSERT_EQ(A.st, PN_OK) << A.msg;
+        pn_error err;
+        pn_error_clear(&err);
+        ltl_buchi *r = nullptr;
+        ASSERT_EQ(ltl_buchi_reduce(A.b, &r, &err), PN_OK) << err.msg;
+        std::vector<uint64_t> pos(r->n_states, 0), neg(r->n_states, 0);
+        for (uint32_t q = 0; q < r->n_states; q++)
+            for (uint32_t k = r->lit_off[q]; k < r->lit_off[q + 1]; k++)
+                (r->lit[k].positive ? pos : neg)[q] |= 1ULL << r->lit[k].atom;
+        EXPECT_LE(r->n_states, A.b->n_states);
+        before += A.b->n_states;
+        after += r->n_states;
+        std::vector<uint64_t> vals = A.letter_values(atoms);
+        for (const Lasso &w : ws) {
+            Kripke k = lasso_kripke(w, vals);
+            ASSERT_EQ(accepts(r, pos, neg, k), accepts(A, k))
+                << show(psi.get()) << " on " << show(w, 3);
+        }
+        ltl_buchi_free(r);
+    }
+    printf("automaton states: %llu before reduction, %llu after\n",
+           (unsigned long long)before, (unsigned long long)after);
+    EXPECT_LT(after, before);
+}
+
+// The CLI prints one counterexample lasso per FALSE LTL formula with --trace.
+TEST(LtlOtf, CliTracePrintsLassos)
+{
+    std::string dir = std::string(PETREL_SHARED_DIR) + "/mcc/Philosophers-PT-000005";
+    struct stat sb;
+    if (stat((dir + "/LTLFireability.xml").c_str(), &sb) != 0)
+        GTEST_SKIP() << dir << " is absent";
+    std::string cmd = std::string(PETREL_CLI_PATH) + " " + dir +
+                      " -e LTLFireability --trace --threads 1 2>&1";
+    FILE *p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    char line[8192];
+    int falses = 0, lassos = 0;
+    while (fgets(line, sizeof line, p) != nullptr) {
+        std::string l(line);
+        falses += l.rfind("FORMULA ", 0) == 0 && l.find(" FALSE ") != std::string::npos;
+        if (l.find("petrel: trace ") == 0 && l.find("(lasso, ") != std::string::npos) {
+            lassos++;
+            EXPECT_NE(l.find(" [ "), std::string::npos) << l;
+        }
+    }
+    EXPECT_EQ(pclose(p), 0);
+    EXPECT_GT(falses, 0);
+    EXPECT_EQ(lassos, falses);
+}
+
 TEST(LtlSizes, MccFormulas)
 {
     const char *instances[] = {"Philosophers-PT-000005", "Dekker-PT-010"};
@@ -1486,10 +1792,25 @@ TEST(LtlSizes, MccFormulas)
                     EXPECT_EQ(stats.automaton_states, neg.b->n_states) << p.id;
                     EXPECT_EQ(v, !accepts(neg, graph_kripke(m, neg.f))) << p.id;
                 }
-                printf("ltl-size\t%s\t%s\t%s\t%u\t%u\t%u\t%u\t%u\t%u\t%llu\t%s\n", inst,
-                       exam, p.id, neg.b->n_states, neg.edges(), neg.b->n_acc, neg.f.n_atoms,
-                       compl_atoms, neg.f.count, (unsigned long long)stats.product_states,
-                       st != PN_OK ? "error" : v ? "TRUE" : "FALSE");
+                // The on-the-fly check: reduced automaton, product and net
+                // states it needed (a fresh state cache per formula).
+                Lazy z = lazy_of(m.cn.get());
+                pn_ltl_stats os;
+                memset(&os, 0, sizeof os);
+                bool ov = false;
+                pn_status ost = otf_check(m.cn.get(), p.root->kids[0], &ov, nullptr, &os, z.get(),
+                                          &msg);
+                EXPECT_EQ(ost, PN_OK) << p.id << ": " << msg;
+                EXPECT_EQ(ov, v) << p.id;
+                EXPECT_EQ(os.raw_states, neg.b->n_states) << p.id;
+                printf("ltl-size\t%s\t%s\t%s\t%u\t%u\t%u\t%u\t%u\t%u\t%llu\t%s\t%u\t%u"
+                       "\t%llu\t%llu\n",
+                       inst, exam, p.id, neg.b->n_states, neg.edges(), neg.b->n_acc,
+                       neg.f.n_atoms, compl_atoms, neg.f.count,
+                       (unsigned long long)stats.product_states,
+                       st != PN_OK ? "error" : v ? "TRUE" : "FALSE", os.automaton_states,
+                       os.automaton_edges, (unsigned long long)os.product_states,
+                       (unsigned long long)pn_ltl_lazy_states(z.get()));
                 printed++;
             }
         }

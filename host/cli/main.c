@@ -215,12 +215,30 @@ static void cli_print_answers(const cli_run *r, const pn_check *c,
     }
 }
 
+/* An LTL counterexample: the prefix, then the cycle in brackets, repeated
+ * forever; a deadlock's stuttering step prints as "(deadlock)". */
+static void cli_print_lasso(const cli_run *r, const pn_answer *a)
+{
+    fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle):", a->id,
+            (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle);
+    for (uint64_t k = 0; k < a->lasso_prefix + a->lasso_cycle; k++) {
+        uint32_t t = a->lasso[k];
+        fprintf(stderr, "%s %s", k == a->lasso_prefix ? " [" : "",
+                t == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t]);
+    }
+    fputs(" ]\n", stderr);
+}
+
 static void cli_print_traces(const cli_run *r, const pn_check *c, const pn_engine_result *res)
 {
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         const pn_answer *a = pn_check_answer(c, i);
         uint32_t *path;
         uint64_t len;
+        if (a->lasso != NULL) {
+            cli_print_lasso(r, a);
+            continue;
+        }
         if (!a->has_witness || !pn_engine_trace(res, a->witness, &path, &len))
             continue;
         fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)len);

@@ -29,6 +29,11 @@ typedef struct pn_answer {
     uint64_t value;
     bool has_witness;       /* a state proved it (EF found, AG violated, ...) */
     uint64_t witness;       /* its id: pn_engine_trace gives the path */
+    /* LTL FALSE with a counterexample (pn_check_set_lasso): lasso_prefix
+     * transitions from the initial marking, then lasso_cycle ones repeated
+     * forever; UINT32_MAX is a deadlock's stuttering step. NULL: none. */
+    const uint32_t *lasso;
+    uint64_t lasso_prefix, lasso_cycle;
 } pn_answer;
 
 typedef struct pn_check pn_check;
@@ -55,6 +60,10 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res);
  * fills in the rest with pn_check_set. */
 bool pn_check_needs_graph(const pn_check *c);
 void pn_check_set(pn_check *c, uint32_t i, pn_verdict v);
+/* Hands answer i a counterexample lasso (trans: prefix + cycle entries,
+ * malloc'ed; the check owns and frees it). */
+void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
+                        uint64_t cycle);
 
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);

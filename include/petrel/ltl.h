@@ -24,6 +24,9 @@ extern "C" {
 typedef struct pn_ltl_stats {
     uint32_t automaton_states, automaton_edges, acceptance_sets, atoms;
     uint64_t product_states;
+    /* The automaton as translated, before ltl_buchi_reduce (on-the-fly
+     * check only; the graph check does not reduce). */
+    uint32_t raw_states, raw_edges;
 } pn_ltl_stats;
 
 /* phi: the property root, A(psi). PN_ERR_UNSUPPORTED when it is not of
@@ -31,6 +34,40 @@ typedef struct pn_ltl_stats {
  * NULL. */
 pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
                        pn_ltl_stats *stats, pn_error *err);
+
+/* The on-the-fly check (host/ltl_otf.c): the product of the automaton with
+ * the net's states, generated as the search needs them, searched with
+ * Couvreur's SCC algorithm; it stops at the first accepting cycle, so a
+ * FALSE answer rarely needs the whole state space. A pn_ltl_lazy keeps the
+ * net states and successor lists discovered so far, shared by the formulas
+ * of one examination. memory_budget (bytes, 0: none) bounds the net states
+ * and the product together. */
+typedef struct pn_ltl_lazy pn_ltl_lazy;
+
+pn_status pn_ltl_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_ltl_lazy **out,
+                          pn_error *err);
+void pn_ltl_lazy_free(pn_ltl_lazy *z);
+uint64_t pn_ltl_lazy_states(const pn_ltl_lazy *z);
+uint64_t pn_ltl_lazy_edges(const pn_ltl_lazy *z);
+
+/* A counterexample to A(psi): the transitions of a path from the initial
+ * marking (prefix entries) followed by a cycle that repeats forever (cycle
+ * entries, at least one). UINT32_MAX stands for the stuttering step of a
+ * deadlock. */
+typedef struct pn_ltl_lasso {
+    uint32_t *trans;
+    uint64_t prefix, cycle;
+} pn_ltl_lasso;
+
+void pn_ltl_lasso_free(pn_ltl_lasso *l);
+
+/* As pn_ltl_check, on the fly. deadline: CLOCK_MONOTONIC seconds (0:
+ * none); cancel may be NULL. Past either: PN_ERR_UNSUPPORTED ("time
+ * limit"), past the memory budget: PN_ERR_NOMEM; nothing is guessed.
+ * lasso (may be NULL) receives a counterexample when *value is false. */
+pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, double deadline,
+                           const volatile int *cancel, bool *value, pn_ltl_stats *stats,
+                           pn_ltl_lasso *lasso, pn_error *err);
 
 #ifdef __cplusplus
 }
