@@ -22,9 +22,38 @@
 #include "strmap.h"
 
 #define HL_NONE UINT32_MAX
-/* Colours per sort, unfolded nodes and bindings tried are kept below this so
- * that every index fits a uint32_t and no product overflows. */
+/* Colours per sort are kept below this so that every index fits a uint32_t
+ * and no product of two sizes overflows. */
 #define HL_MAX_COUNT (UINT64_C(1) << 31)
+
+/* Bounds on one unfolding. A coloured model of a few lines can denote an
+ * unfolding of billions of nodes; past these the reader answers
+ * PN_ERR_UNSUPPORTED within seconds instead of running for hours or
+ * exhausting memory. Places are counted before anything is built (the sum
+ * of the place sorts), transitions and arcs as they are added. Steps bound
+ * the time: one per binding tried, per guard-clause node evaluated, per
+ * arc-inscription node evaluated, per multiset entry produced and per id
+ * clash resolved. HL_MAX_BAG bounds one multiset before its equal colours
+ * are merged (16 bytes an entry). Fuzzing builds (tools/fuzz/build.sh
+ * defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the usual libFuzzer
+ * convention) use small bounds, so that the refusals are reached within
+ * the fuzzer's time and memory limits and get exercised. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define HL_MAX_PLACES (UINT64_C(1) << 16)
+#define HL_MAX_TRANSITIONS (UINT64_C(1) << 16)
+#define HL_MAX_ARCS (UINT64_C(1) << 18)
+#define HL_MAX_BAG (UINT64_C(1) << 18)
+#define HL_MAX_STEPS (UINT64_C(1) << 23)
+#else
+/* About 300 bytes and 3 us a transition (its id, its index entry, its
+ * group) and 50 bytes an arc: at most ~2 GB and ~15 s for 4M transitions;
+ * an explicit-state search of a bigger net is out of reach anyway. */
+#define HL_MAX_PLACES (UINT64_C(1) << 22)
+#define HL_MAX_TRANSITIONS (UINT64_C(1) << 22)
+#define HL_MAX_ARCS (UINT64_C(1) << 24)
+#define HL_MAX_BAG (UINT64_C(1) << 24)
+#define HL_MAX_STEPS (UINT64_C(1) << 30)
+#endif
 
 typedef enum hl_sort_kind {
     HL_SORT_DOT,
@@ -116,6 +145,7 @@ typedef struct hl_model {
     hl_arc *arcs;
     uint32_t n_arcs, cap_arcs;
     uint32_t *by_trans;      /* arc indices grouped by transition */
+    uint64_t steps;          /* unfolding work so far, see HL_MAX_STEPS */
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
 } hl_model;
 
@@ -136,6 +166,9 @@ const char *hl_attr(const xmlNode *e, const char *name);
 /* The first element child at or after c, or NULL. */
 xmlNode *hl_elem(xmlNode *c);
 bool hl_is(const xmlNode *e, const char *name);
+/* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
+ * NULL) once they pass HL_MAX_STEPS. */
+pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n);
 /* Doubles *cap until need fits; -1 when out of memory. */
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);
 /* Reads the net body into m (declarations, nodes, arcs). */
@@ -167,6 +200,8 @@ void hl_term_free(hl_term *t);
 bool hl_term_is_multiset(const hl_term *t);
 /* Marks used[v] for every variable in t. */
 void hl_term_vars(const hl_term *t, bool *used);
+/* The number of nodes of t: what evaluating it once costs, in steps. */
+uint64_t hl_term_nodes(const hl_term *t);
 
 typedef struct hl_pair {
     uint64_t colour;

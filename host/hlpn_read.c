@@ -5,6 +5,7 @@
  * then the typed labels. */
 #include "hlpn.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,6 +89,19 @@ xmlNode *hl_elem(xmlNode *c)
 bool hl_is(const xmlNode *e, const char *name)
 {
     return e != NULL && xmlStrcmp(e->name, BAD_CAST name) == 0;
+}
+
+pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n)
+{
+    m->steps += n; /* n is a term size or a count below 2^32: no wrap */
+    if (m->steps <= HL_MAX_STEPS)
+        return PN_OK;
+    if (at != NULL)
+        return hl_fail(m, PN_ERR_UNSUPPORTED, at, "the unfolding needs more than %" PRIu64
+                       " steps (bindings tried, terms evaluated)", HL_MAX_STEPS);
+    return pn_fail(m->err, PN_ERR_UNSUPPORTED, "%s:%ld: the unfolding needs more than %"
+                   PRIu64 " steps (bindings tried, terms evaluated)", m->label, line,
+                   HL_MAX_STEPS);
 }
 
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem)

@@ -66,6 +66,14 @@ void hl_term_vars(const hl_term *t, bool *used)
         hl_term_vars(t->kids[i], used);
 }
 
+uint64_t hl_term_nodes(const hl_term *t)
+{
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < t->n; i++)
+        n += hl_term_nodes(t->kids[i]);
+    return n;
+}
+
 /* ---- parsing helpers ----------------------------------------------------- */
 
 /* The terms inside e's <subterm> children, at most max of them; other child
@@ -552,8 +560,17 @@ static pn_status hl_bag_fail(hl_model *m, const hl_term *t, const char *what)
                    t->kind == HL_T_SUB ? "subtract" : "numberof", what);
 }
 
-static pn_status hl_bag_push(hl_model *m, hl_bag *bag, uint64_t colour, int64_t count)
+/* Every entry is a step, and the bag is bounded: <add> of many <all> of a
+ * big sort would otherwise grow it past any memory before merging. */
+static pn_status hl_bag_push(hl_model *m, const hl_term *t, hl_bag *bag, uint64_t colour,
+                             int64_t count)
 {
+    pn_status st = hl_spend(m, NULL, t->line, 1);
+    if (st != PN_OK)
+        return st;
+    if (bag->n >= HL_MAX_BAG)
+        return pn_fail(m->err, PN_ERR_UNSUPPORTED, "%s:%ld: a multiset of more than %" PRIu64
+                       " entries", m->label, t->line, HL_MAX_BAG);
     if (bag->n == bag->cap) {
         size_t ncap = bag->cap ? bag->cap * 2 : 64;
         hl_pair *p = ncap <= SIZE_MAX / sizeof *p ? realloc(bag->p, ncap * sizeof *p) : NULL;
@@ -576,6 +593,8 @@ static int hl_pair_cmp(const void *a, const void *b)
  * False when a sum leaves (-2^62, 2^62). */
 static bool hl_bag_merge(hl_bag *bag, size_t from)
 {
+    if (bag->n == from) /* nothing to merge, and bag->p may still be NULL */
+        return true;
     qsort(bag->p + from, bag->n - from, sizeof *bag->p, hl_pair_cmp);
     size_t out = from;
     for (size_t i = from; i < bag->n; i++) {
@@ -622,7 +641,7 @@ static pn_status hl_bag_tuple(hl_model *m, const hl_term *t, const uint64_t *b, 
                               uint32_t k, uint64_t acc, hl_bag *bag)
 {
     if (k == t->n)
-        return hl_bag_push(m, bag, acc, coef);
+        return hl_bag_push(m, t, bag, acc, coef);
     const hl_term *kid = t->kids[k];
     uint64_t size = m->sorts[hl_canon(m, kid->sort)].size;
     if (kid->kind != HL_T_ALL)
@@ -654,10 +673,10 @@ static pn_status hl_bag_add(hl_model *m, const hl_term *t, const uint64_t *b, in
         return hl_bag_sub(m, t, b, coef, bag);
     case HL_T_ALL:
         for (uint64_t c = 0; c < m->sorts[t->sort].size && st == PN_OK; c++)
-            st = hl_bag_push(m, bag, c, coef);
+            st = hl_bag_push(m, t, bag, c, coef);
         return st;
     default:
-        return hl_bag_push(m, bag, hl_eval_colour(m, t, b), coef);
+        return hl_bag_push(m, t, bag, hl_eval_colour(m, t, b), coef);
     }
 }
 

@@ -7,6 +7,7 @@
  * product of the sorts in guarded models. */
 #include "hlpn.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ typedef struct hl_unfolder {
     uint32_t n_order;
     hl_clause *clauses;
     uint32_t n_clauses, cap_clauses;
+    uint64_t *depth_cost;    /* steps to test the clauses of each depth */
+    uint64_t arc_cost;       /* steps to evaluate the transition's arcs */
     uint32_t t;              /* the transition being unfolded */
     char name[HL_NAME_MAX];
 } hl_unfolder;
@@ -46,6 +49,12 @@ static pn_status hl_unique_name(hl_unfolder *u, const xmlNode *at)
     size_t len = strlen(u->name);
     for (uint32_t k = 2; pn_net_find_place(u->net, u->name) >= 0 ||
                          pn_net_find_transition(u->net, u->name) >= 0; k++) {
+        /* Labels that run together ("a_b" and "a", "b_c" in a product) can
+         * make many colours want one id: each retry is a step, so that
+         * such a model cannot go quadratic without bound. */
+        pn_status st = hl_spend(u->m, at, 0, 1);
+        if (st != PN_OK)
+            return st;
         if (len + 16 > sizeof u->name)
             return hl_fail(u->m, PN_ERR_UNSUPPORTED, at, "unfolded id too long");
         snprintf(u->name + len, sizeof u->name - len, "_u%u", k);
@@ -89,10 +98,7 @@ static pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
 
 static pn_status hl_unfold_place(hl_unfolder *u, hl_place *p)
 {
-    uint64_t size = u->m->sorts[p->sort].size;
-    if (u->net->n_places + size >= HL_MAX_COUNT)
-        return hl_fail(u->m, PN_ERR_UNSUPPORTED, p->node,
-                       "the unfolding has more than 2^31 places");
+    uint64_t size = u->m->sorts[p->sort].size; /* hl_count_places checked it */
     pn_status st = hl_initial_bag(u, p);
     p->base = u->net->n_places;
     size_t k = 0; /* cursor in the sorted initial marking */
@@ -159,7 +165,9 @@ static pn_status hl_add_clauses(hl_unfolder *u, const hl_term *g)
     }
     if (hl_grow((void **)&u->clauses, &u->cap_clauses, u->n_clauses + 1, sizeof *u->clauses))
         return hl_nomem(u->m);
-    u->clauses[u->n_clauses++] = (hl_clause){g, hl_term_depth(u, g)};
+    uint32_t depth = hl_term_depth(u, g);
+    u->clauses[u->n_clauses++] = (hl_clause){g, depth};
+    u->depth_cost[depth] += hl_term_nodes(g);
     return PN_OK;
 }
 
@@ -171,8 +179,14 @@ static pn_status hl_prepare(hl_unfolder *u, const hl_trans *t)
         u->pos[u->order[i]] = HL_NONE;
     u->n_order = 0;
     u->n_clauses = 0;
-    for (uint32_t i = 0; i < t->arc_count; i++)
-        hl_order_vars(u, u->m->arcs[u->m->by_trans[t->arc_first + i]].ins);
+    u->arc_cost = 0;
+    for (uint32_t i = 0; i < t->arc_count; i++) {
+        const hl_term *ins = u->m->arcs[u->m->by_trans[t->arc_first + i]].ins;
+        hl_order_vars(u, ins);
+        u->arc_cost += hl_term_nodes(ins);
+    }
+    for (uint32_t d = 0; d <= u->m->n_vars; d++)
+        u->depth_cost[d] = 0;
     if (t->guard == NULL)
         return PN_OK;
     hl_order_vars(u, t->guard);
@@ -217,6 +231,9 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
         pn_status st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
         uint32_t base = u->m->places[a->place].base;
         for (size_t k = 0; k < u->bag.n && st == PN_OK; k++) {
+            if (u->net->n_arcs >= HL_MAX_ARCS)
+                return hl_fail(u->m, PN_ERR_UNSUPPORTED, a->node,
+                               "the unfolding has more than %" PRIu64 " arcs", HL_MAX_ARCS);
             pn_error e = {PN_OK, ""};
             if (pn_net_add_arc(u->net, base + (uint32_t)u->bag.p[k].colour, tr, a->to_trans,
                                (uint64_t)u->bag.p[k].count, &e) != PN_OK)
@@ -230,10 +247,13 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
 
 static pn_status hl_emit(hl_unfolder *u, const hl_trans *t)
 {
-    if (u->net->n_transitions + 1 >= HL_MAX_COUNT)
+    if (u->net->n_transitions >= HL_MAX_TRANSITIONS)
         return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node,
-                       "the unfolding has more than 2^31 transitions");
-    pn_status st = hl_binding_name(u, t);
+                       "the unfolding has more than %" PRIu64 " transitions",
+                       HL_MAX_TRANSITIONS);
+    pn_status st = hl_spend(u->m, t->node, 0, u->arc_cost);
+    if (st == PN_OK)
+        st = hl_binding_name(u, t);
     if (st != PN_OK)
         return st;
     pn_error e = {PN_OK, ""};
@@ -253,13 +273,16 @@ static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
     uint32_t v = u->order[depth];
     uint64_t size = u->m->sorts[u->m->vars[v].sort].size;
     for (uint64_t c = 0; c < size; c++) {
-        if (++u->info->bindings_tried >= HL_MAX_COUNT)
-            return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node,
-                           "more than 2^31 bindings to try");
+        u->info->bindings_tried++;
+        /* Testing the clauses is what a binding costs: scanning them all,
+         * evaluating those of this depth. */
+        pn_status st = hl_spend(u->m, t->node, 0, 1 + u->n_clauses + u->depth_cost[depth + 1]);
+        if (st != PN_OK)
+            return st;
         u->binding[v] = c;
         if (!hl_clauses_hold(u, depth + 1))
             continue;
-        pn_status st = hl_bind(u, t, depth + 1);
+        st = hl_bind(u, t, depth + 1);
         if (st != PN_OK)
             return st;
     }
@@ -270,6 +293,8 @@ static pn_status hl_unfold_trans(hl_unfolder *u, const hl_trans *t)
 {
     pn_status st = hl_prepare(u, t);
     uint32_t first = u->net->n_transitions;
+    if (st == PN_OK)
+        st = hl_spend(u->m, t->node, 0, u->n_clauses + u->depth_cost[0]);
     if (st == PN_OK && hl_clauses_hold(u, 0))
         st = hl_bind(u, t, 0);
     if (st != PN_OK)
@@ -279,9 +304,23 @@ static pn_status hl_unfold_trans(hl_unfolder *u, const hl_trans *t)
 
 /* ---- the whole net ------------------------------------------------------- */
 
+/* The unfolded places are known before any is built: refuse too many at
+ * once rather than after gigabytes of them. */
+static pn_status hl_count_places(hl_model *m)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m->n_places; i++) {
+        n += m->sorts[m->places[i].sort].size; /* each < 2^31, n_places < 2^32 */
+        if (n > HL_MAX_PLACES)
+            return hl_fail(m, PN_ERR_UNSUPPORTED, m->places[i].node,
+                           "the unfolding has more than %" PRIu64 " places", HL_MAX_PLACES);
+    }
+    return PN_OK;
+}
+
 static pn_status hl_unfold_all(hl_unfolder *u)
 {
-    pn_status st = PN_OK;
+    pn_status st = hl_count_places(u->m);
     for (uint32_t i = 0; i < u->m->n_places && st == PN_OK; i++) {
         hl_place *p = &u->m->places[i];
         st = hl_unfold_place(u, p);
@@ -320,9 +359,10 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
     u.pos = calloc(nv, sizeof *u.pos);
     u.order = calloc(nv, sizeof *u.order);
     u.used = calloc(nv, sizeof *u.used);
+    u.depth_cost = calloc((size_t)m->n_vars + 1, sizeof *u.depth_cost);
     pn_status st = PN_OK;
     if (u.net == NULL || u.binding == NULL || u.pos == NULL || u.order == NULL ||
-        u.used == NULL) {
+        u.used == NULL || u.depth_cost == NULL) {
         st = hl_nomem(m);
     } else {
         u.info = &u.net->unfold;
@@ -336,6 +376,7 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
     free(u.pos);
     free(u.order);
     free(u.used);
+    free(u.depth_cost);
     free(u.clauses);
     if (st != PN_OK) {
         pn_net_free(u.net);

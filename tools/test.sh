@@ -3,29 +3,36 @@
 #
 #   1. Release build in build/ and the whole ctest suite;
 #   2. AddressSanitizer + UBSan build in build-asan/ (-DPETREL_SANITIZE=ON) and
-#      the suite without the slow oracle tests (ctest -E Big_).
+#      the suite without the slow oracle tests (ctest -E Big_);
+#   3. ThreadSanitizer build in build-tsan/ (-DPETREL_TSAN=ON, no CUDA) and the
+#      tests that run several threads (hash tables, engine, on-the-fly checks,
+#      CLI, a few small oracle instances); any TSan report fails the test.
 #
 # Exits non-zero on any failure: a configure or build failure stops at once;
-# failing release tests still let the sanitizer stage run (so one CI run shows
-# both), and the script then exits 1.
+# failing release tests still let the sanitizer stages run (so one CI run shows
+# all of them), and the script then exits 1.
 # The CUDA engine is built when CMake finds nvcc (e.g. /usr/local/cuda) and
 # skipped otherwise; both work.
 #
-# Options:   --no-asan        only step 1
+# Options:   --no-asan        skip step 2
+#            --no-tsan        skip step 3
 # Variables: JOBS             parallel build/test jobs (default: nproc)
-#            CMAKE_ARGS       extra arguments for both configure steps,
+#            CMAKE_ARGS       extra arguments for every configure step,
 #                             e.g. CMAKE_ARGS=-DPETREL_CUDA=OFF
 #            BUILD_DIR        release build folder (default: build)
-#            ASAN_BUILD_DIR   sanitizer build folder (default: build-asan)
+#            ASAN_BUILD_DIR   ASan/UBSan build folder (default: build-asan)
+#            TSAN_BUILD_DIR   TSan build folder (default: build-tsan)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 
 asan=1
+tsan=1
 for arg in "$@"; do
     case "$arg" in
     --no-asan) asan=0 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-tsan) tsan=0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg'" >&2; exit 2 ;;
     esac
 done
@@ -33,6 +40,7 @@ done
 jobs="${JOBS:-$(nproc)}"
 build="${BUILD_DIR:-build}"
 build_asan="${ASAN_BUILD_DIR:-build-asan}"
+build_tsan="${TSAN_BUILD_DIR:-build-tsan}"
 read -r -a extra <<<"${CMAKE_ARGS:-}"
 
 step() { printf '\n==== %s ====\n' "$*"; }
@@ -65,6 +73,30 @@ if ((asan)); then
     step "ASan/UBSan tests (without Big_)"
     ctest --test-dir "$build_asan" --output-on-failure --no-tests=error -j"$jobs" -E Big_ ||
         failed+=("ASan/UBSan tests ($build_asan)")
+fi
+
+if ((tsan)); then
+    # The tests that start threads: the concurrent hash tables, the engine
+    # (2-4 workers), the on-the-fly checks (2 threads), the CLI (one worker
+    # per CPU; SmallMemoryOnAHugeModel is left out: it asserts a wall time
+    # that TSan's slowdown breaks) and the oracle checks of five small
+    # instances (2 threads, every examination, P/T and coloured).
+    # EngineCompact.TightBudget* is left out: one thread, and 90 s under
+    # TSan. About 2 minutes on 2 cores. halt_on_error: the first report
+    # fails the test (TSan's exit status 66).
+    tsan_tests='^(TableConcurrent|CTableConcurrent|Engine|EngineCompact|EngineTrace|Check|HlpnMcc|Cli)\.'
+    tsan_tests+='|OracleCheck\.MatchesOracle/(Philosophers_PT_000005|Philosophers_COL_000005|TokenRing_COL_005|SharedMemory_PT_000005|Dekker_PT_010)_'
+    step "ThreadSanitizer build ($build_tsan/)"
+    # CUDA off: the CUDA runtime is not instrumented, and the GPU engine is
+    # not what this stage checks.
+    cmake -S . -B "$build_tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPETREL_SANITIZE=OFF \
+        -DPETREL_TSAN=ON "${common[@]}" -DPETREL_CUDA=OFF "${extra[@]}"
+    cmake --build "$build_tsan" -j"$jobs"
+    step "ThreadSanitizer tests (threaded ones)"
+    TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" \
+        ctest --test-dir "$build_tsan" --output-on-failure --no-tests=error -j"$jobs" \
+        -R "$tsan_tests" -E 'Big_|Cli\.SmallMemoryOnAHugeModel|EngineCompact\.TightBudget' ||
+        failed+=("ThreadSanitizer tests ($build_tsan)")
 fi
 
 if ((${#failed[@]})); then

@@ -61,7 +61,11 @@ read -r -a xml_cflags <<<"$(xml2-config --cflags)"
 read -r -a xml_libs <<<"$(xml2-config --libs)"
 # shellcheck disable=SC2054  # the commas belong to the flag
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+# FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (libFuzzer's convention): the
+# coloured-net unfolder uses small size bounds (host/hlpn.h), so that models
+# beyond them are refused within the fuzzer's time and memory limits.
 cflags=(-std=c11 -g -O1 -Wall -Wextra "${san[@]}" -D_GNU_SOURCE
+        -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
         "-DPETREL_VERSION=\"${version:-0}\"" -Iinclude -Ikernels -Ihost "${xml_cflags[@]}" -pthread)
 
 # Flags changed (another clang, another version): rebuild everything.
