@@ -75,6 +75,18 @@ PN_HD static int pn_table_insert(const pn_table_view *v, const uint64_t *s, uint
     }
 }
 
+/* Re-insertion of a stored state after the table grew, by several threads
+ * at once: each id is inserted once and the store is already written, so
+ * claiming an empty slot publishes it (no BUSY step, no compare). */
+PN_HD static void pn_table_reinsert_shared(const pn_table_view *v, uint64_t id, uint64_t h)
+{
+    const uint64_t tag = (h >> PN_SLOT_ID_BITS) << PN_SLOT_ID_BITS;
+    for (uint64_t i = h & v->slot_mask;; i = (i + 1) & v->slot_mask)
+        if (pn_atomic_load_u64(&v->slots[i]) == 0 &&
+            pn_atomic_cas_u64(&v->slots[i], 0, tag | (id + 1)))
+            return;
+}
+
 /* Single-threaded re-insertion of a stored state after the table grew. */
 PN_HD static void pn_table_reinsert(const pn_table_view *v, uint64_t id, uint64_t h)
 {
