@@ -137,17 +137,28 @@ def main():
     return 1 if failed else 0
 
 
+def gnuplot(png, xlabel, logx, data):
+    script = ["set terminal png size 900,540", f"set output '{png}'",
+              f"set xlabel '{xlabel}'", "set ylabel 'M states/s'", "set key outside", "set grid"]
+    if logx:
+        script.append("set logscale x")
+    script.append("plot " + ", ".join(f"'-' with linespoints title '{k}'" for k in data))
+    for pts in data.values():
+        script += [f"{x} {y}" for x, y in sorted(pts)] + ["e"]
+    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=False)
+
+
 def plot(rows, png):
-    data = {}
+    """png: states/s against threads, one line per instance; and beside it
+    (<png>-size.png) states/s against state-space size, one line per
+    thread count."""
+    by_inst, by_threads = {}, {}
     for inst, th, _, r in rows:
         if r:
-            data.setdefault(inst, []).append((th, r["sps"] / 1e6))
-    script = [f"set terminal png size 900,540", f"set output '{png}'",
-              "set xlabel 'threads'", "set ylabel 'M states/s'", "set key outside", "set grid",
-              "plot " + ", ".join(f"'-' with linespoints title '{i}'" for i in data)]
-    for pts in data.values():
-        script += [f"{t} {v}" for t, v in pts] + ["e"]
-    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=False)
+            by_inst.setdefault(inst, []).append((th, r["sps"] / 1e6))
+            by_threads.setdefault(f"{th} thread(s)", []).append((r["states"], r["sps"] / 1e6))
+    gnuplot(png, "threads", False, by_inst)
+    gnuplot(os.path.splitext(png)[0] + "-size.png", "states", True, by_threads)
 
 
 if __name__ == "__main__":
