@@ -5,6 +5,7 @@
 #   tools/install-deps.sh --hardening  also qemu-user, clang with its fuzzer
 #                                      runtime and elfx86exts (SandyBridge
 #                                      check, fuzzing)
+#   tools/install-deps.sh --bench      also gnuplot (tools/bench/bench.py --plot)
 #
 # Idempotent: a package is installed only when dpkg says it is absent, and
 # `apt-get update` runs at most once, only when something must be installed.
@@ -18,8 +19,9 @@ packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
 for arg in "$@"; do
     case "$arg" in
     --hardening) packages+=(qemu-user clang libclang-rt-dev elfx86exts) ;;
+    --bench) packages+=(gnuplot-nox) ;;
     -h|--help)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     *)
         echo "install-deps.sh: unknown argument '$arg'" >&2

@@ -134,6 +134,8 @@ def main():
             f.write("\n".join(table) + "\n")
     if args.plot and shutil.which("gnuplot"):
         plot(rows, args.plot)
+    elif args.plot:
+        print("bench.py: no gnuplot, no plot (tools/install-deps.sh --bench)", file=sys.stderr)
     return 1 if failed else 0
 
 
