@@ -12,17 +12,9 @@
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "petrel/net.h"
+#include "test_ptrs.h"
 
 namespace {
-
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
-using NetPtr = std::unique_ptr<pn_net, NetDeleter>;
-using CnetPtr = std::unique_ptr<pn_cnet, CnetDeleter>;
 
 // Builds a net from place markings and (place, transition, to_transition,
 // weight) arcs; places are p0.., transitions t0...

@@ -22,15 +22,9 @@
 #include "petrel/engine.h"
 #include "petrel/error.h"
 #include "petrel/net.h"
+#include "test_ptrs.h"
 
 namespace {
-
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
 
 struct Arc {
     uint32_t place, trans;

@@ -39,15 +39,9 @@
 // the library's pn_gpu_* symbols).
 #define PN_GPU_EMULATE 1
 #include "gpu_engine.cu"
+#include "test_ptrs.h"
 
 namespace {
-
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
 
 struct Arc {
     uint32_t place, trans;

@@ -44,17 +44,12 @@
 #include "petrel/ltl.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_ptrs.h"
 
 namespace {
 
 struct FmlDeleter {
     void operator()(pn_fml_node *n) const { pn_fml_free(n); }
-};
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
 };
 struct SetDeleter {
     void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }

@@ -44,6 +44,7 @@
 #include "petrel/mcc.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_ptrs.h"
 
 namespace {
 
@@ -212,12 +213,6 @@ std::string show_answer(const pn_answer &a)
     return verdict_name(a.verdict);
 }
 
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
 struct SetDeleter {
     void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
 };

@@ -24,6 +24,7 @@
 #include "petrel/error.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_ptrs.h"
 
 namespace {
 
@@ -97,13 +98,6 @@ std::vector<OracleRow> load_rows()
 }
 
 const std::vector<OracleRow> kRows = load_rows();
-
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
 
 class OracleStateSpace : public ::testing::TestWithParam<OracleRow> {};
 

@@ -19,13 +19,9 @@
 #include "petrel/error.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_ptrs.h"
 
 namespace {
-
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-using NetPtr = std::unique_ptr<pn_net, NetDeleter>;
 
 struct Result {
     pn_status st;

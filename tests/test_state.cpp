@@ -23,20 +23,13 @@
 #include "petrel/net.h"
 #include "pn_state.h"
 #include "pn_table.h"
+#include "test_ptrs.h"
 
 namespace {
 
-struct NetDeleter {
-    void operator()(pn_net *n) const { pn_net_free(n); }
-};
-struct CnetDeleter {
-    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
-};
 struct LayoutDeleter {
     void operator()(pn_layout *l) const { pn_layout_free(l); }
 };
-using NetPtr = std::unique_ptr<pn_net, NetDeleter>;
-using CnetPtr = std::unique_ptr<pn_cnet, CnetDeleter>;
 using LayoutPtr = std::unique_ptr<pn_layout, LayoutDeleter>;
 
 struct Arc {

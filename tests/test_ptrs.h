@@ -1,0 +1,20 @@
+// Owning pointers to the C API's nets for the tests: one copy of the
+// deleters instead of one per test file.
+#ifndef PETREL_TEST_PTRS_H
+#define PETREL_TEST_PTRS_H
+
+#include <memory>
+
+#include "petrel/cnet.h"
+#include "petrel/net.h"
+
+struct NetDeleter {
+    void operator()(pn_net *n) const { pn_net_free(n); }
+};
+struct CnetDeleter {
+    void operator()(pn_cnet *c) const { pn_cnet_free(c); }
+};
+using NetPtr = std::unique_ptr<pn_net, NetDeleter>;
+using CnetPtr = std::unique_ptr<pn_cnet, CnetDeleter>;
+
+#endif
