@@ -1185,6 +1185,19 @@ std::unique_ptr<Model> tokens()
                  {"b", "t2", false, 1}});
 }
 
+// Every hand-made model above, for the tests that sweep over all of them.
+std::vector<std::unique_ptr<Model>> hand_models()
+{
+    std::vector<std::unique_ptr<Model>> models;
+    models.push_back(cycle2());
+    models.push_back(chain());
+    models.push_back(dead());
+    models.push_back(fork());
+    models.push_back(lollipop());
+    models.push_back(tokens());
+    return models;
+}
+
 TEST(LtlCheck, CycleOfTwoStates)
 {
     auto m = cycle2();
@@ -1348,13 +1361,7 @@ TEST(LtlCheck, MemoryBudgetIsReported)
 TEST(LtlCheck, RandomFormulasAgreeWithTheReferenceProduct)
 {
     std::mt19937 rng(7);
-    std::vector<std::unique_ptr<Model>> models;
-    models.push_back(cycle2());
-    models.push_back(chain());
-    models.push_back(dead());
-    models.push_back(fork());
-    models.push_back(lollipop());
-    models.push_back(tokens());
+    std::vector<std::unique_ptr<Model>> models = hand_models();
     uint64_t checks = 0, trues = 0, witnessed = 0;
     for (size_t mi = 0; mi < models.size(); mi++) {
         Model &m = *models[mi];
@@ -1393,13 +1400,7 @@ TEST(LtlCheck, RandomFormulasAgreeWithTheReferenceProduct)
 // (deadlocks stuttering) and CTL (maximal paths).
 TEST(LtlCheck, AgreesWithCtlWhereTheyCoincide)
 {
-    std::vector<std::unique_ptr<Model>> models;
-    models.push_back(cycle2());
-    models.push_back(chain());
-    models.push_back(dead());
-    models.push_back(fork());
-    models.push_back(lollipop());
-    models.push_back(tokens());
+    std::vector<std::unique_ptr<Model>> models = hand_models();
     const char *shapes[] = {"G x", "F x", "x U y", "G(x | y)", "F(x & !y)", "!x U y"};
     for (size_t mi = 0; mi < models.size(); mi++) {
         Model &m = *models[mi];
@@ -1508,13 +1509,7 @@ void replay(const pn_cnet *cn, const pn_ltl_lasso &l, const Atoms &atoms, Lasso 
 TEST(LtlOtf, RandomFormulasAgreeAndLassosReplay)
 {
     std::mt19937 rng(11);
-    std::vector<std::unique_ptr<Model>> models;
-    models.push_back(cycle2());
-    models.push_back(chain());
-    models.push_back(dead());
-    models.push_back(fork());
-    models.push_back(lollipop());
-    models.push_back(tokens());
+    std::vector<std::unique_ptr<Model>> models = hand_models();
     uint64_t checks = 0, lassos = 0;
     for (size_t mi = 0; mi < models.size(); mi++) {
         Model &m = *models[mi];
