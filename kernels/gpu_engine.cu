@@ -22,7 +22,7 @@
  * place flagged (a per-place device array plus a global flag); the level
  * goes on, then the host widens every flagged place (double, at most 64
  * bits), repacks the stored states into the new layout with a kernel,
- * rebuilds the table and redoes the level, exactly as host/engine_cpu.c.
+ * rebuilds the table and redoes the level, exactly as host/engine/engine_cpu.c.
  *
  * With PN_GPU_EMULATE this file compiles as plain C++ against
  * kernels/gpu_emu.cuh, which runs every kernel thread in turn on the host:
@@ -35,7 +35,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "petrel/layout.h"
+#include "net/layout.h"
 #include "pn_expand.h"
 
 #ifdef PN_GPU_EMULATE

@@ -1,4 +1,4 @@
-// The on-the-fly examination checker (host/check.c) on hand-made nets whose
+// The on-the-fly examination checker (host/logic/check.c) on hand-made nets whose
 // answers are known: when a witness decides early (EF true, AG false,
 // deadlock, ...) and when only a complete run can (EF false, AG true,
 // UpperBounds, OneSafe true, ...), negations on top, state formulas decided

@@ -1,4 +1,4 @@
-// Net compiler (host/cnet.c): dense incidence, CSR pre/post/delta lists,
+// Net compiler (host/net/cnet.c): dense incidence, CSR pre/post/delta lists,
 // merging of parallel arcs, self-loops, 64-bit weight limits, and firing on
 // unpacked markings, all on small hand-built nets with hand-computed values.
 #include <gtest/gtest.h>

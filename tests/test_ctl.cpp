@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "net/layout.h"
 #include "petrel/cnet.h"
 #include "petrel/ctl.h"
 #include "petrel/engine.h"

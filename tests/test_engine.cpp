@@ -1,4 +1,4 @@
-// The CPU exploration engine (host/engine_cpu.c): hand-made nets with
+// The CPU exploration engine (host/engine/engine_cpu.c): hand-made nets with
 // hand-computed state spaces, random nets against a reference BFS written
 // here on the unpacked reference (cnet.c), determinism across thread counts,
 // widening restarts, and every way a run can end early.

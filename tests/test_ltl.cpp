@@ -1,5 +1,5 @@
-// LTL: the translation to a generalised Büchi automaton (host/ltl_nnf.c,
-// host/ltl_gba.c) and the model checker (host/ltl.c), against references
+// LTL: the translation to a generalised Büchi automaton (host/logic/ltl_nnf.c,
+// host/logic/ltl_gba.c) and the model checker (host/logic/ltl.c), against references
 // written here and independent of them:
 //   - an evaluator of LTL on lasso words u v^w (fixpoints over the finitely
 //     many distinct positions);
@@ -32,15 +32,15 @@
 #include <utility>
 #include <vector>
 
-#include "ltl_buchi.h"
-#include "ltl_otf.h"
+#include "logic/ltl_buchi.h"
+#include "logic/ltl_otf.h"
 #include "petrel/cnet.h"
 #include "petrel/ctl.h"
 #include "petrel/engine.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
 #include "petrel/graph.h"
-#include "petrel/layout.h"
+#include "net/layout.h"
 #include "petrel/ltl.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"

@@ -1,4 +1,4 @@
-// The on-the-fly examinations (host/check.c) against the MCC oracle: for
+// The on-the-fly examinations (host/logic/check.c) against the MCC oracle: for
 // every "small" P/T instance and every "col" coloured instance (read through
 // the unfolder, formulas naming coloured ids) of ../shared/mcc/INDEX.tsv and
 // each examination

@@ -1,6 +1,6 @@
 // The per-state code shared by the CPU engine and the CUDA kernels
 // (kernels/pn_state.h, kernels/pn_table.h) and the packing that feeds it
-// (host/layout.c). This CPU harness stands in for the GPU in CI, so it checks
+// (host/net/layout.c). This CPU harness stands in for the GPU in CI, so it checks
 // the packed operations against the unpacked reference (cnet.c) on random
 // nets and markings, and hammers the lock-free table from several threads.
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@
 
 #include "petrel/cnet.h"
 #include "petrel/error.h"
-#include "petrel/layout.h"
+#include "net/layout.h"
 #include "petrel/net.h"
 #include "pn_state.h"
 #include "pn_table.h"

@@ -15,17 +15,18 @@
 #include "petrel/error.h"
 #include "petrel/formula.h"
 #include "petrel/graph.h"
-#include "petrel/layout.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+struct pn_layout;
+
 typedef struct pn_ctl_model {
     const pn_cnet *cn;
     pn_graph *graph;          /* predecessor lists are added on demand */
     const uint64_t *store;    /* packed states, by id */
-    const pn_layout *layout;  /* how they are packed */
+    const struct pn_layout *layout; /* how they are packed (net/layout.h) */
     uint64_t memory_budget;   /* bytes for satisfaction arrays; 0: none */
     double deadline;          /* CLOCK_MONOTONIC seconds; 0: none */
     const volatile int *cancel; /* optional, as in pn_engine_opts */

@@ -1,7 +1,7 @@
 /* The CUDA exploration engine (kernels/gpu_engine.cu): the same
  * level-synchronous BFS as pn_explore, with the expansion step run by one
  * GPU thread per frontier state and the store and hash table in device
- * memory. Builds without CUDA get host/gpu_stub.c: not available, and every
+ * memory. Builds without CUDA get host/engine/gpu_stub.c: not available, and every
  * exploration fails with PN_ERR_UNSUPPORTED. */
 #ifndef PETREL_GPU_H
 #define PETREL_GPU_H

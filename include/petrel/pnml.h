@@ -3,7 +3,7 @@
  * unfolded to P/T (net->unfold says so, and net->place_groups /
  * trans_groups map each coloured id to its unfolded nodes). Constructs
  * beyond symmetric nets (partitions, integers, lists) and unfoldings past
- * the bounds of host/hlpn.h (2^22 places or transitions, 2^24 arcs, 2^30
+ * the bounds of host/coloured/hlpn.h (2^22 places or transitions, 2^24 arcs, 2^30
  * bindings and term evaluations) are refused with PN_ERR_UNSUPPORTED. */
 #ifndef PETREL_PNML_H
 #define PETREL_PNML_H

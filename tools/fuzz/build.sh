@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/fuzz_*.c) with clang, outside
-# CMake: the library sources host/*.c (not host/cli) are compiled with
+# CMake: the library sources host/<stage>/*.c (not host/cli) are compiled with
 # -fsanitize=fuzzer-no-link,address,undefined and linked into one binary per
 # target with -fsanitize=fuzzer,address,undefined and libxml2. No hwloc and
 # no CUDA: those files build without PETREL_HAVE_HWLOC / PETREL_HAVE_CUDA.
@@ -62,7 +62,7 @@ read -r -a xml_libs <<<"$(xml2-config --libs)"
 # shellcheck disable=SC2054  # the commas belong to the flag
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 # FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (libFuzzer's convention): the
-# coloured-net unfolder uses small size bounds (host/hlpn.h), so that models
+# coloured-net unfolder uses small size bounds (host/coloured/hlpn.h), so that models
 # beyond them are refused within the fuzzer's time and memory limits.
 cflags=(-std=c11 -g -O1 -Wall -Wextra "${san[@]}" -D_GNU_SOURCE
         -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
@@ -88,8 +88,10 @@ stale() { # stale OBJ DEPFILE: true when OBJ must be rebuilt
 
 objs=()
 built=0
-for src in host/*.c; do
-    base="$(basename "$src" .c)"
+for src in host/*/*.c; do
+    [[ "$src" == host/cli/* ]] && continue
+    # Objects are named stage_file: two stages may hold files of one name.
+    base="$(basename "$(dirname "$src")")_$(basename "$src" .c)"
     obj="$out/obj/$base.o"
     objs+=("$obj")
     if stale "$obj" "$out/obj/$base.d"; then

@@ -1,4 +1,4 @@
-#include "petrel/sformula.h"
+#include "formula/sformula.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 
 #include "petrel/error.h"
 #include "petrel/net.h"
-#include "strmap.h"
+#include "net/strmap.h"
 
 #define HL_NONE UINT32_MAX
 /* Colours per sort are kept below this so that every index fits a uint32_t

@@ -2,13 +2,14 @@
  * iterative Tarjan search of the product of the state graph (deadlocks
  * stutter) with the Büchi automaton of the negated formula, looking for a
  * reachable non-trivial SCC that meets every acceptance set. */
+#include "net/layout.h"
 #include "petrel/ltl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_buchi.h"
-#include "petrel/sformula.h"
+#include "logic/ltl_buchi.h"
+#include "formula/sformula.h"
 
 #define LTL_MAX_AUTOMATON 4096
 #define PROD_NONE UINT64_MAX

@@ -1,3 +1,4 @@
+#include "net/layout.h"
 #include "petrel/examine.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_buchi.h"
+#include "logic/ltl_buchi.h"
 
 #define GBA_INIT UINT32_MAX
 

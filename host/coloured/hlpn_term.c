@@ -1,7 +1,7 @@
 /* Terms of symmetric nets: parsed once into typed trees (every colour and
  * multiset term knows its sort, so evaluation never looks anything up), then
  * evaluated once per binding by the unfolder. */
-#include "hlpn.h"
+#include "coloured/hlpn.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "strmap.h"
+#include "net/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_otf.h"
-#include "petrel/sformula.h"
+#include "logic/ltl_otf.h"
+#include "formula/sformula.h"
 
 #define OTF_MAX_AUTOMATON 4096
 #define OTF_NONE UINT64_MAX

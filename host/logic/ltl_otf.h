@@ -7,7 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ltl_buchi.h"
+#include "logic/ltl_buchi.h"
+#include "net/layout.h"
 #include "petrel/ltl.h"
 
 #ifdef __cplusplus

@@ -4,13 +4,14 @@
  * a, A[a U b] by counting down each state's successors still outside the
  * set (a state joins when its count reaches 0 and a holds), EF/AG/AF/EG as
  * special cases and duals of those. */
+#include "net/layout.h"
 #include "petrel/ctl.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "petrel/sformula.h"
+#include "formula/sformula.h"
 
 typedef struct ctl {
     pn_ctl_model *m;

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_otf.h"
-#include "petrel/layout.h"
+#include "logic/ltl_otf.h"
+#include "net/layout.h"
 
 #define LAZY_NOT_EXPANDED UINT64_MAX
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "net/strmap.h"
 
 static char *net_strdup(const char *s)
 {

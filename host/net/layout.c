@@ -1,4 +1,4 @@
-#include "petrel/layout.h"
+#include "net/layout.h"
 
 #include <stdlib.h>
 #include <string.h>

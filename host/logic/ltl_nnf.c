@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_buchi.h"
+#include "logic/ltl_buchi.h"
 
 static int64_t ltl_intern(ltl_formula *f, ltl_kind k, uint32_t a, uint32_t b)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltl_otf.h"
+#include "logic/ltl_otf.h"
 
 typedef struct red {
     const ltl_buchi *b;

@@ -2,7 +2,7 @@
  * sorts may refer to sorts declared later, so hl_declare only records them
  * and hl_resolve_declarations builds each on first use, with a state flag
  * that turns a cyclic definition into an error instead of a recursion. */
-#include "hlpn.h"
+#include "coloured/hlpn.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "petrel/layout.h"
-#include "petrel/sformula.h"
+#include "net/layout.h"
+#include "formula/sformula.h"
 
 typedef enum {
     ITEM_NONE,     /* outside what the on-the-fly check can prove */

@@ -5,7 +5,7 @@
  * the transition's own variables; each top-level conjunct of the guard is
  * tested as soon as its last variable is bound, which prunes most of the
  * product of the sorts in guarded models. */
-#include "hlpn.h"
+#include "coloured/hlpn.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -18,8 +18,8 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
-#include "hlpn.h"
-#include "strmap.h"
+#include "coloured/hlpn.h"
+#include "net/strmap.h"
 
 /* NONET: a model must never make us fetch anything. No NOENT/DTDLOAD, so
  * entities are not expanded from outside the file. HUGE: lift the 10 MB text

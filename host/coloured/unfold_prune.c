@@ -8,7 +8,7 @@
  * answers the same on the pruned net. Group members that are dropped are
  * left out of their group, except that a place group always keeps one
  * member, so that formulas over it (UpperBounds included) stay well formed. */
-#include "hlpn.h"
+#include "coloured/hlpn.h"
 
 #include <stdlib.h>
 #include <string.h>

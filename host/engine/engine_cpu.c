@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "petrel/graph.h"
-#include "petrel/layout.h"
+#include "net/layout.h"
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 #include "pn_expand.h"

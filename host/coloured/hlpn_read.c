@@ -3,7 +3,7 @@
  * needs anyway: terms are trees) and walked twice: first the declarations
  * and the node ids (sorts and nodes may be referred to before they appear),
  * then the typed labels. */
-#include "hlpn.h"
+#include "coloured/hlpn.h"
 
 #include <inttypes.h>
 #include <limits.h>
