@@ -189,7 +189,7 @@ struct Outcome {
     Outcome &operator=(const Outcome &) = delete;
     const pn_answer &at(uint32_t i) const
     {
-        static const pn_answer none = {"(none)", PN_VERDICT_UNKNOWN, 0, false, 0, nullptr, 0, 0};
+        static const pn_answer none = {"(none)", PN_VERDICT_UNKNOWN, 0, false, 0, nullptr, 0, 0, 0};
         const pn_answer *a = check ? pn_check_answer(check.get(), i) : nullptr;
         EXPECT_NE(a, nullptr) << "no answer " << i;
         return a ? *a : none;

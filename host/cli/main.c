@@ -197,10 +197,10 @@ static int cli_state_space(cli_run *r)
 static void cli_print_answers(const cli_run *r, const pn_check *c,
                               const pn_engine_result *res)
 {
-    char tech[128];
-    pn_mcc_techniques(res, r->net, tech, sizeof tech);
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         const pn_answer *a = pn_check_answer(c, i);
+        char tech[160];
+        pn_mcc_techniques(res, r->net, a->techniques, tech, sizeof tech);
         char value[32];
         const char *v = NULL;
         if (a->verdict == PN_VERDICT_TRUE)

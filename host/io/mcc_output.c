@@ -54,12 +54,30 @@ bool pn_exam_is_global(pn_exam e)
            e == PN_EXAM_STABLE_MARKING;
 }
 
-void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, char *buf,
-                       size_t len)
+void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t techniques,
+                       char *buf, size_t len)
 {
-    snprintf(buf, len, "EXPLICIT %s%s",
-             r->threads > 1 ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING",
-             net != NULL && net->unfold.unfolded ? " UNFOLDING_TO_PT" : "");
+    static const struct { uint32_t bit; const char *word; } words[] = {
+        {PN_TECH_EXPLICIT, "EXPLICIT"},
+        {PN_TECH_LINEAR_EQUATIONS, "LINEAR_EQUATIONS"},
+        {PN_TECH_TOPOLOGICAL, "TOPOLOGICAL"},
+        {PN_TECH_STRUCTURAL_REDUCTION, "STRUCTURAL_REDUCTION"},
+        {PN_TECH_STUBBORN_SETS, "STUBBORN_SETS"},
+        {PN_TECH_RANDOM_WALK, "RANDOM_WALK"},
+    };
+    if (techniques == 0)
+        techniques = PN_TECH_EXPLICIT;
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (techniques & words[i].bit)
+            at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? " " : "",
+                                   words[i].word);
+    if ((techniques & PN_TECH_EXPLICIT) && r != NULL)
+        at += (size_t)snprintf(buf + at, at < len ? len - at : 0, " %s",
+                               r->threads > 1 ? "PARALLEL_PROCESSING" : "SEQUENTIAL_PROCESSING");
+    if (net != NULL && net->unfold.unfolded)
+        snprintf(buf + at, at < len ? len - at : 0, " UNFOLDING_TO_PT");
 }
 
 void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net)
@@ -69,7 +87,7 @@ void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net
         return;
     }
     char tech[128];
-    pn_mcc_techniques(r, net, tech, sizeof tech);
+    pn_mcc_techniques(r, net, PN_TECH_EXPLICIT, tech, sizeof tech);
     fprintf(out, "STATE_SPACE STATES %lu TECHNIQUES %s\n", (unsigned long)r->states, tech);
     fprintf(out, "STATE_SPACE TRANSITIONS %lu TECHNIQUES %s\n", (unsigned long)r->edges, tech);
     fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",

@@ -445,6 +445,12 @@ void pn_check_set(pn_check *c, uint32_t i, pn_verdict v)
         c->answers[i].verdict = v;
 }
 
+void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques)
+{
+    if (i < c->n)
+        c->answers[i].techniques = techniques;
+}
+
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
                         uint64_t cycle)
 {

@@ -34,6 +34,8 @@ typedef struct pn_answer {
      * forever; UINT32_MAX is a deadlock's stuttering step. NULL: none. */
     const uint32_t *lasso;
     uint64_t lasso_prefix, lasso_cycle;
+    /* pn_technique bits naming what decided it; 0: the exploration. */
+    uint32_t techniques;
 } pn_answer;
 
 typedef struct pn_check pn_check;
@@ -60,6 +62,8 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res);
  * fills in the rest with pn_check_set. */
 bool pn_check_needs_graph(const pn_check *c);
 void pn_check_set(pn_check *c, uint32_t i, pn_verdict v);
+/* Records what decided answer i (pn_technique bits), for its TECHNIQUES. */
+void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques);
 /* Hands answer i a counterexample lasso (trans: prefix + cycle entries,
  * malloc'ed; the check owns and frees it). */
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,

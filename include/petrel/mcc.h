@@ -39,10 +39,25 @@ const char *pn_exam_formula_file(pn_exam e);
 /* Global properties answer one line named after the examination. */
 bool pn_exam_is_global(pn_exam e);
 
-/* TECHNIQUES keywords for what an exploration actually used; net (may be
- * NULL) adds UNFOLDING_TO_PT when it was unfolded from a coloured net. */
-void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, char *buf,
-                       size_t len);
+/* What decided an answer, as a set of TECHNIQUES keywords: each method that
+ * decides answers (enumeration, the linear layer, a reduction, a walk...)
+ * marks its own bit, so the line names what actually proved that value. */
+typedef enum pn_technique {
+    PN_TECH_EXPLICIT = 1u << 0,             /* an exploration of the state space */
+    PN_TECH_LINEAR_EQUATIONS = 1u << 1,     /* the state equation (LP / ILP) */
+    PN_TECH_TOPOLOGICAL = 1u << 2,          /* invariants, siphons and traps */
+    PN_TECH_STRUCTURAL_REDUCTION = 1u << 3, /* answered on a reduced net */
+    PN_TECH_STUBBORN_SETS = 1u << 4,        /* partial-order reduction */
+    PN_TECH_RANDOM_WALK = 1u << 5           /* a random walk found the witness */
+} pn_technique;
+
+/* TECHNIQUES keywords for an answer decided by `techniques` (pn_technique
+ * bits; 0 counts as PN_TECH_EXPLICIT). r (may be NULL: nothing explored)
+ * adds PARALLEL_PROCESSING or SEQUENTIAL_PROCESSING to an explicit answer;
+ * net (may be NULL) adds UNFOLDING_TO_PT when it was unfolded from a
+ * coloured net. */
+void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t techniques,
+                       char *buf, size_t len);
 
 /* The four STATE_SPACE lines when the exploration completed, else
  * CANNOT_COMPUTE: a partial count proves nothing. */
