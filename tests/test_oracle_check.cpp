@@ -73,16 +73,41 @@ const Exam kExams[] = {
     {"LTLF", "LTLFireability", true},
 };
 
-// The instances and examinations that leave oracle entries unanswered today
-// (measured with the 60 s limit below, 2 threads): at least `answered` of
-// them must stay answered. Every other case must answer every entry.
+// The instances and examinations that leave oracle entries unanswered today:
+// at least `answered` of them must stay answered. Every other case must
+// answer every entry (all 216 non-Big CTL/LTL cases did). Measured on the
+// Big_ instances with the 60 s limit below and 2 threads on a busy machine
+// (2 cores, load 16): a quiet one answers at least as many.
 struct Partial {
     const char *instance, *suffix;
     uint32_t answered;
 };
 
 const Partial kPartial[] = {
-    {"", "", 0}, // none measured so far (keeps the array non-empty)
+    {"Peterson-PT-3", "CTLC", 0},
+    {"Peterson-PT-3", "CTLF", 0},
+    {"Peterson-PT-3", "LTLC", 14},
+    {"Kanban-PT-00005", "CTLC", 6},
+    {"Kanban-PT-00005", "CTLF", 5},
+    {"FMS-PT-00005", "CTLC", 1},
+    {"FMS-PT-00005", "CTLF", 1},
+    {"SharedMemory-PT-000010", "CTLC", 1},
+    {"SharedMemory-PT-000010", "CTLF", 0},
+    {"SharedMemory-PT-000010", "LTLC", 14},
+    {"Railroad-PT-010", "CTLC", 0},
+    {"Railroad-PT-010", "CTLF", 0},
+    {"Railroad-PT-010", "LTLC", 10},
+    {"Railroad-PT-010", "LTLF", 15},
+    {"HouseConstruction-PT-00005", "CTLC", 10},
+    {"HouseConstruction-PT-00005", "CTLF", 7},
+    {"HouseConstruction-PT-00005", "LTLC", 13},
+    {"HouseConstruction-PT-00005", "LTLF", 15},
+    {"SwimmingPool-PT-02", "CTLC", 0},
+    {"SwimmingPool-PT-02", "CTLF", 0},
+    {"SwimmingPool-PT-02", "LTLC", 15},
+    {"SwimmingPool-PT-02", "LTLF", 15},
+    {"MAPK-PT-00008", "CTLC", 1},
+    {"MAPK-PT-00008", "CTLF", 0},
 };
 
 // How many oracle entries the case must answer (checked: the non-'?' ones).
@@ -312,7 +337,10 @@ TEST_P(OracleCheck, MatchesOracle)
     ASSERT_NE(check, nullptr);
     bool explored = res.states > 0;
     if (explored) {
-        EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED)
+        // Under a time limit the graph-recording run may end there (its
+        // answers then stay UNKNOWN, which the answered share checks).
+        EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED ||
+                    (limit > 0 && res.status == PN_RUN_TIMEOUT))
             << pn_run_status_name(res.status);
         if (res.status == PN_RUN_COMPLETE)
             EXPECT_EQ(res.states, cs.states) << "a complete run must see the whole space";
