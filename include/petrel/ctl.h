@@ -37,7 +37,7 @@ typedef struct pn_ctl_model {
 
 /* The truth of phi at the initial state (id 0). PN_ERR_UNSUPPORTED when phi
  * is not a CTL formula (a temporal operator not directly under A or E),
- * PN_ERR_NOMEM when the arrays do not fit. */
+ * PN_ERR_OUT_OF_MEMORY when the arrays do not fit the budget. */
 pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_error *err);
 
 /* Liveness: every transition is enabled in some state of every bottom SCC.
