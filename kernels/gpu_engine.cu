@@ -14,7 +14,7 @@
  * to n * T successors (T transitions), so the host launches only as many
  * states as count + n * T <= store capacity allows, and grows the store and
  * table (on the device: copy, then rehash with a kernel) between launches,
- * within the memory budget: min(opts->memory_budget, device free memory
+ * within the memory budget: min(pn_budget_memory(opts->budget), device free memory
  * less headroom). Between launches the host reads the counters back (one
  * small copy per launch), polls timeout and cancel, and reports progress.
  *
@@ -257,13 +257,6 @@ typedef struct gpu_engine {
     bool need_widen;
     double t0, next_progress;
 } gpu_engine;
-
-static double gpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int gpu_cuda_fail(gpu_engine *e, cudaError_t rc, const char *what, int line)
 {
@@ -689,11 +682,12 @@ static void gpu_report(gpu_engine *e, double now)
 
 static int gpu_check_limits(gpu_engine *e)
 {
-    if (e->o->cancel != NULL && *e->o->cancel)
+    pn_status limit = pn_budget_status(e->o->budget);
+    if (limit == PN_ERR_CANCELLED)
         return PN_RUN_CANCELLED;
-    double now = gpu_now();
-    if (e->o->timeout_s > 0 && now - e->t0 >= e->o->timeout_s)
+    if (limit == PN_ERR_TIMEOUT)
         return PN_RUN_TIMEOUT;
+    double now = pn_clock_now();
     gpu_report(e, now);
     return 0;
 }
@@ -744,8 +738,9 @@ static int gpu_setup(gpu_engine *e)
     if (reserve < GPU_RESERVE_MIN)
         reserve = GPU_RESERVE_MIN;
     e->budget = free_b > reserve ? (uint64_t)free_b - reserve : 0;
-    if (e->o->memory_budget != 0 && e->o->memory_budget < e->budget)
-        e->budget = e->o->memory_budget;
+    uint64_t allowed = pn_budget_memory(e->o->budget);
+    if (allowed != 0 && allowed < e->budget)
+        e->budget = allowed;
     return 0;
 }
 
@@ -897,7 +892,7 @@ static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
     e.cn = cn;
     e.o = opts;
     e.err = err;
-    e.t0 = gpu_now();
+    e.t0 = pn_clock_now();
     e.next_progress = e.t0 + opts->progress_interval_s;
     int r = gpu_setup(&e);
     if (r == 0)
@@ -926,7 +921,7 @@ static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
     if (st != PN_OK)
         pn_engine_result_free(res);
     gpu_release(&e);
-    res->seconds = gpu_now() - e.t0;
+    res->seconds = pn_clock_now() - e.t0;
     return st;
 }
 

@@ -323,13 +323,15 @@ TEST(Check, EfFalseNeedsACompleteRun)
 
     // The same formula on a run that ends early proves nothing.
     pn_engine_opts o = opts();
-    o.memory_budget = 100;
+    pn_budget b1 = pn_budget_make(0, nullptr, 100);
+    o.budget = &b1;
     auto cut = run(n.get(), PN_EXAM_REACH_CARDINALITY, set.get(), o);
     EXPECT_EQ(cut->res.status, PN_RUN_OUT_OF_MEMORY) << cut->show();
     EXPECT_VERDICT(*cut, 0, PN_VERDICT_UNKNOWN);
     volatile int cancel = 1;
     o = opts();
-    o.cancel = &cancel;
+    pn_budget b3 = pn_budget_make(0, &cancel, 0);
+    o.budget = &b3;
     auto cancelled = run(n.get(), PN_EXAM_REACH_CARDINALITY, set.get(), o);
     EXPECT_EQ(cancelled->res.status, PN_RUN_CANCELLED) << cancelled->show();
     EXPECT_VERDICT(*cancelled, 0, PN_VERDICT_UNKNOWN);
@@ -580,20 +582,23 @@ TEST(Check, UpperBoundsCannotBeAnsweredWithoutACompleteRun)
     SetPtr set = make_set(n.net.get(), {Bound({p})});
 
     pn_engine_opts o = opts();
-    o.memory_budget = 100;
+    pn_budget b2 = pn_budget_make(0, nullptr, 100);
+    o.budget = &b2;
     auto oom = run(n.get(), PN_EXAM_UPPER_BOUNDS, set.get(), o);
     EXPECT_EQ(oom->res.status, PN_RUN_OUT_OF_MEMORY) << oom->show();
     EXPECT_VERDICT(*oom, 0, PN_VERDICT_UNKNOWN);
 
     o = opts(1);
-    o.timeout_s = 1e-9;
+    pn_budget b7 = pn_budget_make(1e-9, nullptr, 0);
+    o.budget = &b7;
     auto late = run(n.get(), PN_EXAM_UPPER_BOUNDS, set.get(), o);
     EXPECT_EQ(late->res.status, PN_RUN_TIMEOUT) << late->show();
     EXPECT_VERDICT(*late, 0, PN_VERDICT_UNKNOWN);
 
     volatile int cancel = 1;
     o = opts();
-    o.cancel = &cancel;
+    pn_budget b4 = pn_budget_make(0, &cancel, 0);
+    o.budget = &b4;
     auto cancelled = run(n.get(), PN_EXAM_UPPER_BOUNDS, set.get(), o);
     EXPECT_EQ(cancelled->res.status, PN_RUN_CANCELLED) << cancelled->show();
     EXPECT_VERDICT(*cancelled, 0, PN_VERDICT_UNKNOWN);
@@ -618,7 +623,8 @@ TEST(Check, WitnessSurvivesAnIncompleteRun)
     SetPtr set = make_set(n.net.get(), {Bound({p}), EF(Le(Tok({p}), C(0)))});
     volatile int cancel = 1;
     pn_engine_opts o = opts();
-    o.cancel = &cancel;
+    pn_budget b5 = pn_budget_make(0, &cancel, 0);
+    o.budget = &b5;
     auto out = run(n.get(), PN_EXAM_UPPER_BOUNDS, set.get(), o);
     EXPECT_EQ(out->res.status, PN_RUN_CANCELLED) << out->show();
     EXPECT_VERDICT(*out, 0, PN_VERDICT_UNKNOWN);
@@ -813,7 +819,8 @@ TEST(Check, GlobalAnswersWithoutWitnessNeedACompleteRun)
         EXPECT_VERDICT(*full, 0, c.complete);
         volatile int cancel = 1;
         pn_engine_opts o = opts();
-        o.cancel = &cancel;
+        pn_budget b6 = pn_budget_make(0, &cancel, 0);
+        o.budget = &b6;
         auto cut = run(c.net->get(), c.exam, nullptr, o);
         EXPECT_EQ(cut->res.status, PN_RUN_CANCELLED) << cut->show();
         EXPECT_VERDICT(*cut, 0, PN_VERDICT_UNKNOWN);

@@ -554,7 +554,8 @@ TEST(EngineCompact, TightBudgetRaisesTheLoadInsteadOfFailing)
     while (hi - lo > (16 << 10)) {
         uint64_t mid = (lo + hi) / 2;
         pn_engine_opts o = opts(1);
-        o.memory_budget = mid;
+        pn_budget b = pn_budget_make(0, nullptr, mid);
+        o.budget = &b;
         pn_engine_result r = explore(n.get(), o);
         if (r.status == PN_RUN_COMPLETE) {
             EXPECT_EQ(r.states, states);
@@ -567,7 +568,8 @@ TEST(EngineCompact, TightBudgetRaisesTheLoadInsteadOfFailing)
         }
     }
     pn_engine_opts o = opts(1);
-    o.memory_budget = hi;
+    pn_budget b = pn_budget_make(0, nullptr, hi);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     ASSERT_EQ(r.status, PN_RUN_COMPLETE);
     EXPECT_TRUE(r.compact);
@@ -705,8 +707,8 @@ TEST(Engine, UnboundedNetNeverCompletes)
     // A transition without inputs feeds p0 forever.
     Net n = make({0}, 1, {{0, 0, false, 1}});
     pn_engine_opts o = opts(2);
-    o.memory_budget = 1 << 20;
-    o.timeout_s = 1.0;
+    pn_budget b = pn_budget_make(1.0, nullptr, 1 << 20);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     EXPECT_TRUE(r.status == PN_RUN_OUT_OF_MEMORY || r.status == PN_RUN_TIMEOUT) << show(r);
     EXPECT_GT(r.states, 1000u) << show(r);
@@ -759,7 +761,8 @@ TEST(Engine, CancelFlagSetBeforehand)
     Net n = counters(4, 12);
     volatile int cancel = 1;
     pn_engine_opts o = opts(2);
-    o.cancel = &cancel;
+    pn_budget b = pn_budget_make(0, &cancel, 0);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     EXPECT_EQ(r.status, PN_RUN_CANCELLED) << show(r);
     EXPECT_LT(r.states, ipow(13, 4)) << show(r);
@@ -782,7 +785,8 @@ TEST(Engine, CancelFlagRaisedDuringTheRun)
     pn_visitor v{Ctx::on_state, &ctx};
     pn_engine_opts o = opts(3);
     o.visitor = &v;
-    o.cancel = &ctx.cancel;
+    pn_budget b = pn_budget_make(0, &ctx.cancel, 0);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     EXPECT_EQ(r.status, PN_RUN_CANCELLED) << show(r);
     EXPECT_LT(r.states, ipow(13, 4)) << show(r);
@@ -792,7 +796,8 @@ TEST(Engine, MemoryBudgetTooSmallForAnything)
 {
     Net n = counters(2, 3);
     pn_engine_opts o = opts(1);
-    o.memory_budget = 100;
+    pn_budget b = pn_budget_make(0, nullptr, 100);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
 }
@@ -801,7 +806,8 @@ TEST(Engine, MemoryBudgetReachedMidway)
 {
     Net n = counters(4, 12); // 28561 states need more than 256 KB of table
     pn_engine_opts o = opts(2);
-    o.memory_budget = 256 << 10;
+    pn_budget b = pn_budget_make(0, nullptr, 256 << 10);
+    o.budget = &b;
     pn_engine_result r = explore(n.get(), o);
     EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
     EXPECT_NE(r.status, PN_RUN_COMPLETE);
@@ -821,8 +827,8 @@ TEST(Engine, TimeoutOnAHugeBoundedNetWithProgress)
         }
     } ctx;
     pn_engine_opts o = opts(2);
-    o.timeout_s = 0.3;
-    o.memory_budget = 1ULL << 30;
+    pn_budget b = pn_budget_make(0.3, nullptr, 1ULL << 30);
+    o.budget = &b;
     o.progress = Ctx::on_progress;
     o.progress_ctx = &ctx;
     o.progress_interval_s = 0.05;

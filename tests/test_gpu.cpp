@@ -513,7 +513,8 @@ TEST(GpuDevice, EarlyEnds)
     REQUIRE_GPU();
     Net n = counters(4, 12);
     pn_engine_opts o = opts();
-    o.memory_budget = 256 << 10;
+    pn_budget b1 = pn_budget_make(0, nullptr, 256 << 10);
+    o.budget = &b1;
     Result small;
     run(Engine::Device, n.get(), o, &small);
     ASSERT_EQ(small.st, PN_OK) << small.msg;
@@ -522,7 +523,8 @@ TEST(GpuDevice, EarlyEnds)
 
     volatile int cancel = 1;
     o = opts();
-    o.cancel = &cancel;
+    pn_budget b5 = pn_budget_make(0, &cancel, 0);
+    o.budget = &b5;
     Result cancelled;
     run(Engine::Device, n.get(), o, &cancelled);
     ASSERT_EQ(cancelled.st, PN_OK) << cancelled.msg;
@@ -530,7 +532,8 @@ TEST(GpuDevice, EarlyEnds)
 
     Net unbounded = make({0}, 1, {{0, 0, false, 1}});
     o = opts();
-    o.timeout_s = 0.5;
+    pn_budget b7 = pn_budget_make(0.5, nullptr, 0);
+    o.budget = &b7;
     Result timed;
     run(Engine::Device, unbounded.get(), o, &timed);
     ASSERT_EQ(timed.st, PN_OK) << timed.msg;
@@ -683,7 +686,8 @@ TEST_F(GpuEmulated, MemoryBudgetTooSmallForAnything)
 {
     Net n = counters(2, 3);
     pn_engine_opts o = opts();
-    o.memory_budget = 100;
+    pn_budget b2 = pn_budget_make(0, nullptr, 100);
+    o.budget = &b2;
     Result r;
     run(Engine::Emulated, n.get(), o, &r);
     ASSERT_EQ(r.st, PN_OK) << r.msg;
@@ -697,7 +701,8 @@ TEST_F(GpuEmulated, MemoryBudgetReachedMidway)
     for (uint64_t budget : {64u << 10, 256u << 10, 400u << 10}) {
         SCOPED_TRACE(budget);
         pn_engine_opts o = opts();
-        o.memory_budget = budget;
+        pn_budget b3 = pn_budget_make(0, nullptr, budget);
+        o.budget = &b3;
         gpu_emu_peak = 0;
         Result r;
         run(Engine::Emulated, n.get(), o, &r);
@@ -734,7 +739,8 @@ TEST_F(GpuEmulated, WideningNeedsMoreThanTheBudget)
     // (its compact table would restart wider and fail at once, with 0).
     Net n = make({1ULL << 40, 5000, 0}, 1, {{1, 0, true, 1}, {2, 0, false, 1}});
     pn_engine_opts o = opts();
-    o.memory_budget = 16 << 10;
+    pn_budget b4 = pn_budget_make(0, nullptr, 16 << 10);
+    o.budget = &b4;
     Result cpu, r;
     pn_engine_opts full = o;
     full.full_store = true;
@@ -785,7 +791,8 @@ TEST_F(GpuEmulated, CancelAndTimeout)
     Net n = counters(4, 12);
     volatile int cancel = 1;
     pn_engine_opts o = opts();
-    o.cancel = &cancel;
+    pn_budget b6 = pn_budget_make(0, &cancel, 0);
+    o.budget = &b6;
     Result c;
     run(Engine::Emulated, n.get(), o, &c);
     ASSERT_EQ(c.st, PN_OK) << c.msg;
@@ -801,7 +808,8 @@ TEST_F(GpuEmulated, CancelAndTimeout)
     } ctx;
     Net big = counters(12, 3); // 16.7M states: far beyond 0.3 s emulated
     o = opts();
-    o.timeout_s = 0.3;
+    pn_budget b8 = pn_budget_make(0.3, nullptr, 0);
+    o.budget = &b8;
     o.progress = Ctx::on_progress;
     o.progress_ctx = &ctx;
     o.progress_interval_s = 0.05;
@@ -821,8 +829,8 @@ TEST_F(GpuEmulated, UnboundedNetStopsAtTheBudget)
 {
     Net n = make({0}, 1, {{0, 0, false, 1}});
     pn_engine_opts o = opts();
-    o.memory_budget = 1 << 20;
-    o.timeout_s = 5.0;
+    pn_budget b0 = pn_budget_make(5.0, nullptr, 1 << 20);
+    o.budget = &b0;
     Result r;
     run(Engine::Emulated, n.get(), o, &r);
     ASSERT_EQ(r.st, PN_OK) << r.msg;

@@ -3,14 +3,16 @@
 // the unfolder, formulas naming coloured ids) of ../shared/mcc/INDEX.tsv and
 // each examination
 // UB, RC, RF, RD, OS, QL, SM, L, CTLC, CTLF, LTLC, LTLF, the CLI's pipeline
-// is run through the C API (read and simplify the formulas, then pn_examine
-// with 2 threads: the on-the-fly checker, or the state graph with the CTL,
-// LTL and Liveness checkers) and every answer is compared with
+// is run through the C API (read and simplify the formulas, then the
+// driver pn_examine with 2 threads: the on-the-fly checker, or the state
+// graph with the CTL, LTL and Liveness checkers) and every answer is compared with
 // <INSTANCE>-<SUFFIX>.out:
 //   - an answer that disagrees with the oracle fails ('?' entries skipped);
-//   - every examination must answer every oracle entry (must_answer), except
-//     where the table below says otherwise; the answered count is recorded
-//     ("answered" property, --gtest_output=xml).
+//   - every examination must answer at least the share of the oracle entries
+//     that it answers today: all of them, except for the instances that
+//     kPartial lists (measured; a regression to UNKNOWN fails); the answered
+//     count is recorded ("answered" property, --gtest_output=xml);
+//   - with CI=true a missing ../shared/mcc fails instead of skipping.
 // One test per instance and examination (ctest lists each), e.g.
 // Mcc/OracleCheck.MatchesOracle/Philosophers_PT_000005_RC; instances with
 // more than 1e6 states are named Big_<...> so that slow builds can leave
@@ -39,7 +41,6 @@
 #include "petrel/engine.h"
 #include "petrel/error.h"
 #include "petrel/examine.h"
-#include "petrel/examine_col.h"
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
@@ -54,23 +55,69 @@ const char kIndex[] = PETREL_SHARED_DIR "/mcc/INDEX.tsv";
 struct Exam {
     const char *suffix; // the oracle file's <SUFFIX>
     const char *name;   // the examination, as pn_exam_parse reads it
-    bool must_answer;   // false: the checker may leave entries UNKNOWN
+    bool timed;         // the graph checkers run under a time limit
 };
 
 const Exam kExams[] = {
-    {"UB", "UpperBounds", true},
-    {"RC", "ReachabilityCardinality", true},
-    {"RF", "ReachabilityFireability", true},
-    {"RD", "ReachabilityDeadlock", true},
-    {"OS", "OneSafe", true},
-    {"QL", "QuasiLiveness", true},
-    {"SM", "StableMarking", true},
-    {"L", "Liveness", true},
-    {"CTLC", "CTLCardinality", false},
-    {"CTLF", "CTLFireability", false},
-    {"LTLC", "LTLCardinality", false},
-    {"LTLF", "LTLFireability", false},
+    {"UB", "UpperBounds", false},
+    {"RC", "ReachabilityCardinality", false},
+    {"RF", "ReachabilityFireability", false},
+    {"RD", "ReachabilityDeadlock", false},
+    {"OS", "OneSafe", false},
+    {"QL", "QuasiLiveness", false},
+    {"SM", "StableMarking", false},
+    {"L", "Liveness", false},
+    {"CTLC", "CTLCardinality", true},
+    {"CTLF", "CTLFireability", true},
+    {"LTLC", "LTLCardinality", true},
+    {"LTLF", "LTLFireability", true},
 };
+
+// The instances and examinations that leave oracle entries unanswered today:
+// at least `answered` of them must stay answered. Every other case must
+// answer every entry (all 216 non-Big CTL/LTL cases did). Measured on the
+// Big_ instances with the 60 s limit below and 2 threads on a busy machine
+// (2 cores, load 16): a quiet one answers at least as many.
+struct Partial {
+    const char *instance, *suffix;
+    uint32_t answered;
+};
+
+const Partial kPartial[] = {
+    {"Peterson-PT-3", "CTLC", 0},
+    {"Peterson-PT-3", "CTLF", 0},
+    {"Peterson-PT-3", "LTLC", 14},
+    {"Kanban-PT-00005", "CTLC", 6},
+    {"Kanban-PT-00005", "CTLF", 5},
+    {"FMS-PT-00005", "CTLC", 1},
+    {"FMS-PT-00005", "CTLF", 1},
+    {"SharedMemory-PT-000010", "CTLC", 1},
+    {"SharedMemory-PT-000010", "CTLF", 0},
+    {"SharedMemory-PT-000010", "LTLC", 14},
+    {"Railroad-PT-010", "CTLC", 0},
+    {"Railroad-PT-010", "CTLF", 0},
+    {"Railroad-PT-010", "LTLC", 10},
+    {"Railroad-PT-010", "LTLF", 15},
+    {"HouseConstruction-PT-00005", "CTLC", 10},
+    {"HouseConstruction-PT-00005", "CTLF", 7},
+    {"HouseConstruction-PT-00005", "LTLC", 13},
+    {"HouseConstruction-PT-00005", "LTLF", 15},
+    {"SwimmingPool-PT-02", "CTLC", 0},
+    {"SwimmingPool-PT-02", "CTLF", 0},
+    {"SwimmingPool-PT-02", "LTLC", 15},
+    {"SwimmingPool-PT-02", "LTLF", 15},
+    {"MAPK-PT-00008", "CTLC", 1},
+    {"MAPK-PT-00008", "CTLF", 0},
+};
+
+// How many oracle entries the case must answer (checked: the non-'?' ones).
+uint32_t must_answer(const std::string &instance, const char *suffix, uint32_t checked)
+{
+    for (const Partial &p : kPartial)
+        if (instance == p.instance && std::string(suffix) == p.suffix)
+            return p.answered;
+    return checked;
+}
 
 struct CheckCase {
     std::string instance, test_name;
@@ -216,13 +263,8 @@ std::string show_answer(const pn_answer &a)
 struct SetDeleter {
     void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
 };
-struct CheckDeleter {
-    void operator()(pn_check *c) const { pn_check_free(c); }
-};
-struct ResultGuard {
-    pn_engine_result res;
-    ResultGuard() { memset(&res, 0, sizeof res); }
-    ~ResultGuard() { pn_engine_result_free(&res); }
+struct ReportDeleter {
+    void operator()(pn_report *r) const { pn_report_free(r); }
 };
 
 class OracleCheck : public ::testing::TestWithParam<CheckCase> {};
@@ -232,6 +274,9 @@ class OracleCheck : public ::testing::TestWithParam<CheckCase> {};
 TEST_P(OracleCheck, MatchesOracle)
 {
     const CheckCase &cs = GetParam();
+    if (cs.missing && petrel_test::ci_requires_data())
+        FAIL() << kIndex << " is absent and CI=true: the MCC oracle data must lie beside the "
+               << "checkout (../shared/mcc) for the examination oracle tests to run";
     if (cs.missing)
         GTEST_SKIP() << kIndex << " is absent: the MCC oracle data lives beside the checkout "
                      << "(../shared/mcc); no examination oracle test can run";
@@ -273,35 +318,42 @@ TEST_P(OracleCheck, MatchesOracle)
                 << set->props[i].id << ": " << (set->props[i].error ? set->props[i].error : "");
     }
 
-    pn_engine_opts o;
+    pn_examine_opts o;
     memset(&o, 0, sizeof o);
-    o.threads = 2;
-    // The graph checkers may leave a formula unknown: bound them so that one
-    // hard LTL product cannot hold the suite up (their time is checked, not
-    // their answer count).
-    if (!ex.must_answer)
-        o.timeout_s = 60;
-    ResultGuard run;
-    pn_check *craw = nullptr;
-    ASSERT_EQ(pn_examine_coloured(cn.get(), exam, set.get(), &o, &craw, &run.res, nullptr, &err), PN_OK)
-        << err.msg;
-    std::unique_ptr<pn_check, CheckDeleter> check(craw);
-    bool explored = run.res.states > 0;
+    o.explore.threads = 2;
+    o.engine = PN_ENGINE_CPU;
+    // The graph checkers get a time limit so that one hard product cannot
+    // hold the suite up: 60 s on the Big_ instances, whose answered share
+    // (kPartial) was measured under it, and on the others 300 s, far beyond
+    // the 20 s the slowest takes today, so that only a regression, not a
+    // busy machine, leaves an entry UNKNOWN.
+    double limit = !ex.timed ? 0 : cs.states > 1000000 ? 60 : 300;
+    pn_budget budget = pn_budget_make(limit, nullptr, 0);
+    pn_report *rraw = nullptr;
+    ASSERT_EQ(pn_examine(cn.get(), exam, set.get(), &o, &budget, &rraw, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_report, ReportDeleter> report(rraw);
+    const pn_engine_result &res = report->result;
+    const pn_check *check = report->check;
+    ASSERT_NE(check, nullptr);
+    bool explored = res.states > 0;
     if (explored) {
-        EXPECT_TRUE(run.res.status == PN_RUN_COMPLETE || run.res.status == PN_RUN_STOPPED)
-            << pn_run_status_name(run.res.status);
-        if (run.res.status == PN_RUN_COMPLETE)
-            EXPECT_EQ(run.res.states, cs.states) << "a complete run must see the whole space";
+        // Under a time limit the graph-recording run may end there (its
+        // answers then stay UNKNOWN, which the answered share checks).
+        EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED ||
+                    (limit > 0 && res.status == PN_RUN_TIMEOUT))
+            << pn_run_status_name(res.status);
+        if (res.status == PN_RUN_COMPLETE)
+            EXPECT_EQ(res.states, cs.states) << "a complete run must see the whole space";
         else
-            EXPECT_LE(run.res.states, cs.states);
+            EXPECT_LE(res.states, cs.states);
     }
 
     // The answers, by id: one per formula (or the examination name).
-    uint32_t n = pn_check_count(check.get());
+    uint32_t n = pn_check_count(check);
     EXPECT_EQ(n, set ? set->n : 1u);
     std::map<std::string, const pn_answer *> by_id;
     for (uint32_t i = 0; i < n; i++) {
-        const pn_answer *a = pn_check_answer(check.get(), i);
+        const pn_answer *a = pn_check_answer(check, i);
         ASSERT_NE(a, nullptr);
         ASSERT_NE(a->id, nullptr);
         EXPECT_TRUE(by_id.emplace(a->id, a).second) << "two answers for " << a->id;
@@ -327,8 +379,7 @@ TEST_P(OracleCheck, MatchesOracle)
         const pn_answer &a = *it->second;
         if (a.verdict == PN_VERDICT_UNKNOWN) {
             unknown++;
-            if (ex.must_answer)
-                ADD_FAILURE() << e.id << ": not answered (oracle " << e.value << ")";
+            std::cout << "[ unknown  ] " << e.id << " (oracle " << e.value << ")\n";
             continue;
         }
         answered++;
@@ -350,13 +401,16 @@ TEST_P(OracleCheck, MatchesOracle)
     RecordProperty("oracle_entries", std::to_string(checked));
     RecordProperty("answered", std::to_string(answered));
     RecordProperty("unknown", std::to_string(unknown));
-    RecordProperty("run_status", explored ? pn_run_status_name(run.res.status) : "not explored");
-    RecordProperty("states", std::to_string(run.res.states));
-    RecordProperty("seconds", std::to_string(run.res.seconds));
-    if (!ex.must_answer)
-        std::cout << "[ answered ] " << cs.instance << " " << ex.name << ": " << answered << "/"
-                  << checked << "\n";
+    RecordProperty("run_status", explored ? pn_run_status_name(res.status) : "not explored");
+    RecordProperty("states", std::to_string(res.states));
+    RecordProperty("seconds", std::to_string(res.seconds));
+    std::cout << "[ answered ] " << cs.instance << " " << ex.name << ": " << answered << "/"
+              << checked << "\n";
     EXPECT_EQ(wrong, 0u);
+    // A regression to UNKNOWN fails: at least today's answered share.
+    EXPECT_GE(answered, must_answer(cs.instance, ex.suffix, checked))
+        << cs.instance << " " << ex.name << ": " << unknown << " of " << checked
+        << " oracle entries left unanswered";
 }
 
 INSTANTIATE_TEST_SUITE_P(Mcc, OracleCheck, ::testing::ValuesIn(kCases),

@@ -12,9 +12,7 @@
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
 #include "petrel/examine.h"
-#include "petrel/examine_col.h"
 #include "petrel/formula.h"
-#include "petrel/gpu.h"
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
 #include "petrel/sysinfo.h"
@@ -48,8 +46,8 @@ typedef struct cli_run {
     pn_net *net;
     pn_cnet *cn;
     pn_topology *topo;
-    pn_engine_opts eo;
-    bool use_gpu;
+    pn_budget budget;     /* made before the model is read */
+    pn_examine_opts xo;
 } cli_run;
 
 static char *cli_join(const char *dir, const char *file)
@@ -124,11 +122,19 @@ static uint64_t cli_engine_budget(uint64_t mem)
     return mem - reserve;
 }
 
-static void cli_engine_opts(cli_run *r)
+/* The budget starts before the model is read: reading and unfolding count
+ * against the time limit. */
+static void cli_budget(cli_run *r)
 {
     const cli_options *o = &r->o;
-    pn_engine_opts *eo = &r->eo;
-    memset(eo, 0, sizeof *eo);
+    r->budget = pn_budget_make(o->timeout_s, (const volatile int *)&cli_cancelled,
+                               cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes()));
+}
+
+static void cli_examine_opts(cli_run *r)
+{
+    const cli_options *o = &r->o;
+    pn_engine_opts *eo = &r->xo.explore;
     r->topo = pn_topology_new();
     eo->topology = r->topo;
     eo->threads = o->threads ? o->threads : pn_topology_cores(r->topo);
@@ -137,15 +143,13 @@ static void cli_engine_opts(cli_run *r)
         pn_topology_describe(r->topo, desc, sizeof desc);
         fprintf(stderr, "petrel: topology: %s; %u worker thread(s)\n", desc, eo->threads);
     }
-    eo->memory_budget = cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes());
-    eo->timeout_s = o->timeout_s;
-    eo->cancel = (const volatile int *)&cli_cancelled;
     eo->keep_parents = o->trace;
     eo->full_store = o->full_store;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;
     }
+    r->xo.diag = o->quiet ? NULL : stderr;
 }
 
 static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
@@ -162,36 +166,6 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
             (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
             res->state_words, res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
             (unsigned long)res->restarts);
-}
-
-/* StateSpace runs on the GPU when one was chosen; under --engine auto a GPU
- * failure falls back to the CPU engine (the answers are the same). */
-static pn_status cli_explore_state_space(cli_run *r, pn_engine_result *res, pn_error *err)
-{
-    if (r->use_gpu) {
-        pn_status st = pn_gpu_explore(r->cn, &r->eo, res, err);
-        if (st == PN_OK || r->o.engine == CLI_ENGINE_GPU)
-            return st;
-        if (!r->o.quiet)
-            fprintf(stderr, "petrel: GPU engine failed (%s); using the CPU engine\n", err->msg);
-        pn_error_clear(err);
-    }
-    return pn_explore(r->cn, &r->eo, res, err);
-}
-
-static int cli_state_space(cli_run *r)
-{
-    pn_engine_result res;
-    pn_error err = {0};
-    if (cli_explore_state_space(r, &res, &err) != PN_OK) {
-        fprintf(stderr, "petrel: %s\n", err.msg);
-        fputs("CANNOT_COMPUTE\n", stdout);
-        return 1;
-    }
-    pn_mcc_print_state_space(stdout, &res, r->net);
-    cli_print_stats(r, &res);
-    pn_engine_result_free(&res);
-    return 0;
 }
 
 static void cli_print_answers(const cli_run *r, const pn_check *c,
@@ -278,8 +252,26 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     return 0;
 }
 
-/* Every formula examination and global property (see examine.h). */
-static int cli_check(cli_run *r)
+/* Prints the report: the answers (or StateSpace's values), then traces and
+ * statistics on stderr. */
+static void cli_print_report(const cli_run *r, const pn_report *rep)
+{
+    const pn_engine_result *res = &rep->result;
+    if (rep->check == NULL) {
+        pn_mcc_print_state_space(stdout, res, r->net);
+        cli_print_stats(r, res);
+        return;
+    }
+    cli_print_answers(r, rep->check, res);
+    if (res->states > 0) {
+        if (r->o.trace)
+            cli_print_traces(r, rep->check, res);
+        cli_print_stats(r, res);
+    }
+}
+
+/* Every examination through the driver (see examine.h). */
+static int cli_examine(cli_run *r)
 {
     pn_fml_set *set = NULL;
     int rc = cli_load_formulas(r, &set);
@@ -287,59 +279,36 @@ static int cli_check(cli_run *r)
         fputs("CANNOT_COMPUTE\n", stdout);
         return rc;
     }
-    pn_check *c = NULL;
+    pn_report *rep = NULL;
     pn_error err = {0};
-    pn_engine_result res;
-    if (pn_examine_coloured(r->cn, r->o.exam, set, &r->eo, &c, &res, r->o.quiet ? NULL : stderr,
-                   &err) != PN_OK) {
+    if (pn_examine(r->cn, r->o.exam, set, &r->xo, &r->budget, &rep, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         fputs("CANNOT_COMPUTE\n", stdout);
         pn_fml_set_free(set);
         return 1;
     }
-    cli_print_answers(r, c, &res);
-    if (res.states > 0) {
-        if (r->o.trace)
-            cli_print_traces(r, c, &res);
-        cli_print_stats(r, &res);
-    }
-    pn_engine_result_free(&res);
-    pn_check_free(c);
+    cli_print_report(r, rep);
+    pn_report_free(rep);
     pn_fml_set_free(set);
     return 0;
 }
 
-/* The GPU explores StateSpace; formula examinations need the host-side
- * visitor or the state graph, which only the CPU engine provides. */
+/* Asks the driver for the engine before anything is read, so that a
+ * request it cannot serve fails at once (exit 1 without a GPU, 2 for an
+ * examination the GPU does not answer). */
 static int cli_choose_engine(cli_run *r)
 {
-    if (r->o.engine == CLI_ENGINE_CPU)
+    static const pn_engine_kind kinds[] = {
+        [CLI_ENGINE_AUTO] = PN_ENGINE_AUTO,
+        [CLI_ENGINE_CPU] = PN_ENGINE_CPU,
+        [CLI_ENGINE_GPU] = PN_ENGINE_GPU,
+    };
+    r->xo.engine = kinds[r->o.engine];
+    pn_error err = {0};
+    if (pn_examine_engine(r->o.exam, &r->xo.engine, r->o.quiet ? NULL : stderr, &err) == PN_OK)
         return 0;
-    char why[256];
-    bool gpu = pn_gpu_available(why, sizeof why);
-    if (r->o.engine == CLI_ENGINE_GPU && !gpu) {
-        fprintf(stderr, "petrel: --engine gpu: no usable GPU: %s\n", why);
-        return 1;
-    }
-    if (r->o.engine == CLI_ENGINE_GPU && r->o.exam != PN_EXAM_STATE_SPACE) {
-        fprintf(stderr, "petrel: --engine gpu: the GPU engine answers StateSpace only; "
-                        "use --engine cpu or auto for %s\n", r->o.exam_name);
-        return 2;
-    }
-    r->use_gpu = gpu && r->o.exam == PN_EXAM_STATE_SPACE;
-    if (!gpu && r->o.exam == PN_EXAM_STATE_SPACE && !r->o.quiet)
-        fprintf(stderr, "petrel: no usable GPU (%s): using the CPU engine\n", why);
-    return 0;
-}
-
-static int cli_dispatch(cli_run *r)
-{
-    switch (r->o.exam) {
-    case PN_EXAM_STATE_SPACE:
-        return cli_state_space(r);
-    default:
-        return cli_check(r);
-    }
+    fprintf(stderr, "petrel: %s\n", err.msg);
+    return err.code == PN_ERR_INPUT ? 2 : 1;
 }
 
 static void cli_free(cli_run *r)
@@ -359,6 +328,7 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc == 1 ? 0 : rc;
     cli_install_signals();
+    cli_budget(&r);
     rc = cli_resolve_model(&r);
     if (rc == 0)
         rc = cli_choose_engine(&r);
@@ -368,8 +338,8 @@ int main(int argc, char **argv)
         fputs("CANNOT_COMPUTE\n", stdout);
         rc = 0;
     } else if (rc == 0) {
-        cli_engine_opts(&r);
-        rc = cli_dispatch(&r);
+        cli_examine_opts(&r);
+        rc = cli_examine(&r);
     }
     cli_free(&r);
     fflush(stdout);

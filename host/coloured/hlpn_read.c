@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libxml/parser.h>
+
+#include "petrel/budget.h"
 
 /* Same options as the streaming reader (pnml_read.c): no network, no
  * external entities, big documents, true line numbers; errors come back
@@ -427,13 +428,6 @@ static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *
     return pn_fail(err, code, "%s:%d: malformed XML: %s", label, line, msg);
 }
 
-static double hl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Takes the parsed document (or the parse failure) to a net. */
 static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
                            double t0, pn_net **out, pn_error *err)
@@ -447,7 +441,7 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
         *out = NULL;
         return st;
     }
-    (*out)->unfold.seconds = hl_now() - t0;
+    (*out)->unfold.seconds = pn_clock_now() - t0;
     return PN_OK;
 }
 
@@ -455,7 +449,7 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
                               pn_net **out, pn_error *err)
 {
     *out = NULL;
-    double t0 = hl_now();
+    double t0 = pn_clock_now();
     if (len > INT_MAX)
         return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
                        label);
@@ -469,7 +463,7 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
 pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err)
 {
     *out = NULL;
-    double t0 = hl_now();
+    double t0 = pn_clock_now();
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);

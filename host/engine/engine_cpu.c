@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "petrel/graph.h"
 #include "net/layout.h"
@@ -67,6 +66,7 @@ typedef struct engine {
     int done;
     uint32_t nthreads;
     double t0, next_progress;
+    uint64_t memory;      /* bytes for states and table (budget.h); 0: unlimited */
     pthread_barrier_t barrier;
     pthread_mutex_t gate_lock; /* holds workers until all threads exist */
     pthread_cond_t gate_cond;
@@ -86,13 +86,6 @@ struct engine_worker {
     uint64_t n_pairs, cap_pairs, pairs_at_level;
     pthread_t thread;
 };
-
-static double engine_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void engine_set_stop(engine *e, int reason)
 {
@@ -208,7 +201,7 @@ static void engine_compact_cap(engine *e)
 static uint64_t engine_compact_slots(engine *e, uint64_t want, uint64_t buf)
 {
     uint64_t slots = want / 5 * 8 > ENGINE_MIN_SLOTS ? want / 5 * 8 : ENGINE_MIN_SLOTS;
-    uint64_t budget = e->o->memory_budget;
+    uint64_t budget = e->memory;
     uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1);
     if (budget == 0 || fixed + slots * sizeof(uint64_t) <= budget)
         return slots;
@@ -235,7 +228,7 @@ static int engine_grow_compact(engine *e, uint64_t need)
     if (want > engine_compact_limit(e) && (slots = engine_compact_slots(e, want, buf)) == 0)
         return PN_RUN_OUT_OF_MEMORY;
     uint64_t peak = engine_bytes(e, slots + (slots != e->slot_cap ? e->slot_cap : 0), buf, 1);
-    if (e->o->memory_budget && peak > e->o->memory_budget)
+    if (e->memory && peak > e->memory)
         return PN_RUN_OUT_OF_MEMORY;
     if (buf != e->buf_cap) {
         uint64_t *store = realloc(e->view.store, buf * sizeof *store);
@@ -271,8 +264,8 @@ static int engine_grow(engine *e, uint64_t need)
     uint64_t store_cap = slots / 4 * 3;
     if (store_cap > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
-    if (e->o->memory_budget &&
-        engine_bytes(e, slots, store_cap, e->g->words) > e->o->memory_budget)
+    if (e->memory &&
+        engine_bytes(e, slots, store_cap, e->g->words) > e->memory)
         return PN_RUN_OUT_OF_MEMORY;
     uint64_t *store = realloc(e->view.store, store_cap * e->g->words * sizeof(uint64_t));
     if (store == NULL)
@@ -334,8 +327,8 @@ static int engine_widen(engine *e)
     uint32_t words = lay->prog.words;
     uint64_t *m = e->workers[0].marking;
     uint64_t *store = NULL;
-    if (e->o->memory_budget == 0 ||
-        engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->o->memory_budget)
+    if (e->memory == 0 ||
+        engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->memory)
         store = malloc(e->store_cap * words * sizeof *store);
     for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
         uint64_t *succ = realloc(e->workers[i].scratch.succ,
@@ -464,8 +457,8 @@ static bool engine_record_edges(engine_worker *w, uint64_t id, uint32_t n)
         uint64_t add = (cap - w->cap_pairs) * sizeof *w->pairs;
         uint64_t total = __atomic_add_fetch(&e->graph_bytes, add, __ATOMIC_RELAXED);
         uint64_t *p = NULL;
-        if (e->o->memory_budget == 0 ||
-            total + engine_held_bytes(e) <= e->o->memory_budget)
+        if (e->memory == 0 ||
+            total + engine_held_bytes(e) <= e->memory)
             p = realloc(w->pairs, cap * sizeof *p);
         if (p == NULL) {
             engine_set_stop(e, PN_RUN_OUT_OF_MEMORY);
@@ -519,12 +512,13 @@ static bool engine_expand(engine_worker *w, uint64_t id)
 static void engine_check_limits(engine_worker *w)
 {
     engine *e = w->e;
-    if (e->o->cancel != NULL && __atomic_load_n(e->o->cancel, __ATOMIC_RELAXED))
+    pn_status limit = pn_budget_status(e->o->budget);
+    if (limit == PN_ERR_CANCELLED)
         engine_set_stop(e, PN_RUN_CANCELLED);
     if (w->id != 0)
         return;
-    double now = engine_now();
-    if (e->o->timeout_s > 0 && now - e->t0 >= e->o->timeout_s)
+    double now = pn_clock_now();
+    if (limit == PN_ERR_TIMEOUT)
         engine_set_stop(e, PN_RUN_TIMEOUT);
     engine_report(e, now);
 }
@@ -781,7 +775,8 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
 {
     engine e = {.cn = cn, .o = o, .nthreads = threads};
     e.t0 = t0;
-    e.next_progress = engine_now() + o->progress_interval_s;
+    e.memory = pn_budget_memory(o->budget);
+    e.next_progress = pn_clock_now() + o->progress_interval_s;
     *ran = threads;
     pn_status st = engine_setup(&e, *widths, err);
     int r = st == PN_OK ? engine_seed(&e) : 0;
@@ -830,7 +825,7 @@ const char *pn_run_status_name(pn_run_status s)
 pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts, pn_engine_result *res,
                      pn_error *err)
 {
-    double t0 = engine_now();
+    double t0 = pn_clock_now();
     uint32_t threads = opts->threads ? opts->threads : 1;
     uint8_t *widths = NULL;
     uint64_t restarts = 0;
@@ -842,7 +837,7 @@ pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts, pn_engine_re
             restarts++; /* compact layout outgrown: again, wider */
         } else if (st != PN_OK || ran == threads) {
             res->restarts += restarts;
-            res->seconds = engine_now() - t0;
+            res->seconds = pn_clock_now() - t0;
             free(widths);
             return st;
         } else {

@@ -9,7 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "formula/sformula.h"
 
@@ -20,28 +19,13 @@ typedef struct ctl {
     pn_error *err;
 } ctl;
 
-double pn_ctl_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-bool pn_ctl_expired(const pn_ctl_model *m)
-{
-    if (m->cancel != NULL && __atomic_load_n(m->cancel, __ATOMIC_RELAXED))
-        return true;
-    return m->deadline > 0 && pn_ctl_now() >= m->deadline;
-}
-
 static uint8_t *ctl_alloc(ctl *c)
 {
-    if (pn_ctl_expired(c->m)) {
-        pn_fail(c->err, PN_ERR_UNSUPPORTED, "CTL: time limit reached or cancelled");
+    if (pn_budget_fail(&c->m->budget, c->err, "CTL") != PN_OK)
         return NULL;
-    }
-    if (c->m->memory_budget && c->live_bytes + c->n > c->m->memory_budget) {
-        pn_fail(c->err, PN_ERR_NOMEM, "CTL: satisfaction arrays exceed the memory budget");
+    uint64_t memory = pn_budget_memory(&c->m->budget);
+    if (memory && c->live_bytes + c->n > memory) {
+        pn_fail(c->err, PN_ERR_OUT_OF_MEMORY, "CTL: satisfaction arrays exceed the memory budget");
         return NULL;
     }
     uint8_t *a = malloc(c->n ? c->n : 1);

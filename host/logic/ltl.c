@@ -252,7 +252,7 @@ static int prod_dfs(prod *p, uint64_t key, uint8_t *hit)
     if (!prod_push(p, key))
         return -1;
     for (uint64_t steps = 1; p->fp > 0; steps++) {
-        if ((steps & 0xffff) == 0 && pn_ctl_expired(p->m))
+        if ((steps & 0xffff) == 0 && pn_budget_expired(&p->m->budget))
             return -2;
         uint64_t v = p->fid[p->fp - 1];
         uint64_t next = prod_next_succ(p);
@@ -325,16 +325,16 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
         return err->code;
     ltl_buchi *b = NULL;
     pn_status st = ltl_buchi_build(&f, LTL_MAX_AUTOMATON, &b, err);
-    prod p = {.m = m, .b = b, .n = m->graph->n_states, .budget = m->memory_budget, .err = err};
+    prod p = {.m = m, .b = b, .n = m->graph->n_states, .budget = pn_budget_memory(&m->budget), .err = err};
     if (st == PN_OK)
         st = ltl_atoms(&p, &f);
     if (st == PN_OK) {
         ltl_letters(&p, f.n_atoms);
         int r = prod_nonempty(&p);
         if (r == -2)
-            st = pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: time limit reached or cancelled");
+            st = pn_budget_fail(&m->budget, err, "LTL");
         else if (r < 0)
-            st = pn_fail(err, PN_ERR_NOMEM, "LTL: the product exceeds memory");
+            st = pn_fail(err, PN_ERR_OUT_OF_MEMORY, "LTL: the product exceeds memory");
         else
             *value = r == 0;
     }

@@ -53,7 +53,7 @@ typedef struct otf {
     otf_root *roots;
     uint64_t *active;
     uint64_t n_todo, n_roots, n_active;
-    pn_ctl_model lim;        /* deadline and cancel only */
+    const pn_budget *budget; /* deadline and cancel; memory is the lazy space's */
     pn_error *err;
 } otf;
 
@@ -133,7 +133,7 @@ static bool otf_letter_room(otf *o)
     uint64_t *l = ltl_lazy_fits(o->z, (cap - o->letter_cap) * 8)
                       ? realloc(o->letter, cap * sizeof *l) : NULL;
     if (l == NULL) {
-        pn_fail(o->err, PN_ERR_NOMEM, "LTL: the product exceeds the memory budget");
+        pn_fail(o->err, PN_ERR_OUT_OF_MEMORY, "LTL: the product exceeds the memory budget");
         return false;
     }
     memset(l + o->letter_cap, 0, (cap - o->letter_cap) * sizeof *l);
@@ -185,7 +185,7 @@ static bool otf_grow(otf *o)
               otf_realloc((void **)&o->active, cap, 8);
     uint64_t *slots = ok ? calloc(cap * 4, sizeof *slots) : NULL;
     if (slots == NULL) {
-        pn_fail(o->err, PN_ERR_NOMEM, "LTL: the product exceeds the memory budget");
+        pn_fail(o->err, PN_ERR_OUT_OF_MEMORY, "LTL: the product exceeds the memory budget");
         return false;
     }
     memset(o->dead + (o->cap ? o->cap / 64 + 1 : 0), 0,
@@ -311,7 +311,7 @@ static int otf_search(otf *o, uint64_t key0)
     if (!otf_visit(o, key0))
         return -1;
     for (uint64_t steps = 1; o->n_todo > 0; steps++) {
-        if ((steps & 0xfff) == 0 && pn_ctl_expired(&o->lim))
+        if ((steps & 0xfff) == 0 && pn_budget_expired(o->budget))
             return -2;
         uint64_t next;
         int r = otf_next(o, &o->todo[o->n_todo - 1], &next);
@@ -499,7 +499,7 @@ static pn_status otf_run(otf *o, bool *value, pn_ltl_lasso *lasso)
 {
     int r = otf_nonempty(o);
     if (r == -2)
-        return pn_fail(o->err, PN_ERR_UNSUPPORTED, "LTL: time limit reached or cancelled");
+        return pn_budget_fail(o->budget, o->err, "LTL");
     if (r < 0)
         return o->err->code;
     *value = r == 0;
@@ -529,8 +529,8 @@ static void otf_stats(const ltl_buchi *raw, const ltl_buchi *b, const ltl_formul
     }
 }
 
-pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, double deadline,
-                           const volatile int *cancel, bool *value, pn_ltl_stats *stats,
+pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err)
 {
     if (lasso != NULL)
@@ -544,9 +544,7 @@ pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, double deadli
     pn_status st = ltl_buchi_build(&f, OTF_MAX_AUTOMATON, &raw, err);
     if (st == PN_OK)
         st = ltl_buchi_reduce(raw, &b, err);
-    otf o = {.z = z, .b = b, .err = err};
-    o.lim.deadline = deadline;
-    o.lim.cancel = cancel;
+    otf o = {.z = z, .b = b, .budget = budget, .err = err};
     if (st == PN_OK) {
         o.Q = b->n_states;
         if ((st = otf_atoms(&o, &f)) == PN_OK && (st = otf_automaton(&o)) == PN_OK)

@@ -96,7 +96,7 @@ static void lazy_rehash(pn_ltl_lazy *z)
 
 static pn_status lazy_nomem(pn_error *err)
 {
-    return pn_fail(err, PN_ERR_NOMEM, "LTL: the state space exceeds the memory budget");
+    return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "LTL: the state space exceeds the memory budget");
 }
 
 static pn_status lazy_grow_store(pn_ltl_lazy *z, uint64_t need, pn_error *err)
@@ -320,7 +320,7 @@ static pn_status lazy_init(pn_ltl_lazy *z, pn_error *err)
     return PN_OK;
 }
 
-pn_status pn_ltl_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_ltl_lazy **out,
+pn_status pn_ltl_lazy_new(const pn_cnet *cn, const pn_budget *budget, pn_ltl_lazy **out,
                           pn_error *err)
 {
     *out = NULL;
@@ -328,7 +328,7 @@ pn_status pn_ltl_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_ltl_lazy
     if (z == NULL)
         return lazy_nomem(err);
     z->cn = cn;
-    z->budget = memory_budget;
+    z->budget = pn_budget_memory(budget);
     uint8_t *widths = NULL;
     pn_status st = pn_layout_initial_widths(cn, &widths, err);
     if (st == PN_OK)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
@@ -27,19 +28,16 @@ typedef struct pn_ctl_model {
     pn_graph *graph;          /* predecessor lists are added on demand */
     const uint64_t *store;    /* packed states, by id */
     const struct pn_layout *layout; /* how they are packed (net/layout.h) */
-    uint64_t memory_budget;   /* bytes for satisfaction arrays; 0: none */
-    double deadline;          /* CLOCK_MONOTONIC seconds; 0: none */
-    const volatile int *cancel; /* optional, as in pn_engine_opts */
+    /* The deadline and cancel flag, and the bytes for satisfaction arrays
+     * and products (pn_budget_memory); all zero: no limits. Past the
+     * deadline the checkers give up with PN_ERR_TIMEOUT (PN_ERR_CANCELLED),
+     * past the memory with PN_ERR_OUT_OF_MEMORY. */
+    pn_budget budget;
 } pn_ctl_model;
-
-/* True when the model's deadline has passed or cancel is set: the
- * checkers then give up with PN_ERR_UNSUPPORTED ("time limit"). */
-bool pn_ctl_expired(const pn_ctl_model *m);
-double pn_ctl_now(void);
 
 /* The truth of phi at the initial state (id 0). PN_ERR_UNSUPPORTED when phi
  * is not a CTL formula (a temporal operator not directly under A or E),
- * PN_ERR_NOMEM when the arrays do not fit. */
+ * PN_ERR_OUT_OF_MEMORY when the arrays do not fit the budget. */
 pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_error *err);
 
 /* Liveness: every transition is enabled in some state of every bottom SCC.

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 
@@ -18,7 +19,7 @@ typedef enum pn_run_status {
     PN_RUN_STOPPED,        /* the visitor asked to stop: its answers are decided */
     PN_RUN_OUT_OF_MEMORY,  /* the memory budget was reached */
     PN_RUN_TIMEOUT,
-    PN_RUN_CANCELLED,      /* *cancel became non-zero (a signal) */
+    PN_RUN_CANCELLED,      /* the budget's cancel flag was set (a signal) */
     PN_RUN_TOKEN_OVERFLOW, /* a count passed 2^64-1: the net is not representable */
     PN_RUN_TOO_MANY_STATES /* beyond the 2^40 ids a table slot can name */
 } pn_run_status;
@@ -44,9 +45,10 @@ typedef struct pn_progress {
 
 typedef struct pn_engine_opts {
     uint32_t threads;            /* 0: 1 */
-    uint64_t memory_budget;      /* bytes for states and table; 0: unlimited */
-    double timeout_s;            /* <= 0: none */
-    const volatile int *cancel;  /* optional; polled between chunks */
+    /* Optional (NULL: no limits): the deadline and cancel flag, polled
+     * between chunks, and the memory the states and table may take
+     * (pn_budget_memory, read once at the start). */
+    const pn_budget *budget;
     const pn_visitor *visitor;   /* optional */
     void (*progress)(void *ctx, const pn_progress *p);
     void *progress_ctx;

@@ -13,7 +13,10 @@ typedef enum pn_status {
     PN_ERR_NOMEM = 3,    /* an allocation failed */
     PN_ERR_IO = 4,       /* a file could not be opened or read */
     PN_ERR_UNSUPPORTED = 5, /* valid input that Petrel does not handle yet */
-    PN_ERR_INTERNAL = 6
+    PN_ERR_INTERNAL = 6,
+    PN_ERR_TIMEOUT = 7,     /* the budget's deadline passed (budget.h) */
+    PN_ERR_CANCELLED = 8,   /* the budget's cancel flag was set (a signal) */
+    PN_ERR_OUT_OF_MEMORY = 9 /* the budget's memory account is spent */
 } pn_status;
 
 typedef struct pn_error {

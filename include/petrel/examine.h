@@ -1,12 +1,17 @@
-/* One examination end to end, without I/O: the on-the-fly checker for what
- * a witness or a complete exploration decides, and the state graph with
- * the CTL, LTL or Liveness checkers for the rest. The CLI and the oracle
- * tests both go through here. */
+/* The examination driver: one MCC examination end to end, without I/O, for
+ * P/T and coloured (unfolded) nets alike. It chooses the engine (the GPU for
+ * StateSpace when usable, else the CPU), runs the on-the-fly checker for
+ * what a witness or a complete exploration decides and the state graph with
+ * the CTL, LTL or Liveness checkers for the rest, rewrites the global
+ * properties of coloured nets into formulas over their coloured groups, and
+ * reports every answer with what decided it. The CLI and the tests go
+ * through here only. */
 #ifndef PETREL_EXAMINE_H
 #define PETREL_EXAMINE_H
 
 #include <stdio.h>
 
+#include "petrel/budget.h"
 #include "petrel/check.h"
 #include "petrel/engine.h"
 #include "petrel/formula.h"
@@ -15,14 +20,53 @@
 extern "C" {
 #endif
 
-/* set: the examination's formulas, simplified (NULL for global
- * properties). On PN_OK, *check holds the answers (pn_check_answer) and
- * res the exploration's statistics and, with opts->keep_parents, the BFS
- * tree for traces; the caller frees both. diag (may be NULL) receives one
- * line per formula that a checker could not answer, with the reason. */
+typedef enum pn_engine_kind {
+    PN_ENGINE_AUTO = 0,   /* the GPU for StateSpace when usable, else the CPU */
+    PN_ENGINE_CPU,
+    PN_ENGINE_GPU,        /* the GPU only: fails where it cannot run */
+    PN_ENGINE_GPU_OR_CPU  /* AUTO resolved to the GPU: the CPU if it fails */
+} pn_engine_kind;
+
+typedef struct pn_examine_opts {
+    /* threads, topology, progress, keep_parents (traces), full_store; the
+     * driver sets budget, visitor, record_graph and keep_states itself. */
+    pn_engine_opts explore;
+    pn_engine_kind engine;
+    /* One line per formula a checker could not answer (with the reason),
+     * and the engine choice's notes; NULL: silent. */
+    FILE *diag;
+} pn_examine_opts;
+
+/* What one examination found. check: the answers (pn_check_count,
+ * pn_check_answer; each with its techniques); NULL for StateSpace, whose
+ * values are result's (pn_mcc_print_state_space). result: the exploration's
+ * statistics (states == 0: nothing was explored) and, with keep_parents,
+ * the BFS tree for traces (pn_engine_trace). */
+typedef struct pn_report {
+    pn_exam exam;
+    pn_check *check;
+    pn_engine_result result;
+} pn_report;
+
+void pn_report_free(pn_report *r);
+
+/* Resolves *kind for exam before anything is read (so that a bad request
+ * fails early): AUTO becomes GPU_OR_CPU for StateSpace on a usable GPU,
+ * else CPU (with a note to diag for StateSpace). PN_ERR_UNSUPPORTED: GPU
+ * asked for and none is usable; PN_ERR_INPUT: GPU asked for an examination
+ * it does not answer. pn_examine calls it for AUTO. */
+pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_error *err);
+
+/* cn: the compiled net (cn->net names its coloured groups when it was
+ * unfolded). set: the examination's formulas, simplified (NULL for
+ * StateSpace and the global properties). budget (may be NULL: no limits)
+ * bounds the whole examination; the driver charges what it keeps (the state
+ * graph) and gives each formula a share of the time. On PN_OK, *out is a
+ * new report (pn_report_free). An exploration that ran out of time or
+ * memory is not an error: its answers stay UNKNOWN. */
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                     const pn_engine_opts *opts, pn_check **check, pn_engine_result *res,
-                     FILE *diag, pn_error *err);
+                     const pn_examine_opts *opts, pn_budget *budget, pn_report **out,
+                     pn_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,12 +26,12 @@ extern "C" {
 bool pn_gpu_available(char *why, size_t len);
 
 /* Same contract as pn_explore: PN_OK with res->status saying how the run
- * ended (COMPLETE, OUT_OF_MEMORY when the device or opts->memory_budget
+ * ended (COMPLETE, OUT_OF_MEMORY when the device or pn_budget_memory(opts->budget)
  * cannot hold the state space, TIMEOUT, CANCELLED, TOKEN_OVERFLOW,
  * TOO_MANY_STATES), or an error status with err->msg (no usable device, a
  * CUDA error, host allocation failure). StateSpace values are exact and
  * equal pn_explore's; res->threads is the most device threads one kernel
- * launch ran. opts->threads is ignored. opts->memory_budget bounds the
+ * launch ran. opts->threads is ignored. pn_budget_memory(opts->budget) bounds the
  * device memory for states, table and BFS tree (the device's free memory,
  * less headroom, bounds it too); with keep_parents the BFS tree is copied to
  * host memory at the end. opts->visitor (formula examinations) is host code

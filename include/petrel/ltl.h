@@ -40,11 +40,11 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
  * Couvreur's SCC algorithm; it stops at the first accepting cycle, so a
  * FALSE answer rarely needs the whole state space. A pn_ltl_lazy keeps the
  * net states and successor lists discovered so far, shared by the formulas
- * of one examination. memory_budget (bytes, 0: none) bounds the net states
- * and the product together. */
+ * of one examination. pn_budget_memory(budget), read once (budget may be
+ * NULL: none), bounds the net states and the product together. */
 typedef struct pn_ltl_lazy pn_ltl_lazy;
 
-pn_status pn_ltl_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_ltl_lazy **out,
+pn_status pn_ltl_lazy_new(const pn_cnet *cn, const pn_budget *budget, pn_ltl_lazy **out,
                           pn_error *err);
 void pn_ltl_lazy_free(pn_ltl_lazy *z);
 uint64_t pn_ltl_lazy_states(const pn_ltl_lazy *z);
@@ -61,12 +61,12 @@ typedef struct pn_ltl_lasso {
 
 void pn_ltl_lasso_free(pn_ltl_lasso *l);
 
-/* As pn_ltl_check, on the fly. deadline: CLOCK_MONOTONIC seconds (0:
- * none); cancel may be NULL. Past either: PN_ERR_UNSUPPORTED ("time
- * limit"), past the memory budget: PN_ERR_NOMEM; nothing is guessed.
- * lasso (may be NULL) receives a counterexample when *value is false. */
-pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, double deadline,
-                           const volatile int *cancel, bool *value, pn_ltl_stats *stats,
+/* As pn_ltl_check, on the fly. budget (may be NULL) gives the deadline and
+ * cancel flag: past them PN_ERR_TIMEOUT or PN_ERR_CANCELLED; past the lazy
+ * space's memory, PN_ERR_OUT_OF_MEMORY; nothing is guessed. lasso (may be
+ * NULL) receives a counterexample when *value is false. */
+pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err);
 
 #ifdef __cplusplus

@@ -1,14 +1,14 @@
 /* Global properties of coloured nets, as formulas over the coloured groups
- * of the unfolding (see examine_col.h):
+ * of the unfolding (see global_col.h):
  *   OneSafe        A G (AND over places P: tokens(P) <= 1)
  *   StableMarking  some P with A G (tokens(P) = m0(P))
  *   QuasiLiveness  every T with E F fireable(T)
  *   Liveness       every T with A G E F fireable(T)
  * where tokens(P) sums P's unfolded places and fireable(T) is true when
  * any binding of T is enabled (false for a T without bindings). The
- * formulas go through pn_examine like any formula examination and their
- * verdicts are folded into the one answer the examination prints. */
-#include "petrel/examine_col.h"
+ * formulas go through the driver (examine.c) like any formula examination
+ * and their verdicts are folded into the one answer the examination prints. */
+#include "examine/global_col.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +84,7 @@ static uint32_t col_count(const pn_net *net, pn_exam exam)
     }
 }
 
-static pn_status col_build(const pn_net *net, pn_exam exam, pn_fml_set **out, pn_error *err)
+pn_status pn_col_build(const pn_net *net, pn_exam exam, pn_fml_set **out, pn_error *err)
 {
     pn_fml_set *set = calloc(1, sizeof *set);
     uint32_t n = col_count(net, exam);
@@ -112,7 +112,7 @@ static pn_status col_build(const pn_net *net, pn_exam exam, pn_fml_set **out, pn
 
 /* StableMarking needs one TRUE (exists a place); the others need every
  * answer TRUE. UNKNOWN unless decided. */
-static pn_verdict col_fold(const pn_check *c, pn_exam exam)
+pn_verdict pn_col_fold(const pn_check *c, pn_exam exam)
 {
     bool exists = exam == PN_EXAM_STABLE_MARKING;
     bool unknown = false;
@@ -127,32 +127,16 @@ static pn_verdict col_fold(const pn_check *c, pn_exam exam)
     return exists ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
 }
 
-static bool col_rewritten(const pn_cnet *cn, pn_exam exam)
+bool pn_col_rewritten(const pn_cnet *cn, pn_exam exam)
 {
     return cn->net != NULL && cn->net->unfold.unfolded &&
            (exam == PN_EXAM_ONE_SAFE || exam == PN_EXAM_STABLE_MARKING ||
             exam == PN_EXAM_QUASI_LIVENESS || exam == PN_EXAM_LIVENESS);
 }
 
-pn_status pn_examine_coloured(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                              const pn_engine_opts *opts, pn_check **check,
-                              pn_engine_result *res, FILE *diag, pn_error *err)
+pn_exam pn_col_as(pn_exam exam)
 {
-    if (!col_rewritten(cn, exam))
-        return pn_examine(cn, exam, set, opts, check, res, diag, err);
-    pn_fml_set *fs = NULL;
-    pn_check *inner = NULL;
     /* Liveness needs the state graph (CTL); the others are reachability
      * formulas, checked on the fly. */
-    pn_exam as = exam == PN_EXAM_LIVENESS ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_REACH_FIREABILITY;
-    pn_status st = col_build(cn->net, exam, &fs, err);
-    if (st == PN_OK)
-        st = pn_examine(cn, as, fs, opts, &inner, res, diag, err);
-    if (st == PN_OK)
-        st = pn_check_new(cn, exam, NULL, 1, check, err);
-    if (st == PN_OK)
-        pn_check_set(*check, 0, col_fold(inner, exam));
-    pn_check_free(inner);
-    pn_fml_set_free(fs);
-    return st;
+    return exam == PN_EXAM_LIVENESS ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_REACH_FIREABILITY;
 }

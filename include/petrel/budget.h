@@ -1,0 +1,56 @@
+/* What one run may spend: an absolute deadline on the project's one
+ * monotonic clock, a cancel flag (a signal) and a memory account. The CLI
+ * makes one before it reads the model, so reading and unfolding count
+ * against the time, and passes it everywhere; a share of the time (one
+ * formula's turn) is a copy with a nearer deadline (pn_budget_share). */
+#ifndef PETREL_BUDGET_H
+#define PETREL_BUDGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_budget {
+    double deadline;            /* pn_clock_now() seconds; 0: none */
+    const volatile int *cancel; /* optional: non-zero stops every phase */
+    uint64_t memory;            /* bytes the run may hold; 0: unlimited */
+    uint64_t held;              /* bytes charged by what outlives a phase */
+} pn_budget;
+
+/* Seconds on CLOCK_MONOTONIC: the one clock every module measures with. */
+double pn_clock_now(void);
+
+/* timeout_s <= 0: no deadline; memory 0: unlimited; cancel may be NULL. */
+pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory);
+
+/* PN_OK, PN_ERR_CANCELLED or PN_ERR_TIMEOUT. b may be NULL (no limits). */
+pn_status pn_budget_status(const pn_budget *b);
+bool pn_budget_expired(const pn_budget *b);
+/* pn_budget_status as an error: err names `what` ran out of time or was
+ * cancelled. PN_OK when neither. */
+pn_status pn_budget_fail(const pn_budget *b, pn_error *err, const char *what);
+
+/* Seconds to the deadline (negative past it); a large number when none. */
+double pn_budget_left_s(const pn_budget *b);
+
+/* A child: the same cancel flag and memory left, and a deadline at
+ * `fraction` of the time left (fraction >= 1 or no deadline: the parent's). */
+pn_budget pn_budget_share(const pn_budget *b, double fraction);
+
+/* Bytes a phase may still allocate: 0 when unlimited (the engines'
+ * convention), at least 1 when the account is spent. */
+uint64_t pn_budget_memory(const pn_budget *b);
+/* Charges (or releases) bytes that stay held while later phases run: the
+ * state graph the CTL and LTL checkers work on. */
+void pn_budget_charge(pn_budget *b, uint64_t bytes);
+void pn_budget_release(pn_budget *b, uint64_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
