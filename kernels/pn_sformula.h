@@ -1,21 +1,27 @@
-/* State formulas compiled to a flat postfix program: what the engines
- * evaluate per state for Reachability, UpperBounds and the global
- * properties. Shared by the CPU engine and the CUDA kernels (no recursion,
- * no allocation: a caller-provided stack of max_stack bytes). */
+/* State formulas compiled to a flat program that the engines evaluate per
+ * state for Reachability, UpperBounds and the global properties. Shared by
+ * the CPU engine and the CUDA kernels: no recursion, no allocation.
+ *
+ * The program computes one boolean, the accumulator, with short-circuit
+ * jumps (the way compilers lower && and ||): an AND jumps past its remaining
+ * operands as soon as one is false, an OR as soon as one is true. A
+ * Reachability formula is a large disjunction or conjunction of hundreds of
+ * fireability atoms; evaluating them all, as a postfix stack program does,
+ * cost the on-the-fly check 8x the exploration itself (issue 14). */
 #ifndef PETREL_PN_SFORMULA_H
 #define PETREL_PN_SFORMULA_H
 
 #include "pn_state.h"
 
 enum {
-    PN_SF_TRUE,
+    PN_SF_TRUE,      /* acc = ... */
     PN_SF_FALSE,
     PN_SF_DEADLOCK,  /* no transition enabled */
     PN_SF_FIREABLE,  /* any of list[a.off .. a.off + a.n) enabled */
     PN_SF_LE,        /* term a <= term b */
-    PN_SF_NOT,
-    PN_SF_AND,       /* of the top n values */
-    PN_SF_OR
+    PN_SF_NOT,       /* acc = !acc */
+    PN_SF_JUMP_FALSE, /* if !acc, go to instruction n */
+    PN_SF_JUMP_TRUE   /* if acc, go to instruction n */
 };
 
 /* An integer term: the constant `value` when n == 0, else the token sum of
@@ -26,14 +32,13 @@ typedef struct pn_sf_term {
 } pn_sf_term;
 
 typedef struct pn_sf_instr {
-    uint32_t op, n;
+    uint32_t op, n;  /* n: the jump target */
     pn_sf_term a, b;
 } pn_sf_instr;
 
 typedef struct pn_sformula {
     const pn_sf_instr *code;
     uint32_t len;
-    uint32_t max_stack;
     const uint32_t *list;
 } pn_sformula;
 
@@ -49,45 +54,65 @@ PN_HD static unsigned __int128 pn_sf_term_value(const pn_sformula *f, const pn_s
     return sum;
 }
 
+/* Enabledness of each transition in the current state, computed at most
+ * once however many atoms and formulas name it (Reachability formulas name
+ * the same transitions hundreds of times): slot[t] is epoch << 1 | enabled
+ * when t was tested in this state. The caller bumps epoch (from 1) for
+ * each new state; slot starts all zero. */
+typedef struct pn_sf_memo {
+    uint64_t *slot;
+    uint64_t epoch;
+} pn_sf_memo;
+
+PN_HD static bool pn_sf_enabled(const pn_prog *g, const uint64_t *m, uint32_t t,
+                                pn_sf_memo *memo)
+{
+    if (memo == NULL)
+        return pn_marking_enabled(g, m, t);
+    uint64_t s = memo->slot[t];
+    if (s >> 1 == memo->epoch)
+        return (s & 1) != 0;
+    bool en = pn_marking_enabled(g, m, t);
+    memo->slot[t] = memo->epoch << 1 | (uint64_t)en;
+    return en;
+}
+
 PN_HD static bool pn_sf_fireable(const pn_sformula *f, const pn_sf_term *t, const pn_prog *g,
-                                 const uint64_t *m)
+                                 const uint64_t *m, pn_sf_memo *memo)
 {
     for (uint32_t k = 0; k < t->n; k++)
-        if (pn_marking_enabled(g, m, f->list[t->off + k]))
+        if (pn_sf_enabled(g, m, f->list[t->off + k], memo))
             return true;
     return false;
 }
 
+/* memo: optional (NULL: every atom tests its transitions afresh). */
 PN_HD static bool pn_sf_eval(const pn_sformula *f, const pn_prog *g, const uint64_t *m,
-                             uint32_t n_enabled, uint8_t *stack)
+                             uint32_t n_enabled, pn_sf_memo *memo)
 {
-    uint32_t sp = 0;
-    for (uint32_t i = 0; i < f->len; i++) {
-        const pn_sf_instr *in = &f->code[i];
-        uint8_t v;
+    bool acc = false;
+    for (uint32_t i = 0; i < f->len;) {
+        const pn_sf_instr *in = &f->code[i++];
         switch (in->op) {
-        case PN_SF_TRUE: v = 1; break;
-        case PN_SF_FALSE: v = 0; break;
-        case PN_SF_DEADLOCK: v = n_enabled == 0; break;
-        case PN_SF_FIREABLE: v = pn_sf_fireable(f, &in->a, g, m); break;
+        case PN_SF_TRUE: acc = true; break;
+        case PN_SF_FALSE: acc = false; break;
+        case PN_SF_DEADLOCK: acc = n_enabled == 0; break;
+        case PN_SF_FIREABLE: acc = pn_sf_fireable(f, &in->a, g, m, memo); break;
         case PN_SF_LE:
-            v = pn_sf_term_value(f, &in->a, m) <= pn_sf_term_value(f, &in->b, m);
+            acc = pn_sf_term_value(f, &in->a, m) <= pn_sf_term_value(f, &in->b, m);
             break;
-        case PN_SF_NOT: v = !stack[--sp]; break;
-        case PN_SF_AND:
-            v = 1;
-            for (uint32_t k = 0; k < in->n; k++)
-                v &= stack[--sp];
+        case PN_SF_NOT: acc = !acc; break;
+        case PN_SF_JUMP_FALSE:
+            if (!acc)
+                i = in->n;
             break;
-        default: /* PN_SF_OR */
-            v = 0;
-            for (uint32_t k = 0; k < in->n; k++)
-                v |= stack[--sp];
+        default: /* PN_SF_JUMP_TRUE */
+            if (acc)
+                i = in->n;
             break;
         }
-        stack[sp++] = v;
     }
-    return stack[0] != 0;
+    return acc;
 }
 
 #endif

@@ -42,7 +42,7 @@ typedef struct check_item {
 typedef struct check_worker {
     uint32_t *trans, n_trans;
     uint32_t *places, n_places;
-    uint8_t *stack;
+    pn_sf_memo memo;           /* transitions tested in the current state */
 } check_worker;
 
 struct pn_check {
@@ -58,7 +58,7 @@ struct pn_check {
     uint32_t n_unseen;
     uint8_t *moved;            /* per place: seen off its initial count */
     uint32_t n_still;
-    uint32_t threads, stack_size;
+    uint32_t threads;
     check_worker *workers;
     pn_visitor visitor;
 };
@@ -150,10 +150,10 @@ static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint6
     const pn_prog *g = &c->lay->prog;
     switch (it->kind) {
     case ITEM_EF:
-        return pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
+        return pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
                check_decide(c, it, PN_VERDICT_TRUE, id);
     case ITEM_AG:
-        return !pn_sf_eval(&it->sf->f, g, m, n_enabled, w->stack) &&
+        return !pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
                check_decide(c, it, PN_VERDICT_FALSE, id);
     case ITEM_BOUND:
         pn_atomic_max_u64(&it->max, check_sum(it, m));
@@ -181,6 +181,7 @@ static bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64
     check_worker *w = &c->workers[worker];
     bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
     bool stable_none = c->track_stable && check_track_stable(c, w, m);
+    w->memo.epoch++;
     bool all = false;
     for (uint32_t i = 0; i < c->n; i++) {
         check_item *it = &c->items[i];
@@ -208,14 +209,8 @@ static pn_status check_fixed(pn_check *c, check_item *it, const pn_fml_node *phi
     pn_sformula_owned *sf = NULL;
     if (pn_sformula_compile(phi, &sf, err) != PN_OK)
         return err->code;
-    uint8_t *stack = malloc(sf->f.max_stack + 1);
-    if (stack == NULL) {
-        pn_sformula_free(sf);
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory evaluating a formula");
-    }
     const uint64_t *m0 = c->cn->m0;
-    bool v = pn_sf_eval(&sf->f, &c->lay->prog, m0, check_enabled_count(c, m0), stack);
-    free(stack);
+    bool v = pn_sf_eval(&sf->f, &c->lay->prog, m0, check_enabled_count(c, m0), NULL);
     pn_sformula_free(sf);
     it->kind = ITEM_FIXED;
     it->decided = v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
@@ -245,8 +240,6 @@ static pn_status check_classify(pn_check *c, check_item *it, const pn_fml_node *
     it->kind = shape == PN_FML_REACH_EF ? ITEM_EF : ITEM_AG;
     if (pn_sformula_compile(phi, &it->sf, err) != PN_OK)
         return err->code;
-    if (it->sf->f.max_stack > c->stack_size)
-        c->stack_size = it->sf->f.max_stack;
     return PN_OK;
 }
 
@@ -308,10 +301,10 @@ static pn_status check_workers(pn_check *c, pn_error *err)
     c->n_still = P;
     for (uint32_t i = 0; i < c->threads; i++) {
         check_worker *w = &c->workers[i];
-        w->stack = malloc((size_t)c->stack_size + 1);
         w->trans = malloc(((size_t)(c->track_quasi ? T : 0) + 1) * sizeof *w->trans);
         w->places = malloc(((size_t)(c->track_stable ? P : 0) + 1) * sizeof *w->places);
-        if (w->stack == NULL || w->trans == NULL || w->places == NULL)
+        w->memo.slot = calloc((size_t)T + 1, sizeof *w->memo.slot);
+        if (w->memo.slot == NULL || w->trans == NULL || w->places == NULL)
             return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
         for (uint32_t t = 0; c->track_quasi && t < T; t++)
             w->trans[w->n_trans++] = t;
@@ -328,9 +321,9 @@ void pn_check_free(pn_check *c)
     for (uint32_t i = 0; c->items != NULL && i < c->n; i++)
         pn_sformula_free(c->items[i].sf);
     for (uint32_t i = 0; c->workers != NULL && i < c->threads; i++) {
-        free(c->workers[i].stack);
         free(c->workers[i].trans);
         free(c->workers[i].places);
+        free(c->workers[i].memo.slot);
     }
     for (uint32_t i = 0; c->answers != NULL && i < c->n; i++)
         free((uint32_t *)c->answers[i].lasso);

@@ -53,8 +53,7 @@ static uint8_t *ctl_state(ctl *c, const pn_fml_node *phi)
     const pn_prog *g = &c->m->layout->prog;
     uint8_t *sat = ctl_alloc(c);
     uint64_t *mk = calloc((size_t)g->n_places + 1, sizeof *mk);
-    uint8_t *stack = malloc(sf->f.max_stack + 1);
-    if (sat == NULL || mk == NULL || stack == NULL) {
+    if (sat == NULL || mk == NULL) {
         pn_fail(c->err, PN_ERR_NOMEM, "CTL: out of memory");
         ctl_release(c, sat);
         sat = NULL;
@@ -63,10 +62,9 @@ static uint8_t *ctl_state(ctl *c, const pn_fml_node *phi)
     for (uint64_t s = 0; sat != NULL && s < c->n; s++) {
         pn_state_unpack(g, c->m->store + s * g->words, mk);
         uint32_t en = (uint32_t)(gr->off[s + 1] - gr->off[s]);
-        sat[s] = pn_sf_eval(&sf->f, g, mk, en, stack);
+        sat[s] = pn_sf_eval(&sf->f, g, mk, en, NULL);
     }
     free(mk);
-    free(stack);
     pn_sformula_free(sf);
     return sat;
 }

@@ -43,28 +43,21 @@ static pn_status ltl_atoms(prod *p, const ltl_formula *f)
     p->atoms = malloc((size_t)f->n_atoms * p->n + 1);
     uint64_t *mk = calloc((size_t)g->n_places + 1, sizeof *mk);
     pn_sformula_owned **sf = calloc((size_t)f->n_atoms + 1, sizeof *sf);
-    uint8_t *stack = NULL;
-    uint32_t depth = 0;
     pn_status st = p->atoms && mk && sf ? PN_OK
                                         : pn_fail(p->err, PN_ERR_NOMEM, "LTL: out of memory");
     for (uint32_t a = 0; st == PN_OK && a < f->n_atoms; a++)
-        if ((st = pn_sformula_compile(f->atoms[a], &sf[a], p->err)) == PN_OK &&
-            sf[a]->f.max_stack > depth)
-            depth = sf[a]->f.max_stack;
-    if (st == PN_OK && (stack = malloc(depth + 1)) == NULL)
-        st = pn_fail(p->err, PN_ERR_NOMEM, "LTL: out of memory");
+        st = pn_sformula_compile(f->atoms[a], &sf[a], p->err);
     const pn_graph *gr = p->m->graph;
     for (uint64_t s = 0; st == PN_OK && s < p->n; s++) {
         pn_state_unpack(g, p->m->store + s * g->words, mk);
         uint32_t en = (uint32_t)(gr->off[s + 1] - gr->off[s]);
         for (uint32_t a = 0; a < f->n_atoms; a++)
-            p->atoms[a * p->n + s] = pn_sf_eval(&sf[a]->f, g, mk, en, stack);
+            p->atoms[a * p->n + s] = pn_sf_eval(&sf[a]->f, g, mk, en, NULL);
     }
     for (uint32_t a = 0; sf != NULL && a < f->n_atoms; a++)
         pn_sformula_free(sf[a]);
     free(sf);
     free(mk);
-    free(stack);
     return st;
 }
 

@@ -39,7 +39,6 @@ typedef struct otf {
     pn_sformula_owned **sf;
     uint32_t n_atoms;
     bool need_enabled;       /* some atom reads "deadlock" */
-    uint8_t *stack;
     uint64_t *mk;            /* one marking, all zero between uses */
     uint32_t *nz;            /* its marked places */
     uint64_t *letter, letter_cap; /* per net state */
@@ -96,7 +95,6 @@ static bool otf_uses_deadlock(const pn_sformula *f)
 
 static pn_status otf_atoms(otf *o, const ltl_formula *f)
 {
-    uint32_t depth = 0;
     o->n_atoms = f->n_atoms;
     o->sf = calloc((size_t)f->n_atoms + 1, sizeof *o->sf);
     uint32_t P = ltl_lazy_prog(o->z)->n_places;
@@ -107,12 +105,8 @@ static pn_status otf_atoms(otf *o, const ltl_formula *f)
     for (uint32_t a = 0; a < f->n_atoms; a++) {
         if (pn_sformula_compile(f->atoms[a], &o->sf[a], o->err) != PN_OK)
             return o->err->code;
-        if (o->sf[a]->f.max_stack > depth)
-            depth = o->sf[a]->f.max_stack;
         o->need_enabled |= otf_uses_deadlock(&o->sf[a]->f);
     }
-    if ((o->stack = malloc(depth + 1)) == NULL)
-        return pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory");
     return PN_OK;
 }
 
@@ -152,7 +146,7 @@ static uint64_t otf_letter(otf *o, uint32_t s)
     uint32_t en = o->need_enabled ? ltl_lazy_enabled(o->z, s) : 0;
     uint64_t l = OTF_KNOWN;
     for (uint32_t a = 0; a < o->n_atoms; a++)
-        if (pn_sf_eval(&o->sf[a]->f, ltl_lazy_prog(o->z), o->mk, en, o->stack))
+        if (pn_sf_eval(&o->sf[a]->f, ltl_lazy_prog(o->z), o->mk, en, NULL))
             l |= 1ULL << a;
     for (uint32_t k = 0; k < n; k++)
         o->mk[o->nz[k]] = 0;
@@ -479,7 +473,6 @@ static void otf_free(otf *o)
     for (uint32_t a = 0; o->sf != NULL && a < o->n_atoms; a++)
         pn_sformula_free(o->sf[a]);
     free(o->sf);
-    free(o->stack);
     free(o->mk);
     free(o->nz);
     free(o->letter);
