@@ -86,8 +86,8 @@ typedef struct ltl_run {
     const pn_fml_set *set;
     const pn_engine_opts *opts;
     pn_check *c;
-    pn_ltl_lazy *z;
-    uint8_t *graph_only;   /* per formula: the on-the-fly check cannot take it */
+    pn_lazy *z;
+    uint8_t *graph_only;   /* per formula: the LTL check cannot take it (no retry) */
     FILE *diag;
 } ltl_run;
 
@@ -114,10 +114,10 @@ static pn_status examine_ltl_one(ltl_run *r, uint32_t i, double deadline, pn_err
  * next formula may need fewer. */
 static void examine_ltl_reset(ltl_run *r)
 {
-    pn_ltl_lazy_free(r->z);
+    pn_lazy_free(r->z);
     r->z = NULL;
     pn_error e = {0};
-    pn_ltl_lazy_new(r->cn, r->opts->memory_budget, &r->z, &e);
+    pn_lazy_new(r->cn, r->opts->memory_budget, &r->z, &e);
 }
 
 /* Time shares: a quarter of an equal share of what is left in the first
@@ -150,36 +150,12 @@ static void examine_ltl_passes(ltl_run *r, double deadline)
     }
 }
 
-/* Formulas the on-the-fly check could not take go to the graph checker. */
-static pn_status examine_ltl_fallback(ltl_run *r, pn_exam exam, pn_engine_result *res,
-                                      double deadline, pn_error *err)
-{
-    bool any = false;
-    for (uint32_t i = 0; i < pn_check_count(r->c); i++)
-        any |= r->graph_only[i] && pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
-    pn_ctl_model lim = {.deadline = deadline, .cancel = r->opts->cancel};
-    if (!any || pn_ctl_expired(&lim))
-        return PN_OK;
-    pn_ltl_lazy_free(r->z);
-    r->z = NULL;
-    pn_engine_opts o = *r->opts;
-    o.visitor = NULL;
-    o.record_graph = o.keep_states = true;
-    if (deadline > 0)
-        o.timeout_s = deadline - pn_ctl_now();
-    pn_engine_result_free(res);
-    pn_status st = pn_explore(r->cn, &o, res, err);
-    if (st == PN_OK)
-        examine_on_graph(r->cn, exam, r->set, r->opts, r->c, res, deadline, r->diag);
-    return st;
-}
-
 /* The statistics of the on-the-fly checks: one thread, the part of the
  * state space they generated. */
-static void examine_ltl_report(const pn_ltl_lazy *z, pn_engine_result *res, double seconds)
+static void examine_ltl_report(const pn_lazy *z, pn_engine_result *res, double seconds)
 {
-    res->states = pn_ltl_lazy_states(z);
-    res->edges = pn_ltl_lazy_edges(z);
+    res->states = pn_lazy_states(z);
+    res->edges = pn_lazy_edges(z);
     res->status = PN_RUN_STOPPED;
     res->threads = 1;
     res->seconds = seconds;
@@ -187,7 +163,7 @@ static void examine_ltl_report(const pn_ltl_lazy *z, pn_engine_result *res, doub
 
 /* LTL: each formula on the fly (ltl_otf.c), sharing the net states found
  * so far; res reports those (a partial exploration: PN_RUN_STOPPED). */
-static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
                              const pn_engine_opts *opts, pn_check *c, pn_engine_result *res,
                              double deadline, FILE *diag, pn_error *err)
 {
@@ -195,7 +171,7 @@ static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     ltl_run r = {.cn = cn, .set = set, .opts = opts, .c = c, .diag = diag};
     pn_check_finish(c, NULL);
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
-    pn_status st = r.graph_only != NULL ? pn_ltl_lazy_new(cn, opts->memory_budget, &r.z, err)
+    pn_status st = r.graph_only != NULL ? pn_lazy_new(cn, opts->memory_budget, &r.z, err)
                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
     if (st == PN_ERR_NOMEM && r.graph_only != NULL) { /* every formula CANNOT_COMPUTE */
         if (diag != NULL)
@@ -207,9 +183,7 @@ static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
         examine_ltl_passes(&r, deadline);
     if (r.z != NULL)
         examine_ltl_report(r.z, res, pn_ctl_now() - t0);
-    if (st == PN_OK)
-        st = examine_ltl_fallback(&r, exam, res, deadline, err);
-    pn_ltl_lazy_free(r.z);
+    pn_lazy_free(r.z);
     free(r.graph_only);
     return st;
 }
@@ -227,7 +201,7 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         return err->code;
     bool graph = examine_uses_graph(exam, c);
     if (graph && examine_is_ltl(exam)) {
-        pn_status st = examine_ltl(cn, exam, set, opts, c, res, deadline, diag, err);
+        pn_status st = examine_ltl(cn, set, opts, c, res, deadline, diag, err);
         if (st != PN_OK) {
             pn_engine_result_free(res);
             pn_check_free(c);
