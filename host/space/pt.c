@@ -38,6 +38,15 @@ static uint32_t pt_next_all(void *self, pn_space *inner, const uint64_t *s,
     return 0;
 }
 
+static uint32_t pt_fire(void *self, pn_space *inner, const uint64_t *s, uint32_t t,
+                        uint64_t *out)
+{
+    (void)inner;
+    const pn_prog *g = &((pn_pt *)self)->lay->prog;
+    uint32_t of = pn_state_fire(g, s, t, out);
+    return of != 0 ? g->inc[of - 1].place + 1 : 0;
+}
+
 static uint32_t pt_enabled(void *self, pn_space *inner, const uint64_t *s, uint32_t *out)
 {
     (void)inner;
@@ -104,6 +113,7 @@ const pn_space_ops pn_pt_ops = {
     .words = pt_words,
     .initial = pt_initial,
     .next_all = pt_next_all,
+    .fire = pt_fire,
     .enabled = pt_enabled,
     .marking = pt_marking,
     .widen = pt_widen,

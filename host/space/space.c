@@ -53,6 +53,12 @@ uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
     return sp->ops->next_all(sp->self, sp->inner, s, fn, ctx);
 }
 
+uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out)
+{
+    SPACE_FIND(sp, fire);
+    return sp->ops->fire(sp->self, sp->inner, s, t, out);
+}
+
 uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out)
 {
     SPACE_FIND(sp, enabled);

@@ -13,8 +13,13 @@
  * a pn_space: it gives the operations it changes in a pn_space_ops table
  * and leaves the others NULL, which forwards them to the inner space.
  *
+ * A filtering layer (which transitions to take) should compute
+ * pn_space_enabled and pn_space_fire the chosen ones rather than filter
+ * pn_space_next_all: firing a dropped transition can overflow a field for
+ * nothing.
+ *
  * Packed fields can overflow. A successor call then reports the place
- * (pn_space_next_all returns its index + 1 and stops); the caller asks for
+ * (pn_space_next_all / pn_space_fire return its index + 1 and stop); the caller asks for
  * pn_space_widen, after which states of the previous layout are converted
  * with pn_space_repack. Widening happens nowhere else. */
 #ifndef PETREL_SPACE_H
@@ -58,6 +63,9 @@ typedef struct pn_space_ops {
      * (the calls made so far stand, the rest are missing). */
     uint32_t (*next_all)(void *self, pn_space *inner, const uint64_t *s, pn_space_succ_fn fn,
                          void *ctx);
+    /* The successor of s by t (enabled in s) into out (words words); 0, or
+     * place + 1 of an overflow (out unspecified). */
+    uint32_t (*fire)(void *self, pn_space *inner, const uint64_t *s, uint32_t t, uint64_t *out);
     /* Writes the enabled transitions (room for n_transitions); how many. */
     uint32_t (*enabled)(void *self, pn_space *inner, const uint64_t *s, uint32_t *out);
     /* The marking of s, one count per place (unpacked). */
@@ -81,6 +89,7 @@ void pn_space_free(pn_space *sp);
 uint32_t pn_space_words(pn_space *sp);
 void pn_space_initial(pn_space *sp, uint64_t *s);
 uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn, void *ctx);
+uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out);
 uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out);
 void pn_space_marking(pn_space *sp, const uint64_t *s, uint64_t *m);
 uint64_t pn_space_hash(const uint64_t *s, uint32_t words);
