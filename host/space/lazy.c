@@ -31,6 +31,8 @@ struct pn_lazy {
     uint64_t *init;            /* one state vector */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
+    bool broken;               /* the space widened but the store could not
+                                  follow: every expansion fails from then on */
 };
 
 static uint64_t lazy_bytes_for(const pn_lazy *z, uint64_t cap, uint64_t slots, uint64_t arena)
@@ -179,7 +181,8 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
     if (ns == NULL || init == NULL) {
         free(ns);
         free(init);
-        return lazy_nomem(err); /* the space is wider than the store now: done */
+        z->broken = true;
+        return lazy_nomem(err);
     }
     for (uint64_t id = 0; id < z->count; id++)
         pn_space_repack(z->sp, z->store + id * ow, ns + id * nw);
@@ -202,6 +205,8 @@ static void lazy_record(void *ctx, uint32_t trans, const uint64_t *succ)
 static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
 {
     for (;;) {
+        if (z->broken)
+            return lazy_nomem(err);
         if (z->count + z->T > LAZY_MAX_STATES)
             return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
         pn_status st = lazy_room(z, err);

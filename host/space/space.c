@@ -121,10 +121,5 @@ pn_space_field pn_space_place_field(pn_space *sp, uint32_t place)
 
 uint32_t pn_space_bit_place(pn_space *sp, uint32_t w, uint32_t b)
 {
-    const pn_layout *lay = sp->pt->lay;
-    uint32_t p = lay->prog.bit_place[w * 64 + b];
-    if (p >= lay->prog.n_places)
-        return UINT32_MAX;
-    const pn_op *f = &lay->prog.field[p];
-    return f->word == w && b >= f->shift && b < f->shift + lay->width[p] ? p : UINT32_MAX;
+    return sp->pt->lay->prog.bit_place[w * 64 + b]; /* UINT32_MAX for unused bits */
 }

@@ -35,7 +35,8 @@ pn_space *pn_lazy_space(pn_lazy *z);
 /* The successor ids of state s, expanding it on first use (a deadlock has
  * none; duplicates are kept, one per enabled transition). *succ stays
  * valid until the next call that may expand. PN_ERR_NOMEM past the budget
- * or 2^32 states, PN_ERR_UNSUPPORTED when a count passes 2^64-1. */
+ * or 2^32 states, PN_ERR_UNSUPPORTED when a count passes 2^64-1. After
+ * either, free z: a failed widening leaves its states unusable. */
 pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
                        pn_error *err);
 /* Transitions enabled in s. */
