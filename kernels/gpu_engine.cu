@@ -204,24 +204,7 @@ GPU_KERNEL void gpu_repack_kernel(const GPU_GRID_CONST pn_prog from,
 {
     const uint64_t stride = GPU_THREAD_COUNT();
     for (uint64_t id = GPU_THREAD_ID(); id < count; id += stride) {
-        const uint64_t *s = src + id * from.words;
-        uint64_t *d = dst + id * to.words;
-        for (uint32_t w = 0; w < to.words; w++)
-            d[w] = 0;
-        for (uint32_t w = 0; w < from.words; w++) {
-            uint64_t x = s[w];
-            while (x != 0) {
-#if defined(__CUDA_ARCH__)
-                uint32_t b = (uint32_t)(__ffsll((long long)x) - 1);
-#else
-                uint32_t b = (uint32_t)__builtin_ctzll(x);
-#endif
-                uint32_t p = from.bit_place[w * 64 + b];
-                const pn_op *f = &from.field[p];
-                x &= ~(f->mask << f->shift);
-                d[to.field[p].word] |= pn_field_get(s, f) << to.field[p].shift;
-            }
-        }
+        pn_state_repack(&from, &to, src + id * from.words, dst + id * to.words);
     }
 }
 
@@ -588,14 +571,7 @@ static int gpu_next_widths(gpu_engine *e)
     int r = gpu_sync(e);
     if (r != 0)
         return r;
-    for (uint32_t p = 0; p < P; p++) {
-        if (!e->widen[p])
-            continue;
-        if (e->widths[p] >= 64)
-            return PN_RUN_TOKEN_OVERFLOW;
-        e->widths[p] = e->widths[p] >= 32 ? 64 : (uint8_t)(e->widths[p] * 2);
-    }
-    return 0;
+    return pn_layout_widen(e->widths, e->widen, P) ? 0 : PN_RUN_TOKEN_OVERFLOW;
 }
 
 /* Widens every flagged place and repacks the stored states on the device:

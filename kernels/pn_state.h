@@ -140,6 +140,38 @@ PN_HD static uint32_t pn_state_unpack_sparse(const pn_prog *g, const uint64_t *s
     return n;
 }
 
+/* The transitions enabled in s, through the trigger lists (out: room for
+ * n_transitions). The fused expansion (pn_expand.h) walks the same lists
+ * without the intermediate array. */
+PN_HD static uint32_t pn_state_enabled_list(const pn_prog *g, const uint64_t *s, uint32_t *out)
+{
+    uint32_t n = 0;
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
+        for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
+            if (pn_state_enabled(g, s, g->trig[k]))
+                out[n++] = g->trig[k];
+    for (uint32_t k = 0; k < g->n_free; k++)
+        out[n++] = g->free_trans[k];
+    return n;
+}
+
+/* Widening, the one repacking step: copies s (packed for `from`) into d
+ * (packed for `to`, every field at least as wide). Reads the non-zero
+ * fields only. Used by the CPU engine, the GPU repack kernel and the state
+ * space interface (host/space/pt.c). */
+PN_HD static void pn_state_repack(const pn_prog *from, const pn_prog *to, const uint64_t *s,
+                                  uint64_t *d)
+{
+    for (uint32_t w = 0; w < to->words; w++)
+        d[w] = 0;
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; (p = pn_marked_next(from, s, &it)) != UINT32_MAX;)
+        d[to->field[p].word] |= pn_field_get(s, &from->field[p]) << to->field[p].shift;
+}
+
 PN_HD static uint64_t pn_mix64(uint64_t x)
 {
     x ^= x >> 30;

@@ -1433,23 +1433,22 @@ TEST(LtlCheck, AgreesWithCtlWhereTheyCoincide)
 // atom). The verdict of pn_ltl_check must match the reference product.
 // ---- the on-the-fly check (ltl_otf.c, ltl_lazy.c) and the reductions -------------
 struct LazyDeleter {
-    void operator()(pn_ltl_lazy *z) const { pn_ltl_lazy_free(z); }
+    void operator()(pn_lazy *z) const { pn_lazy_free(z); }
 };
-using Lazy = std::unique_ptr<pn_ltl_lazy, LazyDeleter>;
+using Lazy = std::unique_ptr<pn_lazy, LazyDeleter>;
 
 Lazy lazy_of(const pn_cnet *cn, uint64_t budget = 0)
 {
     pn_error err;
     pn_error_clear(&err);
-    pn_ltl_lazy *z = nullptr;
-    pn_budget b = pn_budget_make(0, nullptr, budget);
-    EXPECT_EQ(pn_ltl_lazy_new(cn, &b, &z, &err), PN_OK) << err.msg;
+    pn_lazy *z = nullptr;
+    EXPECT_EQ(pn_lazy_new(cn, budget, &z, &err), PN_OK) << err.msg;
     return Lazy(z);
 }
 
 // pn_ltl_check_otf of A(psi) on a fresh state cache; lasso may be NULL.
 pn_status otf_check(const pn_cnet *cn, const pn_fml_node *psi, bool *v, pn_ltl_lasso *lasso,
-                    pn_ltl_stats *stats = nullptr, pn_ltl_lazy *z = nullptr,
+                    pn_ltl_stats *stats = nullptr, pn_lazy *z = nullptr,
                     std::string *msg = nullptr)
 {
     Lazy own;
@@ -1602,17 +1601,17 @@ TEST(LtlOtf, TrueExploresEverythingFalseStopsEarly)
     pn_ltl_stats stats;
     ASSERT_EQ(otf_check(cn.get(), inv.get(), &v, nullptr, &stats, z.get()), PN_OK);
     EXPECT_TRUE(v);
-    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 4096u);
+    EXPECT_EQ(pn_lazy_states(z.get()), 4096u);
     EXPECT_GE(stats.product_states, 4096u);
     Lazy z2 = lazy_of(cn.get());
     Fml bad = parse_net("G a"); // t0 empties p0
     ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z2.get()), PN_OK);
     EXPECT_FALSE(v);
-    EXPECT_LT(pn_ltl_lazy_states(z2.get()), 100u);
+    EXPECT_LT(pn_lazy_states(z2.get()), 100u);
     // The cache is shared: a second formula on z reuses its states.
     ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z.get()), PN_OK);
     EXPECT_FALSE(v);
-    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 4096u);
+    EXPECT_EQ(pn_lazy_states(z.get()), 4096u);
 }
 
 // p0 starts with 40 tokens that t0 moves to q0 one at a time: q0's packed
@@ -1630,7 +1629,7 @@ TEST(LtlOtf, PlacesWiden)
     bool v = false;
     ASSERT_EQ(otf_check(cn.get(), inv.get(), &v, nullptr, nullptr, z.get()), PN_OK);
     EXPECT_TRUE(v);
-    EXPECT_EQ(pn_ltl_lazy_states(z.get()), 41u * 2u);
+    EXPECT_EQ(pn_lazy_states(z.get()), 41u * 2u);
     Fml f = parse_net("G a");
     pn_ltl_lasso l;
     ASSERT_EQ(otf_check(cn.get(), f.get(), &v, &l, nullptr, z.get()), PN_OK);
@@ -1783,7 +1782,7 @@ TEST(LtlSizes, MccFormulas)
                 pn_status st = ltl_check(m, p.root, &v, &stats, &msg);
                 EXPECT_EQ(st, PN_OK) << p.id << ": " << msg;
                 if (st == PN_OK) {
-                    EXPECT_EQ(stats.automaton_states, neg.b->n_states) << p.id;
+                    EXPECT_EQ(stats.raw_states, neg.b->n_states) << p.id;
                     EXPECT_EQ(v, !accepts(neg, graph_kripke(m, neg.f))) << p.id;
                 }
                 // The on-the-fly check: reduced automaton, product and net
@@ -1804,7 +1803,7 @@ TEST(LtlSizes, MccFormulas)
                        (unsigned long long)stats.product_states,
                        st != PN_OK ? "error" : v ? "TRUE" : "FALSE", os.automaton_states,
                        os.automaton_edges, (unsigned long long)os.product_states,
-                       (unsigned long long)pn_ltl_lazy_states(z.get()));
+                       (unsigned long long)pn_lazy_states(z.get()));
                 printed++;
             }
         }
@@ -1814,3 +1813,68 @@ TEST(LtlSizes, MccFormulas)
 }
 
 }  // namespace
+
+// ---- letters and acceptance masks of more than one word ------------------------
+// 70 tokens move one by one from a to b (states b = 0..70, a deadlock at
+// b = 70 that stutters). "b >= i" for i = 1..n as separate atoms: formulas
+// with more than 64 atoms (the graph product's old fallback) and, through
+// F G, more than 64 acceptance sets in the automaton of the negation.
+std::unique_ptr<Model> drain70()
+{
+    return make({{"a", 70}, {"b", 0}}, {"t0"}, {{"a", "t0", true, 1}, {"b", "t0", false, 1}});
+}
+
+// op(b >= 1) & op(b >= 2) & ... & op(b >= n), op = F or F G.
+Fml many_atoms(uint32_t n, bool fg)
+{
+    std::vector<pn_fml_node *> kids;
+    uint32_t b = 1;
+    for (uint32_t i = 1; i <= n; i++) {
+        pn_fml_node *atom =
+            pn_fml_binary(PN_FML_INT_LE, pn_fml_const(i), pn_fml_list(PN_FML_TOKENS, &b, 1));
+        pn_fml_node *x = fg ? pn_fml_unary(PN_FML_G, atom) : atom;
+        kids.push_back(pn_fml_unary(PN_FML_F, x));
+    }
+    return Fml(pn_fml_nary(PN_FML_AND, kids.data(), n));
+}
+
+TEST(LtlWide, MoreThan64Atoms)
+{
+    auto m = drain70();
+    for (uint32_t n : {63u, 64u, 65u, 70u, 71u}) {
+        Fml psi = many_atoms(n, false);
+        Fml phi(pn_fml_unary(PN_FML_A, pn_fml_clone(psi.get())));
+        bool v = false;
+        pn_ltl_stats stats;
+        memset(&stats, 0, sizeof stats);
+        std::string msg;
+        ASSERT_EQ(ltl_check(*m, phi.get(), &v, &stats, &msg), PN_OK) << n << ": " << msg;
+        EXPECT_EQ(stats.atoms, n);
+        EXPECT_EQ(v, n <= 70) << n; // b never passes 70
+        // The same through a shared on-demand space, with a counterexample.
+        pn_ltl_lasso lasso;
+        bool ov = true;
+        ASSERT_EQ(otf_check(m->cn.get(), psi.get(), &ov, &lasso), PN_OK);
+        EXPECT_EQ(ov, v);
+        if (!ov) { // 70 firings of t0, then the deadlock stutters
+            EXPECT_EQ(lasso.prefix + lasso.cycle, 71u);
+            EXPECT_EQ(lasso.trans[lasso.prefix + lasso.cycle - 1], UINT32_MAX);
+        }
+        pn_ltl_lasso_free(&lasso);
+    }
+}
+
+TEST(LtlWide, MoreThan64AcceptanceSets)
+{
+    auto m = drain70();
+    for (uint32_t n : {70u, 71u}) {
+        Fml phi(pn_fml_unary(PN_FML_A, many_atoms(n, true).release()));
+        bool v = false;
+        pn_ltl_stats stats;
+        memset(&stats, 0, sizeof stats);
+        std::string msg;
+        ASSERT_EQ(ltl_check(*m, phi.get(), &v, &stats, &msg), PN_OK) << n << ": " << msg;
+        EXPECT_GT(stats.acceptance_sets, 64u) << n;
+        EXPECT_EQ(v, n <= 70) << n; // every path ends in b = 70 forever
+    }
+}

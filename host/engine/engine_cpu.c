@@ -299,24 +299,10 @@ static int engine_has_room(engine *e)
     return count + engine_round_need(e) <= e->store_cap;
 }
 
-/* New widths for the places that overflowed; false when one is at 64 bits. */
-static bool engine_next_widths(engine *e)
-{
-    for (uint32_t p = 0; p < e->cn->n_places; p++) {
-        if (!e->widen[p])
-            continue;
-        e->widen[p] = 0;
-        if (e->widths[p] >= 64)
-            return false;
-        e->widths[p] = e->widths[p] >= 32 ? 64 : (uint8_t)(e->widths[p] * 2);
-    }
-    return true;
-}
-
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
 static int engine_widen(engine *e)
 {
-    if (!engine_next_widths(e))
+    if (!pn_layout_widen(e->widths, e->widen, e->cn->n_places))
         return PN_RUN_TOKEN_OVERFLOW;
     if (e->compact)
         return ENGINE_RESTART; /* the window lacks the states before it */
@@ -325,7 +311,6 @@ static int engine_widen(engine *e)
     if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
         return PN_RUN_OUT_OF_MEMORY;
     uint32_t words = lay->prog.words;
-    uint64_t *m = e->workers[0].marking;
     uint64_t *store = NULL;
     if (e->memory == 0 ||
         engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->memory)
@@ -344,11 +329,9 @@ static int engine_widen(engine *e)
         pn_layout_free(lay);
         return PN_RUN_OUT_OF_MEMORY;
     }
-    for (uint64_t id = 0; id < e->count; id++) {
-        pn_state_unpack(e->g, e->view.store + id * e->g->words, m);
-        pn_layout_pack(lay, m, store + id * words);
-    }
-    memset(m, 0, (size_t)e->cn->n_places * sizeof *m);
+    for (uint64_t id = 0; id < e->count; id++)
+        pn_state_repack(e->g, &lay->prog, e->view.store + id * e->g->words,
+                        store + id * words);
     free(e->view.store);
     pn_layout_free(e->lay);
     e->view.store = store;

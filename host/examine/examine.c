@@ -101,8 +101,8 @@ typedef struct ltl_run {
     const pn_engine_opts *opts;
     pn_budget *budget;
     pn_check *c;
-    pn_ltl_lazy *z;
-    uint8_t *graph_only;   /* per formula: the on-the-fly check cannot take it */
+    pn_lazy *z;
+    uint8_t *graph_only;   /* per formula: the LTL check cannot take it (no retry) */
     FILE *diag;
 } ltl_run;
 
@@ -134,10 +134,10 @@ static bool examine_out_of_memory(pn_status st)
  * next formula may need fewer. */
 static void examine_ltl_reset(ltl_run *r)
 {
-    pn_ltl_lazy_free(r->z);
+    pn_lazy_free(r->z);
     r->z = NULL;
     pn_error e = {0};
-    pn_ltl_lazy_new(r->cn, r->budget, &r->z, &e);
+    pn_lazy_new(r->cn, pn_budget_memory(r->budget), &r->z, &e);
 }
 
 /* Time shares: a quarter of an equal share of what is left in the first
@@ -171,33 +171,13 @@ static void examine_ltl_passes(ltl_run *r)
         }
     }
 }
-/* Formulas the on-the-fly check could not take go to the graph checker. */
-static pn_status examine_ltl_fallback(ltl_run *r, pn_exam exam, pn_engine_result *res,
-                                      pn_error *err)
-{
-    bool any = false;
-    for (uint32_t i = 0; i < pn_check_count(r->c); i++)
-        any |= r->graph_only[i] && pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
-    if (!any || pn_budget_expired(r->budget))
-        return PN_OK;
-    pn_ltl_lazy_free(r->z);
-    r->z = NULL;
-    pn_engine_opts o = *r->opts;
-    o.visitor = NULL;
-    o.record_graph = o.keep_states = true;
-    pn_engine_result_free(res);
-    pn_status st = pn_explore(r->cn, &o, res, err);
-    if (st == PN_OK)
-        examine_on_graph(r->cn, exam, r->set, r->budget, r->c, res, r->diag);
-    return st;
-}
 
 /* The statistics of the on-the-fly checks: one thread, the part of the
  * state space they generated. */
-static void examine_ltl_report(const pn_ltl_lazy *z, pn_engine_result *res, double seconds)
+static void examine_ltl_report(const pn_lazy *z, pn_engine_result *res, double seconds)
 {
-    res->states = pn_ltl_lazy_states(z);
-    res->edges = pn_ltl_lazy_edges(z);
+    res->states = pn_lazy_states(z);
+    res->edges = pn_lazy_edges(z);
     res->status = PN_RUN_STOPPED;
     res->threads = 1;
     res->seconds = seconds;
@@ -205,7 +185,7 @@ static void examine_ltl_report(const pn_ltl_lazy *z, pn_engine_result *res, doub
 
 /* LTL: each formula on the fly (ltl_otf.c), sharing the net states found
  * so far; res reports those (a partial exploration: PN_RUN_STOPPED). */
-static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
                              const pn_engine_opts *opts, pn_budget *budget, pn_check *c,
                              pn_engine_result *res, FILE *diag, pn_error *err)
 {
@@ -213,7 +193,7 @@ static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
     pn_check_finish(c, NULL);
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
-    pn_status st = r.graph_only != NULL ? pn_ltl_lazy_new(cn, budget, &r.z, err)
+    pn_status st = r.graph_only != NULL ? pn_lazy_new(cn, pn_budget_memory(budget), &r.z, err)
                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
     if (examine_out_of_memory(st) && r.graph_only != NULL) { /* every formula CANNOT_COMPUTE */
         if (diag != NULL)
@@ -225,9 +205,7 @@ static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
         examine_ltl_passes(&r);
     if (r.z != NULL)
         examine_ltl_report(r.z, res, pn_clock_now() - t0);
-    if (st == PN_OK)
-        st = examine_ltl_fallback(&r, exam, res, err);
-    pn_ltl_lazy_free(r.z);
+    pn_lazy_free(r.z);
     free(r.graph_only);
     return st;
 }
@@ -246,7 +224,7 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     bool graph = examine_uses_graph(exam, c);
     pn_status st = PN_OK;
     if (graph && examine_is_ltl(exam)) {
-        st = examine_ltl(cn, exam, set, o, budget, c, res, diag, err);
+        st = examine_ltl(cn, set, o, budget, c, res, diag, err);
     } else {
         bool explored = graph || !pn_check_decided(c);
         if (explored) {

@@ -1,5 +1,5 @@
 /* The on-the-fly LTL check (ltl.h): the product of the generalised Büchi
- * automaton of !psi with the net's states (ltl_lazy.c), generated while it
+ * automaton of !psi with the net's states (space/lazy.c), generated while it
  * is searched, and its emptiness by Couvreur's algorithm (J.-M. Couvreur,
  * "On-the-fly verification of linear temporal logic", FM'99, LNCS 1708),
  * made iterative. A depth-first search keeps a stack of roots of the
@@ -10,38 +10,41 @@
  * FALSE without the rest of the state space. TRUE needs every reachable
  * product state. A deadlock's only successor is itself (docs/semantics.md).
  *
- * Acceptance is on automaton states: at most 64 sets (a bit mask each) and
- * at most 63 atoms (a net state's letter is one word, bit 63 = known). */
+ * Acceptance is on automaton states. Letters and acceptance masks are bit
+ * vectors of as many words as the formula needs, so there is no limit on
+ * atoms or acceptance sets (one word each in practice). The net states
+ * come from the on-demand space (petrel/lazy.h), their labels from the
+ * state-space interface (petrel/space.h).
+ *
+ * pn_ltl_check (the examination's entry for one formula over a model) is
+ * this same product over a fresh on-demand space: there is one product. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "logic/ltl_otf.h"
-#include "formula/sformula.h"
+#include "pn_state.h"
 
 #define OTF_MAX_AUTOMATON 4096
 #define OTF_NONE UINT64_MAX
-#define OTF_KNOWN (1ULL << 63)
 
 typedef struct otf_frame {
     uint64_t id;      /* product state */
     uint32_t e, a;    /* cursors: net successor, automaton successor */
 } otf_frame;
 
-typedef struct otf_root {
-    uint64_t id, acc;
-} otf_root;
-
 typedef struct otf {
-    pn_ltl_lazy *z;
+    pn_lazy *z;
+    pn_space_atoms *atoms;
     const ltl_buchi *b;
     uint64_t Q;
-    uint64_t *lmask, *lval, *accm, all; /* per automaton state */
-    pn_sformula_owned **sf;
-    uint32_t n_atoms;
+    /* A letter (the atoms' values in a net state) has L words: bit a for
+     * atom a, bit n_atoms set once it is known. An acceptance mask has AW
+     * words. Both are usually 1: the loops below are then one step. */
+    uint32_t L, AW, n_atoms;
+    uint64_t *lmask, *lval; /* per automaton state, L words each */
+    uint64_t *accm, *all;   /* per automaton state, AW words each; all sets */
     bool need_enabled;       /* some atom reads "deadlock" */
-    uint64_t *mk;            /* one marking, all zero between uses */
-    uint32_t *nz;            /* its marked places */
-    uint64_t *letter, letter_cap; /* per net state */
+    uint64_t *letter, letter_cap; /* per net state, L words */
     /* Product states are numbered in visiting order, so a state's number
      * is also its DFS number in Couvreur's algorithm. */
     uint64_t *key;           /* per product state: s * Q + q */
@@ -49,7 +52,7 @@ typedef struct otf {
     uint64_t count, cap;
     uint64_t *slots, slot_mask; /* pairs (key, id + 1): one cache miss per probe */
     otf_frame *todo;
-    otf_root *roots;
+    uint64_t *root_id, *root_acc; /* roots: id, AW words of acceptance */
     uint64_t *active;
     uint64_t n_todo, n_roots, n_active;
     const pn_budget *budget; /* deadline and cancel; memory is the lazy space's */
@@ -58,104 +61,114 @@ typedef struct otf {
 
 /* ---- automaton and letters ------------------------------------------- */
 
+static void otf_set_bit(uint64_t *w, uint32_t i) { w[i / 64] |= 1ULL << (i % 64); }
+
+static bool otf_bit(const uint64_t *w, uint32_t i) { return (w[i / 64] >> (i % 64)) & 1; }
+
+/* q's label as (letter & lmask) == lval. A contradictory label (p and !p)
+ * requires the known bit clear, which no letter has: it never holds. */
+static void otf_label(otf *o, uint32_t q)
+{
+    const ltl_buchi *b = o->b;
+    uint64_t *mask = o->lmask + q * o->L, *val = o->lval + q * o->L;
+    bool never = false;
+    for (uint32_t k = b->lit_off[q]; k < b->lit_off[q + 1]; k++) {
+        uint32_t a = b->lit[k].atom;
+        if (otf_bit(mask, a) && otf_bit(val, a) != b->lit[k].positive)
+            never = true;
+        otf_set_bit(mask, a);
+        if (b->lit[k].positive)
+            otf_set_bit(val, a);
+    }
+    if (never) {
+        otf_set_bit(mask, o->n_atoms);
+        val[o->n_atoms / 64] &= ~(1ULL << (o->n_atoms % 64));
+    }
+}
+
 static pn_status otf_automaton(otf *o)
 {
     const ltl_buchi *b = o->b;
-    if (b->n_acc > 64 || o->n_atoms > 63)
-        return pn_fail(o->err, PN_ERR_UNSUPPORTED, "LTL: too many atoms or acceptance sets");
-    o->lmask = calloc(o->Q + 1, sizeof *o->lmask);
-    o->lval = calloc(o->Q + 1, sizeof *o->lval);
-    o->accm = calloc(o->Q + 1, sizeof *o->accm);
-    if (o->lmask == NULL || o->lval == NULL || o->accm == NULL)
+    o->AW = b->n_acc / 64 + 1;
+    o->lmask = calloc(o->Q * o->L + 1, sizeof *o->lmask);
+    o->lval = calloc(o->Q * o->L + 1, sizeof *o->lval);
+    o->accm = calloc(o->Q * o->AW + 1, sizeof *o->accm);
+    o->all = calloc(o->AW, sizeof *o->all);
+    if (o->lmask == NULL || o->lval == NULL || o->accm == NULL || o->all == NULL)
         return pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory");
-    o->all = b->n_acc == 64 ? ~0ULL : (1ULL << b->n_acc) - 1;
+    for (uint32_t a = 0; a < b->n_acc; a++)
+        otf_set_bit(o->all, a);
     for (uint32_t q = 0; q < o->Q; q++) {
-        for (uint32_t k = b->lit_off[q]; k < b->lit_off[q + 1]; k++) {
-            uint64_t bit = 1ULL << b->lit[k].atom;
-            if ((o->lmask[q] & bit) && ((o->lval[q] & bit) != 0) != b->lit[k].positive)
-                o->lval[q] = ~0ULL; /* p and !p: never holds (bit 63 is not in lmask) */
-            o->lmask[q] |= bit;
-            if (b->lit[k].positive && o->lval[q] != ~0ULL)
-                o->lval[q] |= bit;
-        }
+        otf_label(o, q);
         for (uint32_t a = 0; a < b->n_acc; a++)
             if (b->acc[q * b->n_acc + a])
-                o->accm[q] |= 1ULL << a;
+                otf_set_bit(o->accm + q * o->AW, a);
     }
     return PN_OK;
-}
-
-static bool otf_uses_deadlock(const pn_sformula *f)
-{
-    for (uint32_t i = 0; i < f->len; i++)
-        if (f->code[i].op == PN_SF_DEADLOCK)
-            return true;
-    return false;
 }
 
 static pn_status otf_atoms(otf *o, const ltl_formula *f)
 {
     o->n_atoms = f->n_atoms;
-    o->sf = calloc((size_t)f->n_atoms + 1, sizeof *o->sf);
-    uint32_t P = ltl_lazy_prog(o->z)->n_places;
-    o->mk = calloc((size_t)P + 1, sizeof *o->mk);
-    o->nz = malloc(((size_t)P + 1) * sizeof *o->nz);
-    if (o->sf == NULL || o->mk == NULL || o->nz == NULL)
-        return pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory");
-    for (uint32_t a = 0; a < f->n_atoms; a++) {
-        if (pn_sformula_compile(f->atoms[a], &o->sf[a], o->err) != PN_OK)
-            return o->err->code;
-        o->need_enabled |= otf_uses_deadlock(&o->sf[a]->f);
-    }
+    pn_status st = pn_space_atoms_new(pn_lazy_space(o->z), f->atoms, f->n_atoms, &o->atoms,
+                                      o->err);
+    if (st != PN_OK)
+        return st;
+    o->L = pn_space_atoms_words(o->atoms); /* > n_atoms bits: room for the known bit */
+    o->need_enabled = pn_space_atoms_need_enabled(o->atoms);
     return PN_OK;
 }
 
 /* Bytes of cap product states: key, dead bit, todo, roots, active, two
  * slots of two words. */
-static uint64_t otf_bytes(uint64_t cap)
+static uint64_t otf_bytes(const otf *o, uint64_t cap)
 {
-    return cap * (8 + sizeof(otf_frame) + sizeof(otf_root) + 8 + 4 * 8) + cap / 8;
+    return cap * (8 + sizeof(otf_frame) + 8 * (1 + o->AW) + 8 + 4 * 8) + cap / 8;
+}
+
+static void otf_declare(otf *o)
+{
+    pn_lazy_set_other(o->z, otf_bytes(o, o->cap) + o->letter_cap * o->L * 8);
 }
 
 /* Letters for every net state discovered so far (computed lazily). */
 static bool otf_letter_room(otf *o)
 {
-    uint64_t n = ltl_lazy_count(o->z);
+    uint64_t n = pn_lazy_states(o->z);
     if (n <= o->letter_cap)
         return true;
     uint64_t cap = o->letter_cap * 2 > n ? o->letter_cap * 2 : n;
-    uint64_t *l = ltl_lazy_fits(o->z, (cap - o->letter_cap) * 8)
-                      ? realloc(o->letter, cap * sizeof *l) : NULL;
+    uint64_t *l = pn_lazy_fits(o->z, (cap - o->letter_cap) * o->L * 8)
+                      ? realloc(o->letter, cap * o->L * sizeof *l) : NULL;
     if (l == NULL) {
         pn_fail(o->err, PN_ERR_OUT_OF_MEMORY, "LTL: the product exceeds the memory budget");
         return false;
     }
-    memset(l + o->letter_cap, 0, (cap - o->letter_cap) * sizeof *l);
+    memset(l + o->letter_cap * o->L, 0, (cap - o->letter_cap) * o->L * sizeof *l);
     o->letter = l;
     o->letter_cap = cap;
-    ltl_lazy_set_other(o->z, otf_bytes(o->cap) + o->letter_cap * 8);
+    otf_declare(o);
     return true;
 }
 
-static uint64_t otf_letter(otf *o, uint32_t s)
+static const uint64_t *otf_letter(otf *o, uint32_t s)
 {
-    if (o->letter[s] & OTF_KNOWN)
-        return o->letter[s];
-    /* Markings are sparse: unpack and clear only the marked places. */
-    uint32_t n = ltl_lazy_marking_sparse(o->z, s, o->mk, o->nz);
-    uint32_t en = o->need_enabled ? ltl_lazy_enabled(o->z, s) : 0;
-    uint64_t l = OTF_KNOWN;
-    for (uint32_t a = 0; a < o->n_atoms; a++)
-        if (pn_sf_eval(&o->sf[a]->f, ltl_lazy_prog(o->z), o->mk, en, NULL))
-            l |= 1ULL << a;
-    for (uint32_t k = 0; k < n; k++)
-        o->mk[o->nz[k]] = 0;
-    return o->letter[s] = l;
+    uint64_t *l = o->letter + (uint64_t)s * o->L;
+    if (otf_bit(l, o->n_atoms))
+        return l;
+    uint32_t en = o->need_enabled ? pn_lazy_enabled(o->z, s) : 0;
+    pn_space_atoms_eval(o->atoms, pn_lazy_state(o->z, s), en, l);
+    otf_set_bit(l, o->n_atoms);
+    return l;
 }
 
-static bool otf_holds(const otf *o, uint64_t letter, uint64_t q)
+static bool otf_holds(const otf *o, const uint64_t *letter, uint64_t q)
 {
-    return (letter & o->lmask[q]) == o->lval[q];
+    const uint64_t *mask = o->lmask + q * o->L, *val = o->lval + q * o->L;
+    for (uint32_t w = 0; w < o->L; w++)
+        if ((letter[w] & mask[w]) != val[w])
+            return false;
+    return true;
 }
 
 /* ---- product states -------------------------------------------------- */
@@ -171,11 +184,12 @@ static bool otf_realloc(void **p, uint64_t n, size_t size)
 static bool otf_grow(otf *o)
 {
     uint64_t cap = o->cap ? o->cap * 2 : 4096;
-    bool ok = ltl_lazy_fits(o->z, otf_bytes(cap) - otf_bytes(o->cap)) &&
+    bool ok = pn_lazy_fits(o->z, otf_bytes(o, cap) - otf_bytes(o, o->cap)) &&
               otf_realloc((void **)&o->key, cap, 8) &&
               otf_realloc((void **)&o->dead, cap / 64 + 1, 8) &&
               otf_realloc((void **)&o->todo, cap, sizeof *o->todo) &&
-              otf_realloc((void **)&o->roots, cap, sizeof *o->roots) &&
+              otf_realloc((void **)&o->root_id, cap, 8) &&
+              otf_realloc((void **)&o->root_acc, cap * o->AW, 8) &&
               otf_realloc((void **)&o->active, cap, 8);
     uint64_t *slots = ok ? calloc(cap * 4, sizeof *slots) : NULL;
     if (slots == NULL) {
@@ -195,7 +209,7 @@ static bool otf_grow(otf *o)
         o->slots[2 * i + 1] = id + 1;
     }
     o->cap = cap;
-    ltl_lazy_set_other(o->z, otf_bytes(cap) + o->letter_cap * 8);
+    otf_declare(o);
     return true;
 }
 
@@ -227,7 +241,8 @@ static bool otf_visit(otf *o, uint64_t key)
     o->slots[2 * slot] = key;
     o->slots[2 * slot + 1] = id + 1;
     o->key[id] = key;
-    o->roots[o->n_roots++] = (otf_root){id, o->accm[key % o->Q]};
+    memcpy(o->root_acc + o->n_roots * o->AW, o->accm + (key % o->Q) * o->AW, o->AW * 8);
+    o->root_id[o->n_roots++] = id;
     o->active[o->n_active++] = id;
     o->todo[o->n_todo++] = (otf_frame){id, 0, 0};
     return true;
@@ -241,7 +256,7 @@ static void otf_prefetch(const otf *o, const uint32_t *succ, uint32_t n, const u
 {
     uint32_t budget = 32;
     for (uint32_t e = 0; e < n && budget > 0; e++) {
-        PN_PREFETCH(&o->letter[succ[e]]);
+        PN_PREFETCH(&o->letter[(uint64_t)succ[e] * o->L]);
         for (uint32_t k = 0; k < n_q && budget > 0; k++, budget--) {
             uint64_t key = (uint64_t)succ[e] * o->Q + bs[k];
             PN_PREFETCH(&o->slots[2 * (pn_mix64(key) & o->slot_mask)]);
@@ -257,7 +272,7 @@ static int otf_next(otf *o, otf_frame *f, uint64_t *next)
     uint32_t s = (uint32_t)(key / o->Q), q = (uint32_t)(key % o->Q);
     const uint32_t *succ;
     uint32_t n;
-    if (ltl_lazy_succ(o->z, s, &succ, &n, o->err) != PN_OK || !otf_letter_room(o))
+    if (pn_lazy_succ(o->z, s, &succ, &n, o->err) != PN_OK || !otf_letter_room(o))
         return -1;
     const uint32_t *bs = o->b->succ + o->b->succ_off[q];
     uint32_t n_q = o->b->succ_off[q + 1] - o->b->succ_off[q];
@@ -265,7 +280,7 @@ static int otf_next(otf *o, otf_frame *f, uint64_t *next)
         otf_prefetch(o, succ, n, bs, n_q);
     for (uint32_t n_s = n ? n : 1; f->e < n_s; f->e++, f->a = 0) {
         uint32_t t = n ? succ[f->e] : s;
-        uint64_t l = otf_letter(o, t);
+        const uint64_t *l = otf_letter(o, t);
         while (f->a < n_q) {
             uint32_t r = bs[f->a++];
             if (otf_holds(o, l, r)) {
@@ -281,11 +296,16 @@ static int otf_next(otf *o, otf_frame *f, uint64_t *next)
  * when the merged part meets every acceptance set. */
 static bool otf_merge(otf *o, uint64_t w)
 {
-    uint64_t acc = 0;
-    while (o->roots[o->n_roots - 1].id > w)
-        acc |= o->roots[--o->n_roots].acc;
-    o->roots[o->n_roots - 1].acc |= acc;
-    return o->roots[o->n_roots - 1].acc == o->all;
+    uint32_t AW = o->AW;
+    uint64_t *top;
+    while (o->root_id[o->n_roots - 1] > w) {
+        const uint64_t *acc = o->root_acc + --o->n_roots * AW;
+        top = o->root_acc + (o->n_roots - 1) * AW;
+        for (uint32_t k = 0; k < AW; k++)
+            top[k] |= acc[k];
+    }
+    top = o->root_acc + (o->n_roots - 1) * AW;
+    return memcmp(top, o->all, AW * 8) == 0;
 }
 
 /* Root v's part is a complete SCC without an accepting cycle: dead. */
@@ -320,7 +340,7 @@ static int otf_search(otf *o, uint64_t key0)
             continue;
         }
         uint64_t v = o->todo[--o->n_todo].id;
-        if (o->roots[o->n_roots - 1].id == v) {
+        if (o->root_id[o->n_roots - 1] == v) {
             o->n_roots--;
             otf_kill(o, v);
         }
@@ -332,11 +352,10 @@ static int otf_nonempty(otf *o)
 {
     if (!otf_grow(o) || !otf_letter_room(o))
         return -1;
-    uint64_t l0 = otf_letter(o, 0);
     int r = 0;
     for (uint32_t q = 0; r == 0 && q < o->Q; q++) {
         uint64_t slot;
-        if (o->b->init[q] && otf_holds(o, l0, q) && otf_find(o, q, &slot) == OTF_NONE)
+        if (o->b->init[q] && otf_holds(o, otf_letter(o, 0), q) && otf_find(o, q, &slot) == OTF_NONE)
             r = otf_search(o, q);
     }
     return r;
@@ -346,7 +365,7 @@ static int otf_nonempty(otf *o)
 
 /* Breadth-first inside the accepting part (live, numbered from its root
  * on) from `from` to the first state that meets `want` (an acceptance
- * mask) or, when want is 0, to `to`. Appends the path, from excluded, to
+ * mask, AW words) or, when want is NULL, to `to`. Appends the path, from excluded, to
  * path; returns where it ended, OTF_NONE on failure. */
 typedef struct otf_bfs {
     uint64_t *parent, *queue, *path, n_path;
@@ -359,12 +378,19 @@ static bool otf_in_part(const otf *o, const otf_bfs *w, uint64_t id)
     return !otf_dead(o, id) && id >= w->root;
 }
 
-static bool otf_is_target(const otf *o, uint64_t id, uint64_t want, uint64_t to)
+static bool otf_is_target(const otf *o, uint64_t id, const uint64_t *want, uint64_t to)
 {
-    return want ? (o->accm[o->key[id] % o->Q] & want) != 0 : id == to;
+    if (want == NULL)
+        return id == to;
+    const uint64_t *acc = o->accm + (o->key[id] % o->Q) * o->AW;
+    for (uint32_t k = 0; k < o->AW; k++)
+        if (acc[k] & want[k])
+            return true;
+    return false;
 }
 
-static uint64_t otf_path_to(otf *o, otf_bfs *w, uint64_t from, uint64_t want, uint64_t to)
+static uint64_t otf_path_to(otf *o, otf_bfs *w, uint64_t from, const uint64_t *want,
+                            uint64_t to)
 {
     uint64_t head = 0, tail = 0, hit = OTF_NONE, last = OTF_NONE;
     w->epoch++;
@@ -405,18 +431,22 @@ static uint64_t otf_path_to(otf *o, otf_bfs *w, uint64_t from, uint64_t want, ui
 
 /* The cycle through the root of the accepting part, as product states
  * root, ..., root in w->path. */
-static bool otf_cycle(otf *o, otf_bfs *w)
+static bool otf_cycle(otf *o, otf_bfs *w, uint64_t *missing)
 {
     uint64_t cur = w->root;
-    uint64_t missing = o->all & ~o->accm[o->key[cur] % o->Q];
     w->path[w->n_path++] = cur;
-    while (missing != 0) {
-        cur = otf_path_to(o, w, cur, missing, 0);
-        if (cur == OTF_NONE)
+    memcpy(missing, o->all, o->AW * 8);
+    for (;;) {
+        const uint64_t *acc = o->accm + (o->key[cur] % o->Q) * o->AW;
+        bool any = false;
+        for (uint32_t k = 0; k < o->AW; k++)
+            any |= (missing[k] &= ~acc[k]) != 0;
+        if (!any)
+            break;
+        if ((cur = otf_path_to(o, w, cur, missing, 0)) == OTF_NONE)
             return false;
-        missing &= ~o->accm[o->key[cur] % o->Q];
     }
-    return otf_path_to(o, w, cur, 0, w->root) != OTF_NONE;
+    return otf_path_to(o, w, cur, NULL, w->root) != OTF_NONE;
 }
 
 static pn_status otf_lasso_trans(otf *o, const uint64_t *ids, uint64_t n_pre, uint64_t n_cyc,
@@ -429,7 +459,7 @@ static pn_status otf_lasso_trans(otf *o, const uint64_t *ids, uint64_t n_pre, ui
     uint64_t k = 0;
     for (uint64_t i = 0; i < n; i++) { /* ids[n_pre] is the root, ids[n] the root again */
         uint32_t s = (uint32_t)(o->key[ids[i]] / o->Q), t = (uint32_t)(o->key[ids[i + 1]] / o->Q);
-        l->trans[k++] = ltl_lazy_trans(o->z, s, t);
+        l->trans[k++] = pn_lazy_trans(o->z, s, t);
     }
     l->prefix = n_pre;
     l->cycle = n_cyc;
@@ -441,7 +471,7 @@ static pn_status otf_lasso_trans(otf *o, const uint64_t *ids, uint64_t n_pre, ui
  * meets every acceptance set. */
 static pn_status otf_lasso(otf *o, pn_ltl_lasso *l)
 {
-    otf_bfs w = {.root = o->roots[o->n_roots - 1].id};
+    otf_bfs w = {.root = o->root_id[o->n_roots - 1]};
     uint64_t pre = 0;
     while (o->todo[pre].id != w.root)
         pre++;
@@ -449,12 +479,13 @@ static pn_status otf_lasso(otf *o, pn_ltl_lasso *l)
     w.queue = malloc((o->count + 1) * sizeof *w.queue);
     w.path = malloc((o->count * (o->b->n_acc + 2ULL) + pre + 2) * sizeof *w.path);
     w.seen = calloc(o->count + 1, sizeof *w.seen);
-    pn_status st = w.parent && w.queue && w.path && w.seen
+    uint64_t *missing = malloc(o->AW * sizeof *missing);
+    pn_status st = w.parent && w.queue && w.path && w.seen && missing
                        ? PN_OK : pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory for the "
                                                                 "counterexample");
     for (uint64_t i = 0; st == PN_OK && i < pre; i++)
         w.path[w.n_path++] = o->todo[i].id;
-    if (st == PN_OK && !otf_cycle(o, &w))
+    if (st == PN_OK && !otf_cycle(o, &w, missing))
         st = o->err->code != PN_OK ? o->err->code
                                    : pn_fail(o->err, PN_ERR_INTERNAL, "LTL: no lasso found");
     if (st == PN_OK)
@@ -463,6 +494,7 @@ static pn_status otf_lasso(otf *o, pn_ltl_lasso *l)
     free(w.queue);
     free(w.path);
     free(w.seen);
+    free(missing);
     return st;
 }
 
@@ -470,22 +502,20 @@ static pn_status otf_lasso(otf *o, pn_ltl_lasso *l)
 
 static void otf_free(otf *o)
 {
-    for (uint32_t a = 0; o->sf != NULL && a < o->n_atoms; a++)
-        pn_sformula_free(o->sf[a]);
-    free(o->sf);
-    free(o->mk);
-    free(o->nz);
+    pn_space_atoms_free(o->atoms);
     free(o->letter);
     free(o->lmask);
     free(o->lval);
     free(o->accm);
+    free(o->all);
     free(o->key);
     free(o->dead);
     free(o->slots);
     free(o->todo);
-    free(o->roots);
+    free(o->root_id);
+    free(o->root_acc);
     free(o->active);
-    ltl_lazy_set_other(o->z, 0);
+    pn_lazy_set_other(o->z, 0);
 }
 
 static pn_status otf_run(otf *o, bool *value, pn_ltl_lasso *lasso)
@@ -522,7 +552,7 @@ static void otf_stats(const ltl_buchi *raw, const ltl_buchi *b, const ltl_formul
     }
 }
 
-pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err)
 {
@@ -557,4 +587,15 @@ void pn_ltl_lasso_free(pn_ltl_lasso *l)
         return;
     free(l->trans);
     memset(l, 0, sizeof *l);
+}
+
+pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
+                       pn_ltl_stats *stats, pn_error *err)
+{
+    pn_lazy *z = NULL;
+    pn_status st = pn_lazy_new(m->cn, pn_budget_memory(&m->budget), &z, err);
+    if (st == PN_OK)
+        st = pn_ltl_check_otf(z, phi, &m->budget, value, stats, NULL, err);
+    pn_lazy_free(z);
+    return st;
 }

@@ -11,6 +11,19 @@ uint8_t pn_bits_for(uint64_t v)
     return b;
 }
 
+bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places)
+{
+    for (uint32_t p = 0; p < n_places; p++) {
+        if (!overflowed[p])
+            continue;
+        overflowed[p] = 0;
+        if (widths[p] >= 64)
+            return false;
+        widths[p] = widths[p] >= 32 ? 64 : (uint8_t)(widths[p] * 2);
+    }
+    return true;
+}
+
 pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error *err)
 {
     uint8_t *w = malloc((size_t)cn->n_places + 1);

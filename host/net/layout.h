@@ -34,6 +34,12 @@ void pn_layout_free(pn_layout *lay);
 /* Packs m into s (prog.words words); false when a count does not fit. */
 bool pn_layout_pack(const pn_layout *lay, const uint64_t *m, uint64_t *s);
 
+/* The widening policy, for every caller (CPU and GPU engines, the state
+ * space interface): each place flagged in overflowed (which is cleared)
+ * doubles its width, up to 64 bits. False when a flagged place is at 64
+ * bits already: its count would pass 2^64-1. */
+bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places);
+
 /* Bits needed to hold v (at least 1). */
 uint8_t pn_bits_for(uint64_t v);
 

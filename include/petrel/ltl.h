@@ -3,9 +3,8 @@
  * translated to a generalised Büchi automaton with the tableau construction
  * of Gerth, Peled, Vardi and Wolper ("Simple on-the-fly automatic
  * verification of linear temporal logic", PSTV 1995), and the product with
- * the recorded state graph is searched for a reachable strongly connected
- * component that is non-trivial and meets every acceptance set (an
- * iterative Tarjan search). Non-empty: A(psi) is FALSE.
+ * the net's states is searched for a reachable accepting cycle.
+ * Non-empty: A(psi) is FALSE.
  *
  * Finite maximal paths (ending in a deadlock) are extended by repeating the
  * deadlock state forever (docs/semantics.md). */
@@ -16,6 +15,7 @@
 #include <stdint.h>
 
 #include "petrel/ctl.h"
+#include "petrel/lazy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,8 +24,7 @@ extern "C" {
 typedef struct pn_ltl_stats {
     uint32_t automaton_states, automaton_edges, acceptance_sets, atoms;
     uint64_t product_states;
-    /* The automaton as translated, before ltl_buchi_reduce (on-the-fly
-     * check only; the graph check does not reduce). */
+    /* The automaton as translated, before ltl_buchi_reduce. */
     uint32_t raw_states, raw_edges;
 } pn_ltl_stats;
 
@@ -35,20 +34,16 @@ typedef struct pn_ltl_stats {
 pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
                        pn_ltl_stats *stats, pn_error *err);
 
-/* The on-the-fly check (host/logic/ltl_otf.c): the product of the automaton with
- * the net's states, generated as the search needs them, searched with
- * Couvreur's SCC algorithm; it stops at the first accepting cycle, so a
- * FALSE answer rarely needs the whole state space. A pn_ltl_lazy keeps the
- * net states and successor lists discovered so far, shared by the formulas
- * of one examination. pn_budget_memory(budget), read once (budget may be
- * NULL: none), bounds the net states and the product together. */
-typedef struct pn_ltl_lazy pn_ltl_lazy;
-
-pn_status pn_ltl_lazy_new(const pn_cnet *cn, const pn_budget *budget, pn_ltl_lazy **out,
-                          pn_error *err);
-void pn_ltl_lazy_free(pn_ltl_lazy *z);
-uint64_t pn_ltl_lazy_states(const pn_ltl_lazy *z);
-uint64_t pn_ltl_lazy_edges(const pn_ltl_lazy *z);
+/* The product is searched on the fly (host/logic/ltl_otf.c): the product
+ * of the automaton with the net's states, generated as the search needs
+ * them, searched with Couvreur's SCC algorithm; it stops at the first
+ * accepting cycle, so a FALSE answer rarely needs the whole state space.
+ * pn_ltl_check runs it over a fresh on-demand space of m->cn (m's budget;
+ * the recorded graph is not used).
+ * pn_ltl_check_otf runs it over an on-demand space (petrel/lazy.h) that
+ * keeps the net states and successor lists discovered so far, shared by
+ * the formulas of one examination; its memory budget bounds the net
+ * states and the product together. No limit on atoms or acceptance sets. */
 
 /* A counterexample to A(psi): the transitions of a path from the initial
  * marking (prefix entries) followed by a cycle that repeats forever (cycle
@@ -65,7 +60,7 @@ void pn_ltl_lasso_free(pn_ltl_lasso *l);
  * cancel flag: past them PN_ERR_TIMEOUT or PN_ERR_CANCELLED; past the lazy
  * space's memory, PN_ERR_OUT_OF_MEMORY; nothing is guessed. lasso (may be
  * NULL) receives a counterexample when *value is false. */
-pn_status pn_ltl_check_otf(pn_ltl_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err);
 

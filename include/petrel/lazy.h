@@ -1,0 +1,56 @@
+/* An on-demand state space with ids: a consumer of pn_space (space.h) that
+ * numbers the states it meets (0 = the initial state) and keeps each
+ * state's successor ids once they were asked for. Used by the on-the-fly
+ * LTL check; any method that needs explicit ids and revisits states
+ * (nested searches, counterexamples) can use it. One thread at a time. */
+#ifndef PETREL_LAZY_H
+#define PETREL_LAZY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/space.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_lazy pn_lazy;
+
+/* Over the P/T space of cn. memory_budget: bytes (0: none), counting the
+ * states, the successor lists and what set_other declares. */
+pn_status pn_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_lazy **out,
+                      pn_error *err);
+/* Over any space (owned from here on, also on failure). */
+pn_status pn_lazy_new_space(pn_space *sp, uint64_t memory_budget, pn_lazy **out,
+                            pn_error *err);
+void pn_lazy_free(pn_lazy *z);
+
+uint64_t pn_lazy_states(const pn_lazy *z);
+uint64_t pn_lazy_edges(const pn_lazy *z);
+pn_space *pn_lazy_space(pn_lazy *z);
+
+/* The successor ids of state s, expanding it on first use (a deadlock has
+ * none; duplicates are kept, one per enabled transition). *succ stays
+ * valid until the next call that may expand. PN_ERR_OUT_OF_MEMORY past the budget
+ * or 2^32 states, PN_ERR_UNSUPPORTED when a count passes 2^64-1. After
+ * either, free z: a failed widening leaves its states unusable. */
+pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
+                       pn_error *err);
+/* Transitions enabled in s. */
+uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
+/* The packed state vector of s (pn_space_words words), valid until the
+ * next call that may expand. */
+const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s);
+/* A transition leading from s to t; UINT32_MAX when none does. */
+uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t);
+/* Bytes that a consumer holds under the same budget. */
+void pn_lazy_set_other(pn_lazy *z, uint64_t bytes);
+bool pn_lazy_fits(const pn_lazy *z, uint64_t more);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

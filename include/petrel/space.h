@@ -1,0 +1,142 @@
+/* The state-space interface: what every method that walks states plugs
+ * into, in the spirit of LTSmin's PINS (Blom, van de Pol and Weber,
+ * "LTSmin: distributed and symbolic reachability", CAV 2010): an opaque
+ * handle that gives the initial state, the successors of a state with the
+ * transition that leads to each, the enabled transitions, the state labels
+ * (compiled state formulas), and the static information that reductions
+ * need (read and write sets, the may-enable and may-disable relations
+ * between transitions, the place <-> bit layout).
+ *
+ * A state is a vector of pn_space_words() 64-bit words. The P/T net
+ * (pn_space_pt_new) is the first implementation. A layer (a stubborn-set
+ * filter, a reduced net, a partition, random walks) wraps a pn_space and is
+ * a pn_space: it gives the operations it changes in a pn_space_ops table
+ * and leaves the others NULL, which forwards them to the inner space.
+ *
+ * A filtering layer (which transitions to take) should compute
+ * pn_space_enabled and pn_space_fire the chosen ones rather than filter
+ * pn_space_next_all: firing a dropped transition can overflow a field for
+ * nothing.
+ *
+ * Packed fields can overflow. A successor call then reports the place
+ * (pn_space_next_all / pn_space_fire return its index + 1 and stop); the caller asks for
+ * pn_space_widen, after which states of the previous layout are converted
+ * with pn_space_repack. Widening happens nowhere else. */
+#ifndef PETREL_SPACE_H
+#define PETREL_SPACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/formula.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_space pn_space;
+
+/* One successor: the transition and the successor's words (valid during
+ * the call only). */
+typedef void (*pn_space_succ_fn)(void *ctx, uint32_t trans, const uint64_t *succ);
+
+/* A compressed list: items[off[i] .. off[i + 1]) belong to i. */
+typedef struct pn_space_csr {
+    const uint32_t *off;
+    const uint32_t *items;
+} pn_space_csr;
+
+/* Where a place lives in the state vector. */
+typedef struct pn_space_field {
+    uint32_t word, shift, width;
+} pn_space_field;
+
+/* The operations of a space or of a layer. self is the implementation's
+ * own data; inner is the wrapped space (NULL for a base implementation).
+ * A NULL entry in a layer forwards to inner. */
+typedef struct pn_space_ops {
+    uint32_t (*words)(void *self, pn_space *inner);
+    void (*initial)(void *self, pn_space *inner, uint64_t *s);
+    /* Calls fn for each successor of s; 0, or place + 1 of an overflow
+     * (the calls made so far stand, the rest are missing). */
+    uint32_t (*next_all)(void *self, pn_space *inner, const uint64_t *s, pn_space_succ_fn fn,
+                         void *ctx);
+    /* The successor of s by t (enabled in s) into out (words words); 0, or
+     * place + 1 of an overflow (out unspecified). */
+    uint32_t (*fire)(void *self, pn_space *inner, const uint64_t *s, uint32_t t, uint64_t *out);
+    /* Writes the enabled transitions (room for n_transitions); how many. */
+    uint32_t (*enabled)(void *self, pn_space *inner, const uint64_t *s, uint32_t *out);
+    /* The marking of s, one count per place (unpacked). */
+    void (*marking)(void *self, pn_space *inner, const uint64_t *s, uint64_t *m);
+    pn_status (*widen)(void *self, pn_space *inner, const uint32_t *places, uint32_t n,
+                       pn_error *err);
+    void (*repack)(void *self, pn_space *inner, const uint64_t *old_s, uint64_t *s);
+    void (*free)(void *self);
+} pn_space_ops;
+
+/* The P/T net with its starting layout (net/layout.h); cn is borrowed. */
+pn_status pn_space_pt_new(const pn_cnet *cn, pn_space **out, pn_error *err);
+/* A layer over inner (owned: freed with the layer); self is freed by
+ * ops->free when that is not NULL. */
+pn_status pn_space_layer_new(const pn_space_ops *ops, void *self, pn_space *inner,
+                             pn_space **out, pn_error *err);
+void pn_space_free(pn_space *sp);
+
+/* ---- dynamic: states ---------------------------------------------------- */
+
+uint32_t pn_space_words(pn_space *sp);
+void pn_space_initial(pn_space *sp, uint64_t *s);
+uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn, void *ctx);
+uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out);
+uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out);
+void pn_space_marking(pn_space *sp, const uint64_t *s, uint64_t *m);
+uint64_t pn_space_hash(const uint64_t *s, uint32_t words);
+
+/* Widening: the fields of places[0..n) double (at most 64 bits);
+ * PN_ERR_UNSUPPORTED when one is at 64 bits already (a count past
+ * 2^64-1). pn_space_words may change; pn_space_repack converts a state of
+ * the layout before the last widening. */
+pn_status pn_space_widen(pn_space *sp, const uint32_t *places, uint32_t n, pn_error *err);
+void pn_space_repack(pn_space *sp, const uint64_t *old_s, uint64_t *s);
+
+/* ---- labels: compiled state formulas ------------------------------------ */
+
+/* A set of state formulas evaluated together into a letter of
+ * pn_space_atoms_words() words (bit a = atom a holds). */
+typedef struct pn_space_atoms pn_space_atoms;
+
+pn_status pn_space_atoms_new(pn_space *sp, const pn_fml_node *const *atoms, uint32_t n,
+                             pn_space_atoms **out, pn_error *err);
+void pn_space_atoms_free(pn_space_atoms *a);
+uint32_t pn_space_atoms_words(const pn_space_atoms *a);
+/* Some atom reads "deadlock": the evaluation needs the enabled count. */
+bool pn_space_atoms_need_enabled(const pn_space_atoms *a);
+/* n_enabled: the transitions enabled in s (read only when needed). */
+void pn_space_atoms_eval(pn_space_atoms *a, const uint64_t *s, uint32_t n_enabled,
+                         uint64_t *letter);
+
+/* ---- static information (of the base net; layers may refine) ------------ */
+
+uint32_t pn_space_places(const pn_space *sp);
+uint32_t pn_space_transitions(const pn_space *sp);
+/* Places a transition tests (its input places). */
+pn_space_csr pn_space_reads(const pn_space *sp);
+/* Places a transition changes (non-zero effect). */
+pn_space_csr pn_space_writes(const pn_space *sp);
+/* Per transition t, the transitions u that firing t may enable (t adds to
+ * an input place of u) and may disable (t takes from an input place of
+ * u), u != t included when it applies. Computed on first use; PN_ERR_NOMEM
+ * when that fails. */
+pn_status pn_space_may_enable(pn_space *sp, pn_space_csr *out, pn_error *err);
+pn_status pn_space_may_disable(pn_space *sp, pn_space_csr *out, pn_error *err);
+/* The layout now (it changes with widening). */
+pn_space_field pn_space_place_field(pn_space *sp, uint32_t place);
+/* The place owning bit b of word w, UINT32_MAX for an unused bit. */
+uint32_t pn_space_bit_place(pn_space *sp, uint32_t w, uint32_t b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
