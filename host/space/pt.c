@@ -162,7 +162,6 @@ struct pn_space_atoms {
     pn_sformula_owned **sf;
     uint32_t n, words;
     bool need_enabled;
-    uint8_t *stack;
     uint64_t *mk;             /* one marking, all zero between uses */
     uint32_t *nz;             /* its marked places */
 };
@@ -174,7 +173,6 @@ void pn_space_atoms_free(pn_space_atoms *a)
     for (uint32_t i = 0; a->sf != NULL && i < a->n; i++)
         pn_sformula_free(a->sf[i]);
     free(a->sf);
-    free(a->stack);
     free(a->mk);
     free(a->nz);
     free(a);
@@ -191,16 +189,11 @@ static bool atoms_uses_deadlock(const pn_sformula *f)
 static pn_status atoms_compile(pn_space_atoms *a, const pn_fml_node *const *atoms,
                                pn_error *err)
 {
-    uint32_t depth = 0;
     for (uint32_t i = 0; i < a->n; i++) {
         if (pn_sformula_compile(atoms[i], &a->sf[i], err) != PN_OK)
             return err->code;
-        if (a->sf[i]->f.max_stack > depth)
-            depth = a->sf[i]->f.max_stack;
         a->need_enabled |= atoms_uses_deadlock(&a->sf[i]->f);
     }
-    if ((a->stack = malloc(depth + 1)) == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory for state labels");
     return PN_OK;
 }
 
@@ -239,7 +232,7 @@ void pn_space_atoms_eval(pn_space_atoms *a, const uint64_t *s, uint32_t n_enable
     uint32_t n = pn_state_unpack_sparse(g, s, a->mk, a->nz);
     memset(letter, 0, a->words * sizeof *letter);
     for (uint32_t i = 0; i < a->n; i++)
-        if (pn_sf_eval(&a->sf[i]->f, g, a->mk, n_enabled, a->stack))
+        if (pn_sf_eval(&a->sf[i]->f, g, a->mk, n_enabled, NULL))
             letter[i / 64] |= 1ULL << (i % 64);
     for (uint32_t k = 0; k < n; k++)
         a->mk[a->nz[k]] = 0;
