@@ -137,6 +137,7 @@ static void cli_engine_opts(cli_run *r)
         pn_topology_describe(r->topo, desc, sizeof desc);
         fprintf(stderr, "petrel: topology: %s; %u worker thread(s)\n", desc, eo->threads);
     }
+    eo->verbose = o->verbose;
     eo->memory_budget = cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes());
     eo->timeout_s = o->timeout_s;
     eo->cancel = (const volatile int *)&cli_cancelled;

@@ -6,6 +6,7 @@
 
 #include "petrel/ctl.h"
 #include "petrel/graph.h"
+#include "petrel/linear.h"
 #include "petrel/ltl.h"
 
 static bool examine_is_ltl(pn_exam e)
@@ -214,6 +215,18 @@ static pn_status examine_ltl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     return st;
 }
 
+/* The linear layer (host/linear) first, with a third of the time: what it
+ * proves the exploration no longer looks for. Failing to prove is silent. */
+static void examine_linear(const pn_cnet *cn, const pn_engine_opts *opts, pn_check *c,
+                           FILE *diag)
+{
+    pn_linear_opts lo = {.seconds = opts->timeout_s > 0 ? opts->timeout_s / 3 : 20.0,
+                         .verbose = opts->verbose ? diag : NULL};
+    pn_error e = {0};
+    if (pn_linear_decide(cn, c, &lo, &e) != PN_OK && diag != NULL)
+        fprintf(diag, "petrel: linear layer: %s\n", e.msg);
+}
+
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                      const pn_engine_opts *opts, pn_check **check, pn_engine_result *res,
                      FILE *diag, pn_error *err)
@@ -236,6 +249,8 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         *check = c;
         return PN_OK;
     }
+    if (!graph && pn_linear_applies(exam))
+        examine_linear(cn, opts, c, diag);
     bool explored = graph || !pn_check_decided(c);
     pn_status st = PN_OK;
     if (explored) {
