@@ -65,6 +65,12 @@ lin_result lin_lp_solve(lin_lp *lp, const lin_cons *cons, const uint32_t *idx, u
 lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, double seconds,
                            uint64_t *bound, double *x);
 
+/* Certifies sum <= bound on every solution: glp_exact finds sum >= bound+1
+ * infeasible. */
+bool lin_lp_certify_bound(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
+                          double seconds);
+/* LIN_OPTIMAL from lin_lp_maximise is a candidate until certified. */
+
 /* ---- traps (lin_trap.c) ---- */
 /* Shrinks in[p] (1: in the set) to the largest trap it contains; returns
  * its size. */

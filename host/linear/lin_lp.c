@@ -8,9 +8,8 @@
  * simplex (glp_exact, Gaertner's method over GMP-style rationals) agrees,
  * warm-started from the floating-point basis. Every coefficient is an
  * integer below 2^52, so the doubles GLPK reads are the exact data. An
- * optimum is reported as a double; it is only used as an upper bound, and
- * rounding a rational q to a double never goes below floor(q) (an integer
- * below 2^52 is a double), so floor(double) >= floor(q) stays sound. */
+ * optimum is reported as a double; GLPK computes it in floating point, so it is only a candidate B: the
+ * bound is certified by glp_exact proving "sum >= B + 1" infeasible. */
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -304,8 +303,11 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
     if (st == GLP_UNBND) {
         r = LIN_UNBOUNDED;
     } else if (st == GLP_OPT) {
-        double v = floor(glp_get_obj_val(l->lp));
-        if (v >= 0 && v <= (double)LIN_EXACT_MAX) {
+        /* The objective GLPK reports is a double sum: only a candidate,
+         * rounded up; the caller certifies it (lin_lp_certify_bound). */
+        double v = glp_get_obj_val(l->lp);
+        v = floor(v + 1e-6 * (1.0 + fabs(v)));
+        if (v >= 0 && v < (double)LIN_EXACT_MAX) {
             *bound = (uint64_t)v;
             r = LIN_OPTIMAL;
             lp_solution(l, x);
@@ -315,4 +317,18 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
         glp_set_obj_coef(l->lp, (int)t + 1, 0.0);
     glp_set_obj_coef(l->lp, 0, 0.0);
     return r;
+}
+
+bool lin_lp_certify_bound(lin_lp *l, const uint32_t *places, uint32_t n, uint64_t bound,
+                          double seconds)
+{
+    lin_cons c = {.n = n, .place = (uint32_t *)places, .rhs = -(int64_t)bound - 1};
+    c.coef = malloc(((size_t)n + 1) * sizeof *c.coef);
+    if (c.coef == NULL)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        c.coef[i] = -1;
+    lin_result r = lin_lp_solve(l, &c, NULL, 1, seconds, NULL);
+    free(c.coef);
+    return r == LIN_INFEASIBLE;
 }

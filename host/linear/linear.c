@@ -175,6 +175,8 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     double t0 = lin_now();
     uint64_t b = 0;
     lin_result lr = lin_lp_maximise(r->lp, places, n, deadline - t0, &b, r->x);
+    if (lr == LIN_OPTIMAL && !lin_lp_certify_bound(r->lp, places, n, b, deadline - lin_now()))
+        lr = LIN_UNKNOWN;
     bool reached = false;
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
