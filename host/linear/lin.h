@@ -65,11 +65,12 @@ lin_result lin_lp_solve(lin_lp *lp, const lin_cons *cons, const uint32_t *idx, u
 lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, double seconds,
                            uint64_t *bound, double *x);
 
-/* Certifies sum <= bound on every solution: glp_exact finds sum >= bound+1
- * infeasible. */
-bool lin_lp_certify_bound(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
-                          double seconds);
-/* LIN_OPTIMAL from lin_lp_maximise is a candidate until certified. */
+/* lin_lp_solve with "sum of places[0..n) >= bound": LIN_INFEASIBLE
+ * certifies that every solution has sum <= bound - 1, LIN_FEASIBLE gives
+ * the fewest firings that reach it. lin_lp_maximise's LIN_OPTIMAL is only
+ * a candidate until its bound + 1 is certified this way. */
+lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
+                           double seconds, double *x);
 
 /* ---- traps (lin_trap.c) ---- */
 /* Shrinks in[p] (1: in the set) to the largest trap it contains; returns
@@ -80,8 +81,9 @@ uint32_t lin_trap_max(const pn_cnet *cn, uint8_t *in);
 /* Called on every marking reached (m0 included); true stops the walk. */
 typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);
 /* Fires transitions from m0, each at most round(x[t]) times, while one is
- * enabled, for at most max_steps steps; true when visit stopped it. */
-pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps,
+ * enabled; tries walks (the first in order, then random choices), max_steps
+ * steps in all; *stopped when visit stopped one. */
+pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
                         lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
 
 #endif

@@ -264,8 +264,12 @@ lin_result lin_lp_solve(lin_lp *l, const lin_cons *cons, const uint32_t *idx, ui
         lp_drop_extra(l);
         return LIN_UNKNOWN;
     }
+    /* The fewest firings (LoLA's choice too): a short solution with no
+     * spurious cycles is the best guide for the firing sequence. The
+     * objective does not change feasibility. */
+    glp_set_obj_dir(l->lp, GLP_MIN);
     for (uint32_t t = 0; t < l->cn->n_transitions; t++)
-        glp_set_obj_coef(l->lp, (int)t + 1, 0.0);
+        glp_set_obj_coef(l->lp, (int)t + 1, 1.0);
     glp_set_obj_coef(l->lp, 0, 0.0);
     int st = lp_run(l, seconds, false);
     lin_result r = LIN_UNKNOWN;
@@ -295,6 +299,7 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
         return LIN_UNKNOWN;
     for (uint32_t t = 0; t < l->cn->n_transitions; t++)
         glp_set_obj_coef(l->lp, (int)t + 1, 0.0);
+    glp_set_obj_dir(l->lp, GLP_MAX);
     for (int k = 1; k <= len; k++)
         glp_set_obj_coef(l->lp, l->ind[k], l->val[k]);
     glp_set_obj_coef(l->lp, 0, -c0);
@@ -319,16 +324,16 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
     return r;
 }
 
-bool lin_lp_certify_bound(lin_lp *l, const uint32_t *places, uint32_t n, uint64_t bound,
-                          double seconds)
+lin_result lin_lp_at_least(lin_lp *l, const uint32_t *places, uint32_t n, uint64_t bound,
+                           double seconds, double *x)
 {
-    lin_cons c = {.n = n, .place = (uint32_t *)places, .rhs = -(int64_t)bound - 1};
+    lin_cons c = {.n = n, .place = (uint32_t *)places, .rhs = -(int64_t)bound};
     c.coef = malloc(((size_t)n + 1) * sizeof *c.coef);
     if (c.coef == NULL)
         return false;
     for (uint32_t i = 0; i < n; i++)
         c.coef[i] = -1;
-    lin_result r = lin_lp_solve(l, &c, NULL, 1, seconds, NULL);
+    lin_result r = lin_lp_solve(l, &c, NULL, 1, seconds, x);
     free(c.coef);
-    return r == LIN_INFEASIBLE;
+    return r;
 }

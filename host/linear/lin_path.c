@@ -10,49 +10,79 @@
 
 #include "linear/lin.h"
 
-pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps,
-                        lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+/* xorshift64: a fixed seed, so runs are reproducible. */
+static uint64_t path_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+typedef struct path_buf {
+    uint64_t *m, *next, *left;
+    uint32_t *live;
+} path_buf;
+
+/* One walk; try 0 takes the first enabled candidate, later tries a random
+ * one (LoLA's findpath restarts with random choices too). */
+static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, path_buf *b,
+                     uint64_t *seed, bool random, lin_path_visit visit, void *ctx)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    uint64_t *m = malloc(((size_t)P + 1) * sizeof *m);
-    uint64_t *next = malloc(((size_t)P + 1) * sizeof *next);
-    uint64_t *left = malloc(((size_t)T + 1) * sizeof *left);
-    uint32_t *live = malloc(((size_t)T + 1) * sizeof *live); /* t with left[t] > 0 */
-    if (m == NULL || next == NULL || left == NULL || live == NULL) {
-        free(m);
-        free(next);
-        free(left);
-        free(live);
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory realising a firing sequence");
-    }
-    memcpy(m, cn->m0, (size_t)P * sizeof *m);
+    memcpy(b->m, cn->m0, (size_t)P * sizeof *b->m);
     uint32_t n_live = 0;
     for (uint32_t t = 0; t < T; t++) {
         double v = x != NULL && x[t] > 0 ? floor(x[t] + 0.5) : 0;
-        left[t] = v > 1e15 ? (uint64_t)1e15 : (uint64_t)v;
-        if (left[t] > 0)
-            live[n_live++] = t;
+        b->left[t] = v > 1e15 ? (uint64_t)1e15 : (uint64_t)v;
+        if (b->left[t] > 0)
+            b->live[n_live++] = t;
     }
-    *stopped = visit(ctx, m);
-    for (uint64_t step = 0; step < max_steps && !*stopped && n_live > 0; step++) {
-        uint32_t k = 0;
-        while (k < n_live && !pn_cnet_enabled(cn, m, live[k]))
+    if (visit(ctx, b->m))
+        return true;
+    for (uint64_t step = 0; step < max_steps && n_live > 0; step++) {
+        uint32_t start = random ? (uint32_t)(path_rand(seed) % n_live) : 0, k = 0;
+        while (k < n_live && !pn_cnet_enabled(cn, b->m, b->live[(start + k) % n_live]))
             k++;
-        if (k == n_live || !pn_cnet_fire(cn, m, live[k], next))
-            break;
-        memcpy(m, next, (size_t)P * sizeof *m);
-        uint32_t t = live[k];
-        if (--left[t] == 0)
-            live[k] = live[--n_live];
-        else if (k + 1 < n_live) { /* rotate: let the others go first */
-            live[k] = live[n_live - 1];
-            live[n_live - 1] = t;
+        if (k == n_live)
+            return false;
+        k = (start + k) % n_live;
+        uint32_t t = b->live[k];
+        if (!pn_cnet_fire(cn, b->m, t, b->next))
+            return false;
+        memcpy(b->m, b->next, (size_t)P * sizeof *b->m);
+        if (--b->left[t] == 0)
+            b->live[k] = b->live[--n_live];
+        else if (!random && k + 1 < n_live) { /* rotate: let the others go first */
+            b->live[k] = b->live[n_live - 1];
+            b->live[n_live - 1] = t;
         }
-        *stopped = visit(ctx, m);
+        if (visit(ctx, b->m))
+            return true;
     }
-    free(m);
-    free(next);
-    free(left);
-    free(live);
-    return PN_OK;
+    return false;
+}
+
+pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
+                        lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    path_buf b;
+    b.m = malloc(((size_t)P + 1) * sizeof *b.m);
+    b.next = malloc(((size_t)P + 1) * sizeof *b.next);
+    b.left = malloc(((size_t)T + 1) * sizeof *b.left);
+    b.live = malloc(((size_t)T + 1) * sizeof *b.live);
+    pn_status st = PN_OK;
+    *stopped = false;
+    if (b.m == NULL || b.next == NULL || b.left == NULL || b.live == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory realising a firing sequence");
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    uint64_t steps = tries > 0 ? max_steps / tries : 0;
+    for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped; i++)
+        *stopped = path_try(cn, x, steps, &b, &seed, i > 0, visit, ctx);
+    free(b.m);
+    free(b.next);
+    free(b.left);
+    free(b.live);
+    return st;
 }

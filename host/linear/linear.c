@@ -14,7 +14,8 @@
 #include "linear/lin.h"
 
 #define LIN_TRAP_ROUNDS 8
-#define LIN_WALK_STEPS 100000
+#define LIN_WALK_STEPS 200000
+#define LIN_WALK_TRIES 8
 
 typedef struct lin_run {
     const pn_cnet *cn;
@@ -118,7 +119,7 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
         if (lr != LIN_FEASIBLE)
             return GOAL_UNKNOWN;
         bool found = false;
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, goal_visit, g, &found, err) != PN_OK)
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, goal_visit, g, &found, err) != PN_OK)
             return GOAL_UNKNOWN;
         if (found)
             return GOAL_FOUND;
@@ -175,12 +176,17 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     double t0 = lin_now();
     uint64_t b = 0;
     lin_result lr = lin_lp_maximise(r->lp, places, n, deadline - t0, &b, r->x);
-    if (lr == LIN_OPTIMAL && !lin_lp_certify_bound(r->lp, places, n, b, deadline - lin_now()))
+    if (lr == LIN_OPTIMAL && b < (uint64_t)LIN_EXACT_MAX - 1 &&
+        lin_lp_at_least(r->lp, places, n, b + 1, deadline - lin_now(), NULL) != LIN_INFEASIBLE)
         lr = LIN_UNKNOWN;
+    /* The shortest firing vector reaching the bound guides the walk. */
+    if (lr == LIN_OPTIMAL &&
+        lin_lp_at_least(r->lp, places, n, b, deadline - lin_now(), r->x) != LIN_FEASIBLE)
+        memset(r->x, 0, (size_t)r->cn->n_transitions * sizeof *r->x);
     bool reached = false;
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, bound_visit, &w, &reached, err) != PN_OK)
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, bound_visit, &w, &reached, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
