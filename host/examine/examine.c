@@ -257,6 +257,8 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         pn_engine_opts o = *opts;
         o.visitor = graph ? NULL : pn_check_visitor(c);
         o.record_graph = o.keep_states = graph;
+        if (deadline > 0) /* what the linear layer left */
+            o.timeout_s = deadline - pn_ctl_now() > 0.01 ? deadline - pn_ctl_now() : 0.01;
         st = pn_explore(cn, &o, res, err);
     }
     /* In graph mode the visitor saw nothing: only what was decided before
