@@ -82,8 +82,9 @@ uint32_t lin_trap_max(const pn_cnet *cn, uint8_t *in);
 typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);
 /* Fires transitions from m0, each at most round(x[t]) times, while one is
  * enabled; tries walks (the first in order, then random choices), max_steps
- * steps in all; *stopped when visit stopped one. */
+ * steps in all, until deadline; *stopped when visit stopped one. */
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
+                        double deadline, /* CLOCK_MONOTONIC seconds */
                         lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
 
 #endif

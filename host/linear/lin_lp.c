@@ -5,11 +5,12 @@
  *
  * Certification: the floating-point simplex (glp_simplex) only guides.
  * Infeasibility and optima are claimed only after GLPK's exact rational
- * simplex (glp_exact, Gaertner's method over GMP-style rationals) agrees,
- * warm-started from the floating-point basis. Every coefficient is an
- * integer below 2^52, so the doubles GLPK reads are the exact data. An
- * optimum is reported as a double; GLPK computes it in floating point, so it is only a candidate B: the
- * bound is certified by glp_exact proving "sum >= B + 1" infeasible. */
+ * simplex (glp_exact: the primal simplex in exact bignum rational
+ * arithmetic) agrees, warm-started from the floating-point basis. Every
+ * coefficient is an integer below 2^52, so the doubles GLPK reads are the
+ * exact data. An optimum comes back as a double computed in floating
+ * point, so it is only a candidate B: the bound is certified by glp_exact
+ * proving "sum >= B + 1" infeasible. */
 #include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
@@ -46,7 +47,8 @@ static pn_status lp_transpose(lin_lp *l, pn_error *err)
     l->ind = malloc(((size_t)T + 2) * sizeof *l->ind);
     l->val = malloc(((size_t)T + 2) * sizeof *l->val);
     l->touched = malloc(((size_t)T + 1) * sizeof *l->touched);
-    if (!l->col_off || !l->col_t || !l->col_c || !l->row || !l->mark || !l->ind || !l->val || !l->touched)
+    if (!l->col_off || !l->col_t || !l->col_c || !l->row || !l->mark || !l->ind || !l->val ||
+        !l->touched)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");
     for (uint32_t k = 0; k < nd; k++)
         l->col_off[cn->delta[k].place + 2]++;

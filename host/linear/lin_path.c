@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "linear/lin.h"
 
@@ -22,7 +23,15 @@ static uint64_t path_rand(uint64_t *s)
 typedef struct path_buf {
     uint64_t *m, *next, *left;
     uint32_t *live;
+    double deadline;        /* CLOCK_MONOTONIC seconds */
 } path_buf;
+
+static bool path_late(const path_buf *b)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 > b->deadline;
+}
 
 /* One walk; try 0 takes the first enabled candidate, later tries a random
  * one (LoLA's findpath restarts with random choices too). */
@@ -41,6 +50,8 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
     if (visit(ctx, b->m))
         return true;
     for (uint64_t step = 0; step < max_steps && n_live > 0; step++) {
+        if ((step & 1023) == 1023 && path_late(b))
+            return false;
         uint32_t start = random ? (uint32_t)(path_rand(seed) % n_live) : 0, k = 0;
         while (k < n_live && !pn_cnet_enabled(cn, b->m, b->live[(start + k) % n_live]))
             k++;
@@ -64,10 +75,12 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
 }
 
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
-                        lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+                        double deadline, lin_path_visit visit, void *ctx, bool *stopped,
+                        pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     path_buf b;
+    b.deadline = deadline;
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
     b.next = malloc(((size_t)P + 1) * sizeof *b.next);
     b.left = malloc(((size_t)T + 1) * sizeof *b.left);

@@ -119,7 +119,8 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
         if (lr != LIN_FEASIBLE)
             return GOAL_UNKNOWN;
         bool found = false;
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, goal_visit, g, &found, err) != PN_OK)
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
+                          &found, err) != PN_OK)
             return GOAL_UNKNOWN;
         if (found)
             return GOAL_FOUND;
@@ -186,7 +187,8 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     bool reached = false;
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, bound_visit, &w, &reached, err) != PN_OK)
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, &w,
+                          &reached, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
