@@ -24,6 +24,8 @@ struct lin_lp {
     const pn_cnet *cn;
     glp_prob *lp;
     int base_rows;          /* places, then fixed constraints */
+    bool broken;            /* rows of a cube could not be removed: the LP
+                               would be stronger than the net, never solve */
     /* place -> (transition, C[p,t]) lists, to substitute m in constraints */
     uint32_t *col_off;
     uint32_t *col_t;
@@ -175,8 +177,10 @@ static bool lp_add_rows(lin_lp *l, const lin_cons *cons, const uint32_t *idx, ui
             int have = glp_get_num_rows(l->lp) - first + 1;
             if (have > 0) {
                 int *del = malloc(((size_t)have + 1) * sizeof *del);
-                if (del == NULL)
-                    return false; /* rows stay; the caller drops the LP */
+                if (del == NULL) {
+                    l->broken = true;
+                    return false;
+                }
                 for (int k = 1; k <= have; k++)
                     del[k] = first + k - 1;
                 glp_del_rows(l->lp, have, del);
@@ -193,7 +197,7 @@ static bool lp_add_rows(lin_lp *l, const lin_cons *cons, const uint32_t *idx, ui
 
 bool lin_lp_add_fixed(lin_lp *l, const lin_cons *c)
 {
-    if (glp_get_num_rows(l->lp) != l->base_rows || !lp_add_rows(l, c, NULL, 1))
+    if (l->broken || glp_get_num_rows(l->lp) != l->base_rows || !lp_add_rows(l, c, NULL, 1))
         return false;
     l->base_rows++;
     return true;
@@ -205,8 +209,10 @@ static void lp_drop_extra(lin_lp *l)
     if (have <= 0)
         return;
     int *del = malloc(((size_t)have + 1) * sizeof *del);
-    if (del == NULL)
+    if (del == NULL) {
+        l->broken = true;
         return;
+    }
     for (int k = 1; k <= have; k++)
         del[k] = l->base_rows + k;
     glp_del_rows(l->lp, have, del);
@@ -262,7 +268,7 @@ static void lp_solution(lin_lp *l, double *x)
 lin_result lin_lp_solve(lin_lp *l, const lin_cons *cons, const uint32_t *idx, uint32_t n,
                         double seconds, double *x)
 {
-    if (!lp_add_rows(l, cons, idx, n)) {
+    if (l->broken || !lp_add_rows(l, cons, idx, n)) {
         lp_drop_extra(l);
         return LIN_UNKNOWN;
     }
@@ -297,7 +303,7 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
     double c0 = 0;
     int len = lp_row(l, &obj, &c0); /* the row sum_t b_t x_t; c0 = -sum m0 */
     free(obj.coef);
-    if (len < 0)
+    if (len < 0 || l->broken)
         return LIN_UNKNOWN;
     for (uint32_t t = 0; t < l->cn->n_transitions; t++)
         glp_set_obj_coef(l->lp, (int)t + 1, 0.0);
