@@ -205,7 +205,35 @@ pn_linear_opts lopts()
 
 struct Tally {
     uint32_t items = 0, decided = 0, proofs = 0, witnesses = 0, bounds = 0, wrong = 0;
+    uint32_t deadlocks = 0;
 };
+
+// ReachabilityDeadlock on the same net: the layer alone.
+void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states,
+                  Tally &tally)
+{
+    bool dead = false;
+    pn_fml_node *d = pn_fml_leaf(PN_FML_DEADLOCK);
+    for (const auto &m : states)
+        dead |= pn_fml_eval_state(d, cn, m.data());
+    pn_fml_free(d);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    ASSERT_EQ(pn_linear_decide(cn, c, &lo, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    const pn_answer *a = pn_check_answer(c, 0);
+    if (a->verdict == PN_VERDICT_UNKNOWN)
+        return;
+    tally.deadlocks++;
+    if (a->verdict != (dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE)) {
+        tally.wrong++;
+        ADD_FAILURE() << "deadlock: got " << a->verdict << " want " << dead;
+    }
+}
 
 // One random net and formula set: the layer alone, then the examination.
 void one_random(std::mt19937_64 &rng, Tally &tally)
@@ -279,6 +307,7 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
         }
     }
     pn_engine_result_free(&res);
+    one_deadlock(cn, states, tally);
 }
 
 } // namespace
@@ -297,8 +326,10 @@ TEST(Linear, RandomNetsAgreeWithEnumeration)
     EXPECT_GE(t.proofs, 500u);
     EXPECT_GE(t.witnesses, 500u);
     EXPECT_GE(t.bounds, 300u);
-    std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds)\n", t.items,
-                t.decided, t.proofs, t.witnesses, t.bounds);
+    EXPECT_GE(t.deadlocks, 300u);
+    std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds); %u of %u "
+                "deadlock questions\n",
+                t.items, t.decided, t.proofs, t.witnesses, t.bounds, t.deadlocks, 2000u);
 }
 
 namespace {

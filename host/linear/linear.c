@@ -242,7 +242,7 @@ static pn_status lin_all(lin_run *r, pn_error *err)
 bool pn_linear_applies(pn_exam exam)
 {
     return exam == PN_EXAM_REACH_CARDINALITY || exam == PN_EXAM_REACH_FIREABILITY ||
-           exam == PN_EXAM_UPPER_BOUNDS;
+           exam == PN_EXAM_UPPER_BOUNDS || exam == PN_EXAM_REACH_DEADLOCK;
 }
 
 pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts *o,

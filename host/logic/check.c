@@ -65,6 +65,7 @@ struct pn_check {
     uint32_t threads, stack_size;
     check_worker *workers;
     pn_visitor visitor;
+    pn_fml_node *deadlock;     /* the target of ITEM_DEADLOCK (E F deadlock) */
 };
 
 static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
@@ -277,6 +278,12 @@ static pn_status check_items(pn_check *c, pn_exam exam, const pn_fml_set *set, p
         if (set == NULL) {
             it->kind = check_global_kind(exam);
             c->answers[i].id = pn_exam_name(exam);
+            if (it->kind == ITEM_DEADLOCK) {
+                c->deadlock = pn_fml_leaf(PN_FML_DEADLOCK);
+                if (c->deadlock == NULL)
+                    return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+                it->phi = c->deadlock;
+            }
             continue;
         }
         c->answers[i].id = set->props[i].id;
@@ -353,6 +360,7 @@ void pn_check_free(pn_check *c)
     free(c->items);
     free(c->answers);
     pn_layout_free(c->lay);
+    pn_fml_free(c->deadlock);
     free(c);
 }
 
@@ -495,7 +503,8 @@ pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_n
     *places = it->places;
     *n_places = it->n_places;
     switch (it->kind) {
-    case ITEM_EF: return PN_TARGET_EF;
+    case ITEM_EF:
+    case ITEM_DEADLOCK: return PN_TARGET_EF;
     case ITEM_AG: return PN_TARGET_AG;
     case ITEM_BOUND: return PN_TARGET_BOUND;
     default: return PN_TARGET_NONE;
@@ -507,7 +516,7 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
     if (i >= c->n || c->items[i].decided)
         return;
     check_item *it = &c->items[i];
-    if (it->kind != ITEM_EF && it->kind != ITEM_AG)
+    if (it->kind != ITEM_EF && it->kind != ITEM_AG && it->kind != ITEM_DEADLOCK)
         return;
     it->kind = ITEM_FIXED;
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;

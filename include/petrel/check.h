@@ -71,7 +71,8 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
 
 /* ---- deciding before the exploration (host/linear) ----------------------
  * What undecided answer i asks, as the classification above read it (top
- * negations peeled off): E F phi or A G phi (*phi, borrowed), or the bound
+ * negations peeled off): E F phi or A G phi (*phi, borrowed; the global
+ * ReachabilityDeadlock is E F deadlock), or the bound
  * of *places[0..*n_places); PN_TARGET_NONE for anything else. */
 typedef enum pn_check_target {
     PN_TARGET_NONE,

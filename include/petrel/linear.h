@@ -30,7 +30,8 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
                            pn_error *err);
 
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
- * UpperBounds. */
+ * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
+ * max_cubes cubes of "every transition disabled", an over-approximation). */
 bool pn_linear_applies(pn_exam exam);
 
 #ifdef __cplusplus
