@@ -273,7 +273,7 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
         free(text);
         if (a->verdict == PN_VERDICT_UNKNOWN)
             continue;
-        EXPECT_TRUE(a->techniques & PN_TECH_LINEAR_EQUATIONS);
+        EXPECT_TRUE(a->techniques & (PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK));
         tally.decided++;
         if (kind == 2) {
             tally.bounds++;

@@ -87,4 +87,9 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
                         double deadline, /* CLOCK_MONOTONIC seconds */
                         lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
 
+/* A uniform random walk from m0 (no solution to follow): tries restarts,
+ * max_steps steps in all, until deadline. */
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
+
 #endif

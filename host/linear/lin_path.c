@@ -99,3 +99,40 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
     free(b.live);
     return st;
 }
+
+/* A random walk (no guide): each step fires a uniformly chosen enabled
+ * transition; restarts from m0 at a deadlock or after its share of steps. */
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    path_buf b = {.deadline = deadline};
+    b.m = malloc(((size_t)P + 1) * sizeof *b.m);
+    b.next = malloc(((size_t)P + 1) * sizeof *b.next);
+    b.live = malloc(((size_t)T + 1) * sizeof *b.live);
+    pn_status st = PN_OK;
+    *stopped = false;
+    if (b.m == NULL || b.next == NULL || b.live == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk");
+    uint64_t seed = 0x2545f4914f6cdd1dULL, steps = tries > 0 ? max_steps / tries : 0;
+    for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped && !path_late(&b); i++) {
+        memcpy(b.m, cn->m0, (size_t)P * sizeof *b.m);
+        *stopped = visit(ctx, b.m);
+        for (uint64_t s = 0; s < steps && !*stopped; s++) {
+            if ((s & 255) == 255 && path_late(&b))
+                break;
+            uint32_t n = 0;
+            for (uint32_t t = 0; t < T; t++)
+                if (pn_cnet_enabled(cn, b.m, t))
+                    b.live[n++] = t;
+            if (n == 0 || !pn_cnet_fire(cn, b.m, b.live[path_rand(&seed) % n], b.next))
+                break;
+            memcpy(b.m, b.next, (size_t)P * sizeof *b.m);
+            *stopped = visit(ctx, b.m);
+        }
+    }
+    free(b.m);
+    free(b.next);
+    free(b.live);
+    return st;
+}

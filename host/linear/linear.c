@@ -16,6 +16,14 @@
 #define LIN_TRAP_ROUNDS 8
 #define LIN_WALK_STEPS 200000
 #define LIN_WALK_TRIES 8
+#define LIN_RANDOM_WORK 20000000 /* transitions examined by a random walk */
+
+/* Steps of a random walk: each examines every transition. */
+static uint64_t lin_random_steps(const pn_cnet *cn)
+{
+    uint64_t s = LIN_RANDOM_WORK / ((uint64_t)cn->n_transitions + 1);
+    return s < 40000 ? s : 40000;
+}
 
 typedef struct lin_run {
     const pn_cnet *cn;
@@ -151,12 +159,22 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     goal_result res = GOAL_NONE;
     for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
         res = lin_cube(r, d, k, &g, deadline, err);
+    uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
+    if (res == GOAL_UNKNOWN && err->code == PN_OK) {
+        bool found = false;
+        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline, goal_visit, &g, &found,
+                            err) == PN_OK &&
+            found) {
+            res = GOAL_FOUND;
+            walk_tech = PN_TECH_RANDOM_WALK;
+        }
+    }
     if (err->code == PN_ERR_NOMEM) {
         lin_dnf_free(d);
         return err->code;
     }
     if (res == GOAL_FOUND) {
-        pn_check_decide_target(r->c, i, ef, PN_TECH_LINEAR_EQUATIONS);
+        pn_check_decide_target(r->c, i, ef, walk_tech);
     } else if (res == GOAL_NONE) {
         uint32_t tech = PN_TECH_LINEAR_EQUATIONS | (r->n_traps > 0 ? PN_TECH_TOPOLOGICAL : 0);
         pn_check_decide_target(r->c, i, !ef, tech);
@@ -165,7 +183,10 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
         fprintf(r->o->verbose,
                 "petrel: linear: %s: %s (%s, %u cubes, %u traps so far) in %.3f s\n",
                 pn_check_answer(r->c, i)->id, lin_result_name(res, ef),
-                res == GOAL_FOUND ? "realised firing sequence" : "state equation", d->n_cubes,
+                res != GOAL_FOUND                     ? "state equation"
+                : walk_tech == PN_TECH_RANDOM_WALK ? "random walk"
+                                                   : "realised firing sequence",
+                d->n_cubes,
                 r->n_traps, lin_now() - t0);
     lin_dnf_free(d);
     return PN_OK;
@@ -189,6 +210,9 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
         bound_walk w = {.places = places, .n = n, .target = b};
         if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, &w,
                           &reached, err) != PN_OK)
+            return err->code;
+        if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline,
+                                        bound_visit, &w, &reached, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
