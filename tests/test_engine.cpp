@@ -23,6 +23,7 @@
 #include "petrel/error.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
+#include "test_random_net.h"
 
 namespace {
 
@@ -203,31 +204,14 @@ Reference reference_bfs(const pn_cnet *cn)
     return r;
 }
 
-// A random net whose transitions never produce more tokens than they
-// consume (so it is bounded by the initial token count), with parallel arcs,
-// self-loops and weights up to 3.
+// A random bounded net (test_random_net.h).
 Net random_bounded_net(std::mt19937_64 &rng, uint32_t P, uint32_t T)
 {
-    std::uniform_int_distribution<uint32_t> place(0, P - 1), w(1, 3);
-    std::vector<uint64_t> m0(P);
-    for (auto &v : m0)
-        v = rng() % 5;
+    RandomNetSpec s = random_bounded_spec(rng, P, T);
     std::vector<Arc> arcs;
-    for (uint32_t t = 0; t < T; t++) {
-        uint64_t in = 0;
-        uint32_t n_in = 1 + (uint32_t)(rng() % 2);
-        for (uint32_t i = 0; i < n_in; i++) {
-            uint64_t x = w(rng);
-            arcs.push_back({place(rng), t, true, x});
-            in += x;
-        }
-        while (in > 0 && rng() % 8 != 0) {
-            uint64_t x = std::min<uint64_t>(in, w(rng));
-            arcs.push_back({place(rng), t, false, x});
-            in -= x;
-        }
-    }
-    return make(m0, T, arcs);
+    for (const RandomArc &a : s.arcs)
+        arcs.push_back({a.place, a.trans, a.to_trans, a.weight});
+    return make(s.m0, s.n_trans, arcs);
 }
 
 } // namespace

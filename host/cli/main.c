@@ -143,6 +143,7 @@ static void cli_examine_opts(cli_run *r)
         pn_topology_describe(r->topo, desc, sizeof desc);
         fprintf(stderr, "petrel: topology: %s; %u worker thread(s)\n", desc, eo->threads);
     }
+    eo->verbose = o->verbose;
     eo->keep_parents = o->trace;
     eo->full_store = o->full_store;
     if (!o->quiet) {

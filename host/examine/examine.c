@@ -12,6 +12,7 @@
 #include "petrel/ctl.h"
 #include "petrel/gpu.h"
 #include "petrel/graph.h"
+#include "petrel/linear.h"
 #include "petrel/ltl.h"
 
 static bool examine_is_ltl(pn_exam e)
@@ -212,6 +213,18 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 
 /* ---- one formula examination or global property ------------------------ */
 
+/* The linear layer (host/linear) first, with a third of the time left: what
+ * it proves the exploration no longer looks for. Failing to prove is silent. */
+static void examine_linear(const pn_cnet *cn, const pn_engine_opts *o, pn_budget *budget,
+                           pn_check *c, FILE *diag)
+{
+    pn_budget share = pn_budget_share(budget, 1.0 / 3);
+    pn_linear_opts lo = {.budget = &share, .verbose = o->verbose ? diag : NULL};
+    pn_error e = {0};
+    if (pn_linear_decide(cn, c, &lo, &e) != PN_OK && diag != NULL)
+        fprintf(diag, "petrel: linear layer: %s\n", e.msg);
+}
+
 /* The answers of exam on set (NULL: a global property) into *check, with
  * res the exploration's. o carries the budget. */
 static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
@@ -226,6 +239,8 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     if (graph && examine_is_ltl(exam)) {
         st = examine_ltl(cn, set, o, budget, c, res, diag, err);
     } else {
+        if (!graph && pn_linear_applies(exam))
+            examine_linear(cn, o, budget, c, diag);
         bool explored = graph || !pn_check_decided(c);
         if (explored) {
             pn_engine_opts eo = *o;

@@ -30,8 +30,12 @@ typedef struct check_item {
     item_kind kind;
     bool negate;               /* the formula was NOT(...) of this item */
     pn_sformula_owned *sf;
+    const pn_fml_node *phi;    /* ITEM_EF, ITEM_AG: borrowed from the set */
     const uint32_t *places;    /* ITEM_BOUND */
     uint32_t n_places;
+    bool has_limit;            /* ITEM_BOUND: limit is a proven upper bound */
+    uint64_t limit;
+    uint32_t techniques;       /* what decided it outside the exploration */
     int decided;               /* 0 or PN_VERDICT_TRUE/FALSE, before negate */
     uint64_t witness;          /* the state that decided it, +1 (0: none) */
     uint64_t max;              /* ITEM_BOUND */
@@ -61,6 +65,7 @@ struct pn_check {
     uint32_t threads;
     check_worker *workers;
     pn_visitor visitor;
+    pn_fml_node *deadlock;     /* the target of ITEM_DEADLOCK (E F deadlock) */
 };
 
 static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
@@ -155,9 +160,12 @@ static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint6
     case ITEM_AG:
         return !pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
                check_decide(c, it, PN_VERDICT_FALSE, id);
-    case ITEM_BOUND:
-        pn_atomic_max_u64(&it->max, check_sum(it, m));
-        return false;
+    case ITEM_BOUND: {
+        /* A marking that reaches the proven bound makes it the answer. */
+        uint64_t sum = check_sum(it, m);
+        pn_atomic_max_u64(&it->max, sum);
+        return it->has_limit && sum >= it->limit && check_decide(c, it, PN_VERDICT_VALUE, id);
+    }
     case ITEM_DEADLOCK:
         return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE, id);
     case ITEM_ONESAFE:
@@ -238,6 +246,7 @@ static pn_status check_classify(pn_check *c, check_item *it, const pn_fml_node *
     if (shape == PN_FML_REACH_NONE)
         return PN_OK;
     it->kind = shape == PN_FML_REACH_EF ? ITEM_EF : ITEM_AG;
+    it->phi = phi;
     if (pn_sformula_compile(phi, &it->sf, err) != PN_OK)
         return err->code;
     return PN_OK;
@@ -262,6 +271,12 @@ static pn_status check_items(pn_check *c, pn_exam exam, const pn_fml_set *set, p
         if (set == NULL) {
             it->kind = check_global_kind(exam);
             c->answers[i].id = pn_exam_name(exam);
+            if (it->kind == ITEM_DEADLOCK) {
+                c->deadlock = pn_fml_leaf(PN_FML_DEADLOCK);
+                if (c->deadlock == NULL)
+                    return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+                it->phi = c->deadlock;
+            }
             continue;
         }
         c->answers[i].id = set->props[i].id;
@@ -273,18 +288,23 @@ static pn_status check_items(pn_check *c, pn_exam exam, const pn_fml_set *set, p
     return PN_OK;
 }
 
+/* Counts what a witness can still decide; run again (before exploring)
+ * whenever something outside the exploration decides or bounds an item. */
 static void check_count_work(pn_check *c)
 {
     bool bound = false;
+    c->to_decide = 0;
     for (uint32_t i = 0; i < c->n; i++) {
-        item_kind k = c->items[i].kind;
-        bound |= k == ITEM_BOUND;
-        if (k != ITEM_NONE && k != ITEM_FIXED && k != ITEM_BOUND)
-            c->to_decide++;
+        const check_item *it = &c->items[i];
+        item_kind k = it->kind;
+        bound |= k == ITEM_BOUND && !it->has_limit;
+        if (k != ITEM_NONE && k != ITEM_FIXED && !it->decided)
+            c->to_decide += k != ITEM_BOUND || it->has_limit;
         c->track_quasi |= k == ITEM_QUASI || k == ITEM_LIVE;
         c->track_stable |= k == ITEM_STABLE;
     }
-    /* Bounds are maxima over every state: never stop before the end. */
+    /* Bounds without a proven limit are maxima over every state: never
+     * stop before the end. */
     if (bound)
         c->to_decide = UINT32_MAX;
 }
@@ -333,6 +353,7 @@ void pn_check_free(pn_check *c)
     free(c->items);
     free(c->answers);
     pn_layout_free(c->lay);
+    pn_fml_free(c->deadlock);
     free(c);
 }
 
@@ -401,11 +422,19 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res)
     for (uint32_t i = 0; i < c->n; i++) {
         const check_item *it = &c->items[i];
         pn_answer *a = &c->answers[i];
+        if (it->techniques != 0)
+            a->techniques = it->techniques;
         if (it->kind == ITEM_BOUND) {
-            /* A saturated sum is not a proven value. */
-            a->verdict = complete && it->max != UINT64_MAX ? PN_VERDICT_VALUE
-                                                            : PN_VERDICT_UNKNOWN;
-            a->value = it->max;
+            /* A saturated sum is not a proven value; a marking that reached
+             * the proven limit is, complete or not. */
+            bool reached = it->decided != 0;
+            a->verdict = reached || (complete && it->max != UINT64_MAX) ? PN_VERDICT_VALUE
+                                                                        : PN_VERDICT_UNKNOWN;
+            a->value = reached ? it->limit : it->max;
+            if (reached && it->witness != 0) /* the exploration found the marking */
+                a->techniques |= PN_TECH_EXPLICIT;
+            else if (!reached)
+                a->techniques = 0;
             continue;
         }
         pn_verdict v = check_final(c, it, complete);
@@ -455,4 +484,49 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
     c->answers[i].lasso = trans;
     c->answers[i].lasso_prefix = prefix;
     c->answers[i].lasso_cycle = cycle;
+}
+
+pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_node **phi,
+                                   const uint32_t **places, uint32_t *n_places)
+{
+    if (i >= c->n || c->items[i].decided)
+        return PN_TARGET_NONE;
+    const check_item *it = &c->items[i];
+    *phi = it->phi;
+    *places = it->places;
+    *n_places = it->n_places;
+    switch (it->kind) {
+    case ITEM_EF:
+    case ITEM_DEADLOCK: return PN_TARGET_EF;
+    case ITEM_AG: return PN_TARGET_AG;
+    case ITEM_BOUND: return PN_TARGET_BOUND;
+    default: return PN_TARGET_NONE;
+    }
+}
+
+void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techniques)
+{
+    if (i >= c->n || c->items[i].decided)
+        return;
+    check_item *it = &c->items[i];
+    if (it->kind != ITEM_EF && it->kind != ITEM_AG && it->kind != ITEM_DEADLOCK)
+        return;
+    it->kind = ITEM_FIXED;
+    it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    it->techniques = techniques;
+    check_count_work(c);
+}
+
+void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
+                          uint32_t techniques)
+{
+    if (i >= c->n || c->items[i].kind != ITEM_BOUND || c->items[i].decided)
+        return;
+    check_item *it = &c->items[i];
+    it->has_limit = true;
+    it->limit = limit;
+    it->techniques = techniques;
+    if (reached)
+        it->decided = PN_VERDICT_VALUE;
+    check_count_work(c);
 }

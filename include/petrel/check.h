@@ -69,6 +69,27 @@ void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques);
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
                         uint64_t cycle);
 
+/* ---- deciding before the exploration (host/linear) ----------------------
+ * What undecided answer i asks, as the classification above read it (top
+ * negations peeled off): E F phi or A G phi (*phi, borrowed; the global
+ * ReachabilityDeadlock is E F deadlock), or the bound
+ * of *places[0..*n_places); PN_TARGET_NONE for anything else. */
+typedef enum pn_check_target {
+    PN_TARGET_NONE,
+    PN_TARGET_EF,
+    PN_TARGET_AG,
+    PN_TARGET_BOUND
+} pn_check_target;
+pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_node **phi,
+                                   const uint32_t **places, uint32_t *n_places);
+/* A proof that E F phi / A G phi (the target itself, before the peeled
+ * negations) holds or not; the exploration no longer looks for it. */
+void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techniques);
+/* A proven upper bound of bound answer i: the answer is limit once a
+ * reachable marking reaches it; reached: the caller already saw one. */
+void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
+                          uint32_t techniques);
+
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
 

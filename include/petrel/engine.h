@@ -61,6 +61,9 @@ typedef struct pn_engine_opts {
      * compact table (pn_ctable.h: one-word markings, nothing kept by id)
      * would do: for tests and benchmarks that compare the two. */
     bool full_store;
+    /* The examination says on its diag stream, per formula, what decided
+     * it before exploring (the linear layer) and how long it took. */
+    bool verbose;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {

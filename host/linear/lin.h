@@ -1,0 +1,96 @@
+/* Private parts of the linear layer (see include/petrel/linear.h): linear
+ * constraints over markings, the state-equation LP, traps and the guided
+ * firing of an LP solution. */
+#ifndef PETREL_LIN_H
+#define PETREL_LIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/budget.h"
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/formula.h"
+
+/* Coefficients and constants the LP may hold: integers a double represents
+ * exactly (GLPK reads doubles; glp_exact turns them into rationals). */
+#define LIN_EXACT_MAX ((int64_t)1 << 52)
+
+/* sum_k coef[k] * m(place[k]) <= rhs */
+typedef struct lin_cons {
+    uint32_t n;
+    uint32_t *place;
+    int64_t *coef;
+    int64_t rhs;
+} lin_cons;
+
+/* A disjunction of cubes, each a conjunction of constraints (indices into
+ * cons). It over-approximates the formula it came from: every marking with
+ * the formula satisfies some cube. */
+typedef struct lin_dnf {
+    uint32_t n_cons, cap_cons;
+    lin_cons *cons;
+    uint32_t n_cubes;
+    uint32_t *cube_off;   /* n_cubes + 1 */
+    uint32_t *cube_cons;
+} lin_dnf;
+
+/* The DNF of phi (negated when neg) with at most max_cubes cubes; PN_OK
+ * or PN_ERR_NOMEM. */
+pn_status lin_dnf_build(const pn_fml_node *phi, bool neg, const pn_cnet *cn, uint32_t max_cubes,
+                        lin_dnf **out, pn_error *err);
+void lin_dnf_free(lin_dnf *d);
+
+/* ---- the state equation m = m0 + C x, m >= 0, x >= 0 (lin_lp.c) ---- */
+typedef struct lin_lp lin_lp;
+typedef enum lin_result {
+    LIN_UNKNOWN,      /* out of time, numerical trouble, too large */
+    LIN_INFEASIBLE,   /* certified by the exact simplex */
+    LIN_FEASIBLE,     /* the floating-point simplex found a solution */
+    LIN_OPTIMAL,      /* certified optimum (lin_lp_maximise) */
+    LIN_UNBOUNDED
+} lin_result;
+
+/* PN_ERR_UNSUPPORTED when a count or weight is beyond LIN_EXACT_MAX. */
+pn_status lin_lp_new(const pn_cnet *cn, lin_lp **out, pn_error *err);
+void lin_lp_free(lin_lp *lp);
+/* Adds constraints for good (every reachable marking satisfies them);
+ * false when a coefficient is too large (nothing added). */
+bool lin_lp_add_fixed(lin_lp *lp, const lin_cons *c);
+/* Is the state equation with cons[idx[0..n)] feasible? x (n_transitions,
+ * may be NULL) gets the solution when LIN_FEASIBLE. seconds: time limit. */
+lin_result lin_lp_solve(lin_lp *lp, const lin_cons *cons, const uint32_t *idx, uint32_t n,
+                        double seconds, double *x);
+/* Maximises the token sum of places[0..n) (each counted as often as it is
+ * listed); LIN_OPTIMAL with *bound the floor of the exact optimum. */
+lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, double seconds,
+                           uint64_t *bound, double *x);
+
+/* lin_lp_solve with "sum of places[0..n) >= bound": LIN_INFEASIBLE
+ * certifies that every solution has sum <= bound - 1, LIN_FEASIBLE gives
+ * the fewest firings that reach it. lin_lp_maximise's LIN_OPTIMAL is only
+ * a candidate until its bound + 1 is certified this way. */
+lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
+                           double seconds, double *x);
+
+/* ---- traps (lin_trap.c) ---- */
+/* Shrinks in[p] (1: in the set) to the largest trap it contains; returns
+ * its size. */
+uint32_t lin_trap_max(const pn_cnet *cn, uint8_t *in);
+
+/* ---- guided firing (lin_path.c) ---- */
+/* Called on every marking reached (m0 included); true stops the walk. */
+typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);
+/* Fires transitions from m0, each at most round(x[t]) times, while one is
+ * enabled; tries walks (the first in order, then random choices), max_steps
+ * steps in all, until deadline; *stopped when visit stopped one. */
+pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
+                        double deadline, /* CLOCK_MONOTONIC seconds */
+                        lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
+
+/* A uniform random walk from m0 (no solution to follow): tries restarts,
+ * max_steps steps in all, until deadline. */
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
+
+#endif

@@ -1,0 +1,135 @@
+/* Realising a solution of the state equation as a firing sequence (the
+ * "findpath" idea of LoLA, Schmidt; also Wimmel & Wolf, "Applying CEGAR to
+ * the Petri net state equation", 2011): fire, from the initial marking,
+ * enabled transitions that the solution x still counts, until none is left
+ * or none of them is enabled. Every marking met is reachable, so a caller
+ * that checks its predicate on them decides exactly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linear/lin.h"
+
+/* xorshift64: a fixed seed, so runs are reproducible. */
+static uint64_t path_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+typedef struct path_buf {
+    uint64_t *m, *next, *left;
+    uint32_t *live;
+    double deadline;        /* CLOCK_MONOTONIC seconds */
+} path_buf;
+
+static bool path_late(const path_buf *b)
+{
+    return pn_clock_now() > b->deadline;
+}
+
+/* One walk; try 0 takes the first enabled candidate, later tries a random
+ * one (LoLA's findpath restarts with random choices too). */
+static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, path_buf *b,
+                     uint64_t *seed, bool random, lin_path_visit visit, void *ctx)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    memcpy(b->m, cn->m0, (size_t)P * sizeof *b->m);
+    uint32_t n_live = 0;
+    for (uint32_t t = 0; t < T; t++) {
+        double v = x != NULL && x[t] > 0 ? floor(x[t] + 0.5) : 0;
+        b->left[t] = v > 1e15 ? (uint64_t)1e15 : (uint64_t)v;
+        if (b->left[t] > 0)
+            b->live[n_live++] = t;
+    }
+    if (visit(ctx, b->m))
+        return true;
+    for (uint64_t step = 0; step < max_steps && n_live > 0; step++) {
+        if ((step & 1023) == 1023 && path_late(b))
+            return false;
+        uint32_t start = random ? (uint32_t)(path_rand(seed) % n_live) : 0, k = 0;
+        while (k < n_live && !pn_cnet_enabled(cn, b->m, b->live[(start + k) % n_live]))
+            k++;
+        if (k == n_live)
+            return false;
+        k = (start + k) % n_live;
+        uint32_t t = b->live[k];
+        if (!pn_cnet_fire(cn, b->m, t, b->next))
+            return false;
+        memcpy(b->m, b->next, (size_t)P * sizeof *b->m);
+        if (--b->left[t] == 0)
+            b->live[k] = b->live[--n_live];
+        else if (!random && k + 1 < n_live) { /* rotate: let the others go first */
+            b->live[k] = b->live[n_live - 1];
+            b->live[n_live - 1] = t;
+        }
+        if (visit(ctx, b->m))
+            return true;
+    }
+    return false;
+}
+
+pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
+                        double deadline, lin_path_visit visit, void *ctx, bool *stopped,
+                        pn_error *err)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    path_buf b;
+    b.deadline = deadline;
+    b.m = malloc(((size_t)P + 1) * sizeof *b.m);
+    b.next = malloc(((size_t)P + 1) * sizeof *b.next);
+    b.left = malloc(((size_t)T + 1) * sizeof *b.left);
+    b.live = malloc(((size_t)T + 1) * sizeof *b.live);
+    pn_status st = PN_OK;
+    *stopped = false;
+    if (b.m == NULL || b.next == NULL || b.left == NULL || b.live == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory realising a firing sequence");
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    uint64_t steps = tries > 0 ? max_steps / tries : 0;
+    for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped; i++)
+        *stopped = path_try(cn, x, steps, &b, &seed, i > 0, visit, ctx);
+    free(b.m);
+    free(b.next);
+    free(b.left);
+    free(b.live);
+    return st;
+}
+
+/* A random walk (no guide): each step fires a uniformly chosen enabled
+ * transition; restarts from m0 at a deadlock or after its share of steps. */
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    path_buf b = {.deadline = deadline};
+    b.m = malloc(((size_t)P + 1) * sizeof *b.m);
+    b.next = malloc(((size_t)P + 1) * sizeof *b.next);
+    b.live = malloc(((size_t)T + 1) * sizeof *b.live);
+    pn_status st = PN_OK;
+    *stopped = false;
+    if (b.m == NULL || b.next == NULL || b.live == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk");
+    uint64_t seed = 0x2545f4914f6cdd1dULL, steps = tries > 0 ? max_steps / tries : 0;
+    for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped && !path_late(&b); i++) {
+        memcpy(b.m, cn->m0, (size_t)P * sizeof *b.m);
+        *stopped = visit(ctx, b.m);
+        for (uint64_t s = 0; s < steps && !*stopped; s++) {
+            if ((s & 255) == 255 && path_late(&b))
+                break;
+            uint32_t n = 0;
+            for (uint32_t t = 0; t < T; t++)
+                if (pn_cnet_enabled(cn, b.m, t))
+                    b.live[n++] = t;
+            if (n == 0 || !pn_cnet_fire(cn, b.m, b.live[path_rand(&seed) % n], b.next))
+                break;
+            memcpy(b.m, b.next, (size_t)P * sizeof *b.m);
+            *stopped = visit(ctx, b.m);
+        }
+    }
+    free(b.m);
+    free(b.next);
+    free(b.live);
+    return st;
+}

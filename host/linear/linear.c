@@ -1,0 +1,293 @@
+/* The linear layer's driver: for each open reachability answer, the state
+ * equation on every cube of the target's DNF, refined with marked traps
+ * (Esparza & Melzer 2000), with a guided firing of each LP solution to find
+ * a real witness (LoLA's findpath); for each bound, the certified LP
+ * maximum, exact once a reachable marking attains it. Time is shared
+ * equally among the answers still open. */
+#include "petrel/linear.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linear/lin.h"
+
+#define LIN_TRAP_ROUNDS 8
+#define LIN_WALK_STEPS 200000
+#define LIN_WALK_TRIES 8
+#define LIN_RANDOM_WORK 20000000 /* transitions examined by a random walk */
+
+/* Steps of a random walk: each examines every transition. */
+static uint64_t lin_random_steps(const pn_cnet *cn)
+{
+    uint64_t s = LIN_RANDOM_WORK / ((uint64_t)cn->n_transitions + 1);
+    return s < 40000 ? s : 40000;
+}
+
+typedef struct lin_run {
+    const pn_cnet *cn;
+    pn_check *c;
+    const pn_linear_opts *o;
+    lin_lp *lp;
+    double deadline;
+    double *x;
+    uint8_t *in;
+    uint32_t n_traps;       /* trap rows in the LP (valid for every formula) */
+} lin_run;
+
+typedef enum { GOAL_UNKNOWN, GOAL_NONE, GOAL_FOUND } goal_result;
+
+typedef struct goal_walk {
+    const pn_cnet *cn;
+    const pn_fml_node *phi;
+    bool neg;
+} goal_walk;
+
+typedef struct bound_walk {
+    const uint32_t *places;
+    uint32_t n;
+    uint64_t max, target;
+} bound_walk;
+
+static bool goal_visit(void *ctx, const uint64_t *m)
+{
+    const goal_walk *g = ctx;
+    return pn_fml_eval_state(g->phi, g->cn, m) != g->neg;
+}
+
+static bool bound_visit(void *ctx, const uint64_t *m)
+{
+    bound_walk *b = ctx;
+    uint64_t s = pn_fml_eval_int(&(pn_fml_node){.kind = PN_FML_TOKENS, .n = b->n,
+                                                .idx = (uint32_t *)b->places},
+                                 m);
+    if (s > b->max)
+        b->max = s;
+    return b->max >= b->target;
+}
+
+/* Adds sum_{p in Q} m(p) >= 1 for the largest trap Q inside the places the
+ * solution x leaves empty, when Q is marked initially; false when there is
+ * none (the refinement cannot cut this solution). */
+static bool lin_refine_trap(lin_run *r)
+{
+    const pn_cnet *cn = r->cn;
+    uint32_t P = cn->n_places;
+    double *m = calloc((size_t)P + 1, sizeof *m);
+    if (m == NULL)
+        return false;
+    for (uint32_t p = 0; p < P; p++)
+        m[p] = (double)cn->m0[p];
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        for (uint32_t k = cn->delta_off[t]; r->x[t] != 0 && k < cn->delta_off[t + 1]; k++)
+            m[cn->delta[k].place] += (double)cn->delta[k].delta * r->x[t];
+    for (uint32_t p = 0; p < P; p++)
+        r->in[p] = m[p] < 1e-6;
+    free(m);
+    if (lin_trap_max(cn, r->in) == 0)
+        return false;
+    lin_cons q = {.rhs = -1};
+    q.place = malloc(((size_t)P + 1) * sizeof *q.place);
+    q.coef = malloc(((size_t)P + 1) * sizeof *q.coef);
+    bool marked = false, ok = q.place != NULL && q.coef != NULL;
+    for (uint32_t p = 0; ok && p < P; p++)
+        if (r->in[p]) {
+            marked |= cn->m0[p] > 0;
+            q.place[q.n] = p;
+            q.coef[q.n++] = -1;
+        }
+    ok = ok && marked && lin_lp_add_fixed(r->lp, &q);
+    free(q.place);
+    free(q.coef);
+    r->n_traps += ok;
+    return ok;
+}
+
+/* One cube: infeasible (certified), a witness, or unknown. */
+static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk *g,
+                            double deadline, pn_error *err)
+{
+    const uint32_t *ids = d->cube_cons + d->cube_off[k];
+    uint32_t n = d->cube_off[k + 1] - d->cube_off[k];
+    for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
+        double left = deadline - pn_clock_now();
+        if (left <= 0)
+            return GOAL_UNKNOWN;
+        lin_result lr = lin_lp_solve(r->lp, d->cons, ids, n, left, r->x);
+        if (lr == LIN_INFEASIBLE)
+            return GOAL_NONE;
+        if (lr != LIN_FEASIBLE)
+            return GOAL_UNKNOWN;
+        bool found = false;
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
+                          &found, err) != PN_OK)
+            return GOAL_UNKNOWN;
+        if (found)
+            return GOAL_FOUND;
+        if (round == LIN_TRAP_ROUNDS || !lin_refine_trap(r))
+            return GOAL_UNKNOWN;
+    }
+    return GOAL_UNKNOWN;
+}
+
+static const char *lin_result_name(goal_result g, bool ef)
+{
+    if (g == GOAL_UNKNOWN)
+        return "undecided";
+    bool holds = (g == GOAL_FOUND) == ef;
+    return ef ? (holds ? "E F true" : "E F false") : (holds ? "A G true" : "A G false");
+}
+
+/* E F phi: a marking with phi; A G phi: one without. */
+static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool ef,
+                           double deadline, pn_error *err)
+{
+    double t0 = pn_clock_now();
+    lin_dnf *d = NULL;
+    uint32_t max_cubes = r->o->max_cubes ? r->o->max_cubes : 64;
+    if (lin_dnf_build(phi, !ef, r->cn, max_cubes, &d, err) != PN_OK)
+        return err->code;
+    goal_walk g = {.cn = r->cn, .phi = phi, .neg = !ef};
+    goal_result res = GOAL_NONE;
+    for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
+        res = lin_cube(r, d, k, &g, deadline, err);
+    uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
+    if (res == GOAL_UNKNOWN && err->code == PN_OK) {
+        bool found = false;
+        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline, goal_visit, &g, &found,
+                            err) == PN_OK &&
+            found) {
+            res = GOAL_FOUND;
+            walk_tech = PN_TECH_RANDOM_WALK;
+        }
+    }
+    if (err->code == PN_ERR_NOMEM) {
+        lin_dnf_free(d);
+        return err->code;
+    }
+    if (res == GOAL_FOUND) {
+        pn_check_decide_target(r->c, i, ef, walk_tech);
+    } else if (res == GOAL_NONE) {
+        uint32_t tech = PN_TECH_LINEAR_EQUATIONS | (r->n_traps > 0 ? PN_TECH_TOPOLOGICAL : 0);
+        pn_check_decide_target(r->c, i, !ef, tech);
+    }
+    if (r->o->verbose != NULL)
+        fprintf(r->o->verbose,
+                "petrel: linear: %s: %s (%s, %u cubes, %u traps so far) in %.3f s\n",
+                pn_check_answer(r->c, i)->id, lin_result_name(res, ef),
+                res != GOAL_FOUND                     ? "state equation"
+                : walk_tech == PN_TECH_RANDOM_WALK ? "random walk"
+                                                   : "realised firing sequence",
+                d->n_cubes,
+                r->n_traps, pn_clock_now() - t0);
+    lin_dnf_free(d);
+    return PN_OK;
+}
+
+static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint32_t n,
+                           double deadline, pn_error *err)
+{
+    double t0 = pn_clock_now();
+    uint64_t b = 0;
+    lin_result lr = lin_lp_maximise(r->lp, places, n, deadline - t0, &b, r->x);
+    if (lr == LIN_OPTIMAL && b < (uint64_t)LIN_EXACT_MAX - 1 &&
+        lin_lp_at_least(r->lp, places, n, b + 1, deadline - pn_clock_now(), NULL) != LIN_INFEASIBLE)
+        lr = LIN_UNKNOWN;
+    /* The shortest firing vector reaching the bound guides the walk. */
+    if (lr == LIN_OPTIMAL &&
+        lin_lp_at_least(r->lp, places, n, b, deadline - pn_clock_now(), r->x) != LIN_FEASIBLE)
+        memset(r->x, 0, (size_t)r->cn->n_transitions * sizeof *r->x);
+    bool reached = false;
+    if (lr == LIN_OPTIMAL) {
+        bound_walk w = {.places = places, .n = n, .target = b};
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, &w,
+                          &reached, err) != PN_OK)
+            return err->code;
+        if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline,
+                                        bound_visit, &w, &reached, err) != PN_OK)
+            return err->code;
+        if (w.max > b) { /* a marking above a proven bound: never answer */
+            if (r->o->verbose != NULL)
+                fprintf(r->o->verbose, "petrel: linear: %s: bound %lu below a reached %lu\n",
+                        pn_check_answer(r->c, i)->id, (unsigned long)b, (unsigned long)w.max);
+            return PN_OK;
+        }
+        pn_check_bound_limit(r->c, i, b, reached, PN_TECH_LINEAR_EQUATIONS);
+    }
+    if (r->o->verbose != NULL)
+        fprintf(r->o->verbose, "petrel: linear: %s: %s %lu%s in %.3f s\n",
+                pn_check_answer(r->c, i)->id,
+                lr == LIN_OPTIMAL ? "bound" : lr == LIN_UNBOUNDED ? "unbounded LP" : "no bound",
+                (unsigned long)b, reached ? ", reached" : "", pn_clock_now() - t0);
+    return PN_OK;
+}
+
+static uint32_t lin_open(const pn_check *c)
+{
+    uint32_t n = 0;
+    const pn_fml_node *phi;
+    const uint32_t *places;
+    uint32_t np;
+    for (uint32_t i = 0; i < pn_check_count(c); i++)
+        n += pn_check_target_of(c, i, &phi, &places, &np) != PN_TARGET_NONE;
+    return n;
+}
+
+static pn_status lin_all(lin_run *r, pn_error *err)
+{
+    uint32_t left = lin_open(r->c);
+    for (uint32_t i = 0; i < pn_check_count(r->c) && left > 0; i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target k = pn_check_target_of(r->c, i, &phi, &places, &np);
+        if (k == PN_TARGET_NONE)
+            continue;
+        double now = pn_clock_now();
+        if (now >= r->deadline || pn_budget_expired(r->o->budget))
+            break;
+        double d = now + (r->deadline - now) / left--;
+        pn_status st = k == PN_TARGET_BOUND ? lin_bound(r, i, places, np, d, err)
+                                            : lin_reach(r, i, phi, k == PN_TARGET_EF, d, err);
+        if (st != PN_OK)
+            return st;
+    }
+    return PN_OK;
+}
+
+bool pn_linear_applies(pn_exam exam)
+{
+    return exam == PN_EXAM_REACH_CARDINALITY || exam == PN_EXAM_REACH_FIREABILITY ||
+           exam == PN_EXAM_UPPER_BOUNDS || exam == PN_EXAM_REACH_DEADLOCK;
+}
+
+pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts *o,
+                           pn_error *err)
+{
+    if (lin_open(c) == 0)
+        return PN_OK;
+    lin_run r = {.cn = cn, .c = c, .o = o};
+    r.deadline = o->budget != NULL && o->budget->deadline > 0 ? o->budget->deadline
+                                                              : pn_clock_now() + 20.0;
+    r.x = calloc((size_t)cn->n_transitions + 1, sizeof *r.x);
+    r.in = calloc((size_t)cn->n_places + 1, 1);
+    if (r.x == NULL || r.in == NULL) {
+        free(r.x);
+        free(r.in);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");
+    }
+    pn_error lerr = {0};
+    pn_status st = lin_lp_new(cn, &r.lp, &lerr);
+    if (st == PN_OK)
+        st = lin_all(&r, err);
+    else if (st != PN_ERR_NOMEM)
+        st = PN_OK; /* too large for an exact LP: nothing to decide */
+    else
+        *err = lerr;
+    if (st == PN_OK && o->verbose != NULL && r.lp == NULL)
+        fprintf(o->verbose, "petrel: linear: %s\n", lerr.msg);
+    lin_lp_free(r.lp);
+    free(r.x);
+    free(r.in);
+    return st;
+}

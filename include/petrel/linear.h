@@ -1,0 +1,43 @@
+/* The linear layer: decides reachability answers (E F phi, A G phi) and
+ * proves place bounds with the state equation, refined by traps, before any
+ * exploration (see docs/linear.md). Every verdict is exact: infeasibility
+ * and optima are certified by GLPK's rational simplex, witnesses are real
+ * firing sequences checked with the reference evaluator. */
+#ifndef PETREL_LINEAR_H
+#define PETREL_LINEAR_H
+
+#include <stdio.h>
+
+#include "petrel/budget.h"
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_linear_opts {
+    /* Deadline and cancel flag for the whole layer (may be NULL); with no
+     * deadline it stops after 20 s, leaving the rest to the exploration. */
+    const pn_budget *budget;
+    FILE *verbose;               /* optional: one line per answer it tried */
+    uint32_t max_cubes;          /* DNF cubes per formula; 0: 64 */
+} pn_linear_opts;
+
+/* What it proves goes into c: pn_check_decide_target for E F / A G
+ * answers, pn_check_bound_limit for bounds (answered at once when a
+ * realised firing sequence reaches the bound). Failures to decide are not
+ * errors; only PN_ERR_NOMEM is returned, with c still consistent. */
+pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts *o,
+                           pn_error *err);
+
+/* The examinations it can help: ReachabilityCardinality, ...Fireability,
+ * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
+ * max_cubes cubes of "every transition disabled", an over-approximation). */
+bool pn_linear_applies(pn_exam exam);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,419 @@
+// The linear layer (host/linear): hand-made nets whose answers need a
+// P-invariant or a trap, and random small nets whose every verdict of the
+// layer (and of the examination that runs it before exploring) is compared
+// with a full enumeration written here, evaluated with the reference
+// evaluator (pn_fml_eval_state).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "petrel/linear.h"
+#include "petrel/net.h"
+#include "test_ptrs.h"
+#include "test_random_net.h"
+
+namespace {
+
+struct SetDeleter {
+    void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
+};
+struct CheckDeleter {
+    void operator()(pn_check *c) const { pn_check_free(c); }
+};
+using SetPtr = std::unique_ptr<pn_fml_set, SetDeleter>;
+using CheckPtr = std::unique_ptr<pn_check, CheckDeleter>;
+
+struct Net {
+    NetPtr net;
+    CnetPtr cn;
+};
+
+Net build(const RandomNetSpec &s)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Net n;
+    n.net.reset(pn_net_new("linear"));
+    for (size_t p = 0; p < s.m0.size(); p++)
+        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
+                                   s.m0[p], &err),
+                  0);
+    for (uint32_t t = 0; t < s.n_trans; t++)
+        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
+                                        &err),
+                  0);
+    for (const RandomArc &a : s.arcs)
+        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
+    n.cn.reset(cn);
+    return n;
+}
+
+SetPtr make_set(const pn_net *net, const std::vector<pn_fml_node *> &roots)
+{
+    pn_fml_set *s = (pn_fml_set *)calloc(1, sizeof *s);
+    s->props = (pn_fml_prop *)calloc(roots.size() + 1, sizeof *s->props);
+    s->net = net;
+    for (size_t i = 0; i < roots.size(); i++) {
+        EXPECT_NE(roots[i], nullptr);
+        s->props[i].id = strdup(("f" + std::to_string(i)).c_str());
+        s->props[i].root = roots[i];
+        s->props[i].status = PN_OK;
+    }
+    s->n = (uint32_t)roots.size();
+    return SetPtr(s);
+}
+
+// Every reachable marking (breadth first); empty when there are more than
+// limit.
+std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t limit)
+{
+    std::set<std::vector<uint64_t>> seen;
+    std::deque<std::vector<uint64_t>> queue;
+    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
+    seen.insert(m0);
+    queue.push_back(m0);
+    while (!queue.empty()) {
+        std::vector<uint64_t> m = queue.front();
+        queue.pop_front();
+        for (uint32_t t = 0; t < cn->n_transitions; t++) {
+            if (!pn_cnet_enabled(cn, m.data(), t))
+                continue;
+            std::vector<uint64_t> out(cn->n_places);
+            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
+            if (seen.insert(out).second)
+                queue.push_back(out);
+            if (seen.size() > limit)
+                return {};
+        }
+    }
+    return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
+}
+
+// ---- formulas ---------------------------------------------------------------
+pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
+{
+    uint32_t n = 1 + (uint32_t)(rng() % n_max);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v)
+        x = (uint32_t)(rng() % range);
+    return pn_fml_list(k, v.data(), n);
+}
+
+pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint32_t k = (uint32_t)(rng() % 10);
+    if (fireability && k < 7)
+        return k == 6 && rng() % 3 == 0 ? pn_fml_leaf(PN_FML_DEADLOCK)
+                                        : list(PN_FML_FIREABLE, rng, 2, T);
+    if (k < 4)
+        return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 3, P),
+                             pn_fml_const(rng() % 7));
+    if (k < 7)
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 7),
+                             list(PN_FML_TOKENS, rng, 3, P));
+    return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 2, P),
+                         list(PN_FML_TOKENS, rng, 2, P));
+}
+
+pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability, int depth)
+{
+    if (depth == 0 || rng() % 3 == 0)
+        return rand_atom(rng, cn, fireability);
+    uint32_t k = (uint32_t)(rng() % 5);
+    if (k == 0)
+        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, fireability, depth - 1));
+    uint32_t n = 2 + (uint32_t)(rng() % 2);
+    std::vector<pn_fml_node *> kids(n);
+    for (auto &c : kids)
+        c = rand_state(rng, cn, fireability, depth - 1);
+    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
+}
+
+pn_fml_node *rand_root(std::mt19937_64 &rng, const pn_cnet *cn, uint32_t kind)
+{
+    if (kind == 2)
+        return list(PN_FML_PLACE_BOUND, rng, 2, cn->n_places);
+    pn_fml_node *phi = rand_state(rng, cn, kind == 1, 3);
+    pn_fml_node *r = rng() % 2 ? pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi))
+                               : pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, phi));
+    return rng() % 4 == 0 ? pn_fml_unary(PN_FML_NOT, r) : r;
+}
+
+// The answer by enumeration: TRUE/FALSE, or the bound.
+pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
+                const std::vector<std::vector<uint64_t>> &states)
+{
+    pn_answer a;
+    memset(&a, 0, sizeof a);
+    bool neg = false;
+    while (root->kind == PN_FML_NOT) {
+        neg = !neg;
+        root = root->kids[0];
+    }
+    if (root->kind == PN_FML_PLACE_BOUND) {
+        a.verdict = PN_VERDICT_VALUE;
+        for (const auto &m : states)
+            a.value = std::max(a.value, pn_fml_eval_int(root, m.data()));
+        return a;
+    }
+    const pn_fml_node *phi = nullptr;
+    pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
+    EXPECT_NE(shape, PN_FML_REACH_NONE);
+    bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
+    for (const auto &m : states) {
+        bool v = pn_fml_eval_state(phi, cn, m.data());
+        any |= v;
+        all &= v;
+    }
+    bool v = (ef ? any : all) != neg;
+    a.verdict = v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    return a;
+}
+
+bool agrees(const pn_answer &got, const pn_answer &want)
+{
+    if (got.verdict == PN_VERDICT_UNKNOWN)
+        return true;
+    if (got.verdict != want.verdict)
+        return false;
+    return got.verdict != PN_VERDICT_VALUE || got.value == want.value;
+}
+
+pn_linear_opts lopts()
+{
+    pn_linear_opts o;
+    memset(&o, 0, sizeof o);
+    o.budget = nullptr; /* no deadline: the layer caps itself at 20 s */
+    return o;
+}
+
+struct Tally {
+    uint32_t items = 0, decided = 0, proofs = 0, witnesses = 0, bounds = 0, wrong = 0;
+    uint32_t deadlocks = 0;
+};
+
+// ReachabilityDeadlock on the same net: the layer alone.
+void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states,
+                  Tally &tally)
+{
+    bool dead = false;
+    pn_fml_node *d = pn_fml_leaf(PN_FML_DEADLOCK);
+    for (const auto &m : states)
+        dead |= pn_fml_eval_state(d, cn, m.data());
+    pn_fml_free(d);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    ASSERT_EQ(pn_linear_decide(cn, c, &lo, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    const pn_answer *a = pn_check_answer(c, 0);
+    if (a->verdict == PN_VERDICT_UNKNOWN)
+        return;
+    tally.deadlocks++;
+    if (a->verdict != (dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE)) {
+        tally.wrong++;
+        ADD_FAILURE() << "deadlock: got " << a->verdict << " want " << dead;
+    }
+}
+
+// One random net and formula set: the layer alone, then the examination.
+void one_random(std::mt19937_64 &rng, Tally &tally)
+{
+    uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+    Net n = build(random_bounded_spec(rng, P, T));
+    const pn_cnet *cn = n.cn.get();
+    auto states = reachable(cn, 20000);
+    if (states.empty())
+        return;
+    uint32_t kind = (uint32_t)(rng() % 3); /* cardinality, fireability, bounds */
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 4; i++)
+        roots.push_back(rand_root(rng, cn, kind));
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_exam exam = kind == 2 ? PN_EXAM_UPPER_BOUNDS
+                   : kind == 1 ? PN_EXAM_REACH_FIREABILITY
+                               : PN_EXAM_REACH_CARDINALITY;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(cn, exam, set.get(), 1, &c, &err), PN_OK) << err.msg;
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    ASSERT_EQ(pn_linear_decide(cn, c, &lo, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    for (uint32_t i = 0; i < set->n; i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        pn_answer want = truth(set->props[i].root, cn, states);
+        tally.items++;
+        char *text = pn_fml_to_string(set->props[i].root, nullptr);
+        if (!agrees(*a, want)) {
+            tally.wrong++;
+            ADD_FAILURE() << "linear: " << text << ": got " << a->verdict << "/" << a->value
+                          << " want " << want.verdict << "/" << want.value;
+        }
+        free(text);
+        if (a->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        EXPECT_TRUE(a->techniques & (PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK));
+        tally.decided++;
+        if (kind == 2) {
+            tally.bounds++;
+            continue;
+        }
+        const pn_fml_node *r = set->props[i].root;
+        bool neg = r->kind == PN_FML_NOT;
+        bool ef = pn_fml_reach_shape(neg ? r->kids[0] : r, nullptr) == PN_FML_REACH_EF;
+        bool target = (a->verdict == PN_VERDICT_TRUE) != neg;
+        if (target == ef)
+            tally.witnesses++; /* a marking with phi (EF) or without it (AG) */
+        else
+            tally.proofs++;
+    }
+    // The whole examination: the layer, then the exploration it shortens.
+    pn_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 1;
+    pn_engine_result res;
+    pn_check *c2 = nullptr;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, &c2, &res, nullptr, &err), PN_OK) << err.msg;
+    CheckPtr check2(c2);
+    for (uint32_t i = 0; i < set->n; i++) {
+        const pn_answer *a = pn_check_answer(c2, i);
+        pn_answer want = truth(set->props[i].root, cn, states);
+        EXPECT_NE(a->verdict, PN_VERDICT_UNKNOWN);
+        if (!agrees(*a, want)) {
+            tally.wrong++;
+            ADD_FAILURE() << "examine: formula " << i << ": got " << a->verdict << "/" << a->value
+                          << " want " << want.verdict << "/" << want.value;
+        }
+    }
+    pn_engine_result_free(&res);
+    one_deadlock(cn, states, tally);
+}
+
+} // namespace
+
+TEST(Linear, RandomNetsAgreeWithEnumeration)
+{
+    std::mt19937_64 rng(20261123);
+    Tally t;
+    for (int k = 0; k < 2000 && t.wrong == 0; k++)
+        one_random(rng, t);
+    EXPECT_EQ(t.wrong, 0u);
+    // It must decide a real share, by every route: LP proofs, realised
+    // witnesses and bounds.
+    EXPECT_GE(t.items, 7600u);
+    EXPECT_GE(t.decided, t.items / 4) << t.decided << " of " << t.items;
+    EXPECT_GE(t.proofs, 500u);
+    EXPECT_GE(t.witnesses, 500u);
+    EXPECT_GE(t.bounds, 300u);
+    EXPECT_GE(t.deadlocks, 300u);
+    std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds); %u of %u "
+                "deadlock questions\n",
+                t.items, t.decided, t.proofs, t.witnesses, t.bounds, t.deadlocks, 2000u);
+}
+
+namespace {
+
+// Places (m0) and arcs by index; the same builder as the random nets.
+Net hand(const std::vector<uint64_t> &m0, uint32_t T, const std::vector<RandomArc> &arcs)
+{
+    RandomNetSpec s;
+    s.m0 = m0;
+    s.n_trans = T;
+    s.arcs = arcs;
+    return build(s);
+}
+
+pn_fml_node *tok(uint32_t p) { return pn_fml_list(PN_FML_TOKENS, &p, 1); }
+pn_fml_node *ge1(uint32_t p) { return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(p)); }
+
+// The layer alone on one formula: its answer (UNKNOWN when undecided).
+pn_answer linear_only(const Net &n, pn_fml_node *root)
+{
+    SetPtr set = make_set(n.net.get(), {root});
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    EXPECT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(), 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    EXPECT_EQ(pn_linear_decide(n.cn.get(), c, &lo, &err), PN_OK);
+    pn_check_finish(c, nullptr);
+    return *pn_check_answer(c, 0);
+}
+
+} // namespace
+
+// Two processes and a mutex token: idle1, idle2, cs1, cs2, mutex. Mutual
+// exclusion follows from the P-invariant cs1 + cs2 + mutex = 1, which the
+// state equation has; the enumeration agrees.
+TEST(Linear, MutexNeedsAnInvariant)
+{
+    Net n = hand({1, 1, 0, 0, 1}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},   // enter1
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},  // exit1
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},   // enter2
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}}); // exit2
+    pn_fml_node *both = pn_fml_binary(PN_FML_AND, ge1(2), ge1(3));
+    pn_answer a = linear_only(
+        n, pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, pn_fml_unary(PN_FML_NOT, both))));
+    EXPECT_EQ(a.verdict, PN_VERDICT_TRUE);
+    EXPECT_TRUE(a.techniques & PN_TECH_LINEAR_EQUATIONS);
+    // EF cs1: a realised firing sequence (enter1).
+    pn_answer b = linear_only(n, pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, ge1(2))));
+    EXPECT_EQ(b.verdict, PN_VERDICT_TRUE);
+    // The bound of cs1 + cs2 is 1, reached.
+    uint32_t cs[2] = {2, 3};
+    pn_answer c = linear_only(n, pn_fml_list(PN_FML_PLACE_BOUND, cs, 2));
+    EXPECT_EQ(c.verdict, PN_VERDICT_VALUE);
+    EXPECT_EQ(c.value, 1u);
+}
+
+// p (1 token), q: t0 takes p and puts 2 on q, t1 takes p + q and gives p
+// back. {p, q} is a trap marked initially, so p + q >= 1 always; the state
+// equation alone allows p = q = 0 (t0 once, t1 twice), the trap rules it
+// out. Reachable: (1,0) and (0,2).
+TEST(Linear, TrapCutsASpuriousSolution)
+{
+    Net n = hand({1, 0}, 2,
+                 {{0, 0, true, 1}, {1, 0, false, 2}, {0, 1, true, 1}, {1, 1, true, 1},
+                  {0, 1, false, 1}});
+    uint32_t pq[2] = {0, 1};
+    pn_fml_node *sum = pn_fml_list(PN_FML_TOKENS, pq, 2);
+    pn_fml_node *inv = pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), sum);
+    pn_answer a = linear_only(n, pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, inv)));
+    EXPECT_EQ(a.verdict, PN_VERDICT_TRUE);
+    EXPECT_TRUE(a.techniques & PN_TECH_TOPOLOGICAL);
+    auto states = reachable(n.cn.get(), 100);
+    EXPECT_EQ(states.size(), 2u);
+}
+
+// Tokens created without bound: the LP maximum is unbounded and nothing is
+// claimed for the bound.
+TEST(Linear, UnboundedLpClaimsNothing)
+{
+    Net n = hand({1, 0}, 1, {{0, 0, true, 1}, {0, 0, false, 1}, {1, 0, false, 1}});
+    uint32_t q = 1;
+    pn_answer a = linear_only(n, pn_fml_list(PN_FML_PLACE_BOUND, &q, 1));
+    EXPECT_EQ(a.verdict, PN_VERDICT_UNKNOWN);
+}
