@@ -289,13 +289,13 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
             tally.proofs++;
     }
     // The whole examination: the layer, then the exploration it shortens.
-    pn_engine_opts o;
+    pn_examine_opts o;
     memset(&o, 0, sizeof o);
-    o.threads = 1;
-    pn_engine_result res;
-    pn_check *c2 = nullptr;
-    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, &c2, &res, nullptr, &err), PN_OK) << err.msg;
-    CheckPtr check2(c2);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_report *report = nullptr;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &report, &err), PN_OK) << err.msg;
+    const pn_check *c2 = report->check;
     for (uint32_t i = 0; i < set->n; i++) {
         const pn_answer *a = pn_check_answer(c2, i);
         pn_answer want = truth(set->props[i].root, cn, states);
@@ -306,7 +306,7 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
                           << " want " << want.verdict << "/" << want.value;
         }
     }
-    pn_engine_result_free(&res);
+    pn_report_free(report);
     one_deadlock(cn, states, tally);
 }
 
