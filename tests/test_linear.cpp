@@ -27,14 +27,6 @@
 
 namespace {
 
-struct SetDeleter {
-    void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
-};
-struct CheckDeleter {
-    void operator()(pn_check *c) const { pn_check_free(c); }
-};
-using SetPtr = std::unique_ptr<pn_fml_set, SetDeleter>;
-using CheckPtr = std::unique_ptr<pn_check, CheckDeleter>;
 
 struct Net {
     NetPtr net;

@@ -51,9 +51,6 @@ namespace {
 struct FmlDeleter {
     void operator()(pn_fml_node *n) const { pn_fml_free(n); }
 };
-struct SetDeleter {
-    void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
-};
 using Fml = std::unique_ptr<pn_fml_node, FmlDeleter>;
 
 std::string show(const pn_fml_node *n)

@@ -260,9 +260,6 @@ std::string show_answer(const pn_answer &a)
     return verdict_name(a.verdict);
 }
 
-struct SetDeleter {
-    void operator()(pn_fml_set *s) const { pn_fml_set_free(s); }
-};
 struct ReportDeleter {
     void operator()(pn_report *r) const { pn_report_free(r); }
 };
