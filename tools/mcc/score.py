@@ -199,8 +199,19 @@ def run_petrel(args, name, folder, exam):
     }
 
 
+def techniques_of(text):
+    """formula id -> its TECHNIQUES keywords (a space-separated string)."""
+    out = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0] == "FORMULA" and f[3] == "TECHNIQUES":
+            out[f[1]] = " ".join(f[4:])
+    return out
+
+
 def score_run(name, folder, exam, oracle, run):
     answers, flags = parse_mcc_lines(run["stdout"])
+    techniques = techniques_of(run["stdout"])
     counts = {"right": 0, "wrong": 0, "unanswered": 0}
     counts.update({k: 0 for k in UNANSWERED})
     entries = []
@@ -230,7 +241,8 @@ def score_run(name, folder, exam, oracle, run):
         if why:
             counts[why] += 1
         entries.append({"id": key, "expected": expected, "got": got,
-                        "verdict": verdict, "reason": why})
+                        "verdict": verdict, "reason": why,
+                        "techniques": techniques.get(key)})
     extra = sorted(k for k in answers if k not in oracle)
     return {
         "instance": name,
