@@ -86,7 +86,7 @@ Net load_pnml(const std::string &path)
     pn_error_clear(&err);
     Net n;
     pn_net *raw = nullptr;
-    EXPECT_EQ(pn_pnml_read_file(path.c_str(), &raw, &err), PN_OK) << path << ": " << err.msg;
+    EXPECT_EQ(pn_pnml_read_file(path.c_str(), nullptr, &raw, &err), PN_OK) << path << ": " << err.msg;
     n.net.reset(raw);
     if (raw == nullptr)
         return n;
