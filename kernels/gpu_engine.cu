@@ -3,12 +3,10 @@
  *
  * The host drives, the device expands. Each level's states are the id range
  * [level_begin, level_end) of the append-only store (kernels/pn_table.h), so
- * the frontier needs no storage. The host cuts the range into launches; a
- * launch runs a grid-stride loop in which each thread expands states with
- * pn_expand_state (kernels/pn_expand.h: the very function the CPU engine's
- * threads run), then reads the state's token counts for the StateSpace
- * maxima. Edges and maxima are combined across the warp with shuffles and
- * added to device counters with one atomic per warp.
+ * the frontier needs no storage. This file is the driver and the memory
+ * planning; the host cuts the range into launches of the kernels in
+ * gpu_kernels.cu (through kernels/gpu_launch.h), which expand each state
+ * with pn_expand_state (kernels/pn_expand.h, shared with the CPU engine).
  *
  * pn_table_insert needs guaranteed room: a launch of n states may insert up
  * to n * T successors (T transitions), so the host launches only as many
@@ -24,10 +22,9 @@
  * bits), repacks the stored states into the new layout with a kernel,
  * rebuilds the table and redoes the level, exactly as host/engine/engine_cpu.c.
  *
- * With PN_GPU_EMULATE this file compiles as plain C++ against
- * kernels/gpu_emu.cuh, which runs every kernel thread in turn on the host:
- * tests/test_gpu.cpp uses that to test the host glue and the kernel bodies
- * on machines without a GPU. */
+ * With PN_GPU_EMULATE this file and gpu_kernels.cu compile as plain C++
+ * against kernels/gpu_emu.cuh, which runs every kernel thread in turn on the
+ * host (gpu_launch.h). */
 #include "petrel/gpu.h"
 
 #include <stdio.h>
@@ -36,179 +33,13 @@
 #include <time.h>
 
 #include "net/layout.h"
-#include "pn_expand.h"
+#include "gpu_launch.h"
 
-#ifdef PN_GPU_EMULATE
-#include "gpu_emu.cuh"
-#define GPU_KERNEL static
-#define GPU_DEVICE static inline
-#define GPU_GRID_CONST
-#define GPU_BOUNDS(n)
-/* Tests lower these to reach the generic kernel and the budget paths. */
-static uint32_t gpu_emu_local_max = 128;
-#define GPU_LOCAL_MAX gpu_emu_local_max
-static uint64_t gpu_emu_reserve_min = 0;
-#define GPU_RESERVE_MIN gpu_emu_reserve_min
-#define GPU_HEADROOM_BYTES (256ULL << 10)
-/* Successors a thread buffers before inserting (kernels/pn_expand.h): the
- * emulation runs the host's batched variant. */
-#define GPU_BATCH PN_EXPAND_BATCH
-#else
-#include <cuda_runtime.h>
-
-#include <mutex>
-#define GPU_KERNEL __global__
-#define GPU_DEVICE static __device__ __forceinline__
-#define GPU_GRID_CONST __grid_constant__
-#define GPU_BOUNDS(n) __launch_bounds__(n)
-#define GPU_THREAD_ID() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
-#define GPU_THREAD_COUNT() ((uint64_t)gridDim.x * blockDim.x)
-#define GPU_LAUNCH(kernel, blocks, threads, stream, ...)                                   \
-    kernel<<<(unsigned)(blocks), (unsigned)(threads), 0, (stream)>>>(__VA_ARGS__)
-#define GPU_LOCAL_MAX 128u
-/* Device memory left to the runtime, the driver's local-memory reservation
- * for resident threads (up to 1 KB each here) and other processes. */
-#define GPU_RESERVE_MIN (512ULL << 20)
-/* How far ahead of the states stored the store is grown at least: launches
- * of many states on nets with many transitions need n * T free slots. */
-#define GPU_HEADROOM_BYTES (256ULL << 20)
-/* pn_expand.h's PN_EXPAND_BATCH as device code sees it (checked there):
- * this host code sees the CPU's value. */
-#define GPU_BATCH 1
-#endif
-
-#define GPU_BLOCK 256u
-#define GPU_MIN_SLOTS 1024ULL
-/* States per launch at most: a few per resident thread (270K on an H100). */
-#define GPU_LAUNCH_MAX (1ULL << 20)
-/* Per-thread successor scratch of the generic kernel (states wider than
- * GPU_LOCAL_MAX words), in device memory. */
-#define GPU_SCRATCH_BYTES (256ULL << 20)
-
-/* Device counters, read back after every launch in one copy. */
-typedef struct gpu_counters {
-    uint64_t count;       /* ids handed out: the table's count */
-    uint64_t edges;       /* enabled transitions found in the current level */
-    uint64_t max_place;   /* over every expanded state */
-    uint64_t max_marking;
-    uint64_t overflow;    /* non-zero: a successor overflowed a field */
-} gpu_counters;
-
-/* A kernel's arguments: passed by value, read in place (grid constant). */
-typedef struct gpu_args {
-    pn_prog g;            /* device pointers */
-    pn_table_view v;
-    pn_tree_view tree;
-    uint64_t begin, end;  /* state ids to expand */
-    gpu_counters *ctr;
-    uint8_t *widen;       /* per place: overflowed */
-    uint64_t *scratch;    /* generic kernel: words per thread */
-} gpu_args;
-
-/* ---- device code ---------------------------------------------------------- */
-
-/* The largest count of one place and the token sum (saturating) of state s,
- * folded into *max_place and *max_marking: reads only the non-zero fields. */
-GPU_DEVICE void gpu_tokens(const pn_prog *g, const uint64_t *s, uint64_t *max_place,
-                           uint64_t *max_marking)
-{
-    uint64_t sum = 0;
-    pn_marked_iter it;
-    pn_marked_begin(s, &it);
-    for (uint32_t p; (p = pn_marked_next(g, s, &it)) != UINT32_MAX;) {
-        uint64_t v = pn_field_get(s, &g->field[p]);
-        if (v > *max_place)
-            *max_place = v;
-        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
-    }
-    if (sum > *max_marking)
-        *max_marking = sum;
-}
-
-/* Adds one thread's edges and maxima to the device counters. Every thread of
- * the block calls it (no early exit), so the warp is complete: three
- * butterfly reductions, then lane 0 alone does the atomics. */
-GPU_DEVICE void gpu_flush(gpu_counters *c, uint64_t edges, uint64_t max_place,
-                          uint64_t max_marking)
-{
 #ifndef PN_GPU_EMULATE
-    unsigned long long e = edges, p = max_place, m = max_marking;
-    for (int off = 16; off > 0; off >>= 1) {
-        e += __shfl_xor_sync(0xffffffffu, e, off);
-        unsigned long long po = __shfl_xor_sync(0xffffffffu, p, off);
-        unsigned long long mo = __shfl_xor_sync(0xffffffffu, m, off);
-        p = po > p ? po : p;
-        m = mo > m ? mo : m;
-    }
-    if ((threadIdx.x & 31u) != 0)
-        return;
-    edges = e;
-    max_place = p;
-    max_marking = m;
+#include <mutex>
 #endif
-    if (edges != 0)
-        pn_atomic_add_u64(&c->edges, edges);
-    if (max_place != 0)
-        pn_atomic_max_u64(&c->max_place, max_place);
-    if (max_marking != 0)
-        pn_atomic_max_u64(&c->max_marking, max_marking);
-}
 
-/* Expands the states [a.begin, a.end), grid-stride. MAXW > 0: successor
- * scratch in a local array (states of at most MAXW words); MAXW == 0: in
- * a.scratch, a.g.words * GPU_BATCH per thread of the grid. */
-template <uint32_t MAXW>
-GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu_args a)
-{
-#if defined(__CUDA_ARCH__) || defined(PN_GPU_EMULATE)
-    static_assert(PN_EXPAND_BATCH == GPU_BATCH, "the host sizes the scratch for GPU_BATCH");
-#endif
-    uint64_t local[MAXW ? MAXW * GPU_BATCH : 1];
-    const uint64_t tid = GPU_THREAD_ID(), stride = GPU_THREAD_COUNT();
-    pn_expand_scratch scratch;
-    scratch.succ = MAXW ? local : a.scratch + tid * a.g.words * GPU_BATCH;
-    uint64_t edges = 0, max_place = 0, max_marking = 0;
-    for (uint64_t id = a.begin + tid; id < a.end; id += stride) {
-        pn_expand_out out;
-        pn_expand_state(&a.g, &a.v, &a.tree, id, &scratch, &out);
-        if (out.overflow_place != 0) {
-            a.widen[out.overflow_place - 1] = 1;
-            a.ctr->overflow = 1;
-        }
-        edges += out.enabled;
-        gpu_tokens(&a.g, a.v.store + id * a.g.words, &max_place, &max_marking);
-    }
-    gpu_flush(a.ctr, edges, max_place, max_marking);
-}
-
-/* Inserts the stored states [begin, end) into an empty table: the
- * concurrent form of pn_table_reinsert (ids are distinct, so claiming an
- * empty slot is all there is to it). */
-GPU_KERNEL void gpu_rehash_kernel(const pn_table_view v, uint64_t begin, uint64_t end)
-{
-    const uint64_t stride = GPU_THREAD_COUNT();
-    for (uint64_t id = begin + GPU_THREAD_ID(); id < end; id += stride) {
-        uint64_t h = pn_state_hash(v.store + id * v.words, v.words);
-        uint64_t tag = (h >> PN_SLOT_ID_BITS) << PN_SLOT_ID_BITS;
-        for (uint64_t i = h & v.slot_mask;; i = (i + 1) & v.slot_mask)
-            if (pn_atomic_cas_u64(&v.slots[i], 0, tag | (id + 1)))
-                break;
-    }
-}
-
-/* Copies states [0, count) from layout `from` into the wider layout `to`
- * (every field at least as wide): reads the non-zero fields only. */
-GPU_KERNEL void gpu_repack_kernel(const GPU_GRID_CONST pn_prog from,
-                                  const GPU_GRID_CONST pn_prog to, const uint64_t *src,
-                                  uint64_t *dst, uint64_t count)
-{
-    const uint64_t stride = GPU_THREAD_COUNT();
-    for (uint64_t id = GPU_THREAD_ID(); id < count; id += stride) {
-        pn_state_repack(&from, &to, src + id * from.words, dst + id * to.words);
-    }
-}
-
-/* ---- host glue ------------------------------------------------------------ */
+/* ---- the driver: memory planning and the BFS ------------------------------- */
 
 /* Besides 0 and the pn_run_status values (the run ends with that status):
  * a hard failure, described in e->err. */
@@ -402,8 +233,7 @@ static int gpu_rebuild_table(gpu_engine *e)
     if (e->count != 0) {
         pn_table_view v = {e->d_slots, e->slot_cap - 1, e->d_store, &e->d_ctr->count,
                            gpu_words(e), {0, 0, 0}, 0};
-        GPU_LAUNCH(gpu_rehash_kernel, gpu_blocks(e->count, e->resident), GPU_BLOCK, e->stream,
-                   v, (uint64_t)0, e->count);
+        gpu_kernels_rehash(&v, 0, e->count, gpu_blocks(e->count, e->resident), e->stream);
     }
     return gpu_sync(e);
 }
@@ -530,22 +360,19 @@ static int gpu_launch_expand(gpu_engine *e, uint64_t begin, uint64_t end)
     a.widen = e->d_widen;
     const uint64_t n = end - begin, W = e->d_prog.words;
     uint64_t blocks = gpu_blocks(n, e->resident);
-    if (W <= 2 && 2 <= GPU_LOCAL_MAX) {
-        GPU_LAUNCH(gpu_expand_kernel<2>, blocks, GPU_BLOCK, e->stream, a);
-    } else if (W <= 8 && 8 <= GPU_LOCAL_MAX) {
-        GPU_LAUNCH(gpu_expand_kernel<8>, blocks, GPU_BLOCK, e->stream, a);
-    } else if (W <= 32 && 32 <= GPU_LOCAL_MAX) {
-        GPU_LAUNCH(gpu_expand_kernel<32>, blocks, GPU_BLOCK, e->stream, a);
-    } else if (W <= 128 && 128 <= GPU_LOCAL_MAX) {
-        GPU_LAUNCH(gpu_expand_kernel<128>, blocks, GPU_BLOCK, e->stream, a);
-    } else {
+    /* The smallest local scratch that holds a state, else device scratch. */
+    uint32_t maxw = 0;
+    for (uint32_t m = 2; m <= 128 && maxw == 0; m *= 4)
+        if (W <= m && m <= GPU_LOCAL_MAX)
+            maxw = m;
+    if (maxw == 0) {
         int r = gpu_ensure_scratch(e);
         if (r != 0)
             return r;
         a.scratch = e->d_scratch;
         blocks = gpu_blocks(n, e->scratch_threads);
-        GPU_LAUNCH(gpu_expand_kernel<0>, blocks, GPU_BLOCK, e->stream, a);
     }
+    GPU_TRY(e, gpu_kernels_expand(&a, maxw, blocks, e->stream));
     GPU_TRY(e, cudaGetLastError());
     uint64_t threads = n < blocks * GPU_BLOCK ? n : blocks * GPU_BLOCK;
     if (threads > e->max_threads)
@@ -614,8 +441,8 @@ static int gpu_widen(gpu_engine *e)
         return r;
     }
     if (e->count != 0)
-        GPU_LAUNCH(gpu_repack_kernel, gpu_blocks(e->count, e->resident), GPU_BLOCK, e->stream,
-                   e->d_prog, prog, e->d_store, store, e->count);
+        gpu_kernels_repack(&e->d_prog, &prog, e->d_store, store, e->count,
+                           gpu_blocks(e->count, e->resident), e->stream);
     r = gpu_sync(e);
     /* From here on the engine holds the new packing whatever happens. */
     gpu_free(e->d_store);
@@ -946,8 +773,7 @@ static void gpu_probe(void)
         return;
     }
     /* The real test: is there code this device can run? */
-    cudaFuncAttributes attr;
-    rc = cudaFuncGetAttributes(&attr, gpu_expand_kernel<2>);
+    rc = gpu_kernels_probe();
     if (rc != cudaSuccess) {
         (void)cudaGetLastError();
         snprintf(gpu_why, sizeof gpu_why, "no kernel image for CUDA device %d (%s, %d.%d): %s",

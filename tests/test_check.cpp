@@ -834,7 +834,7 @@ uint32_t check_traces(const char *instance, const char *file, pn_exam exam,
     pn_error err;
     pn_error_clear(&err);
     pn_net *nraw = nullptr;
-    EXPECT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), &nraw, &err), PN_OK) << err.msg;
+    EXPECT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &nraw, &err), PN_OK) << err.msg;
     std::unique_ptr<pn_net, NetDeleter> net(nraw);
     if (!net)
         return 0;

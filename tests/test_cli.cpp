@@ -357,6 +357,47 @@ TEST_F(Cli, TinyTimeoutOnAHugeModel)
     EXPECT_LT(r.seconds, kQuick);
 }
 
+// A coloured net whose unfolding tries a billion bindings (x, y, z in 1000 colours):
+// the time limit must stop the unfolder, not HL_MAX_STEPS seconds later.
+TEST_F(Cli, TinyTimeoutWhileUnfolding)
+{
+    std::string decls = "<namedsort id=\"B\" name=\"B\"><cyclicenumeration>";
+    for (int i = 0; i < 1000; i++)
+        decls += "<feconstant id=\"b" + std::to_string(i) + "\" name=\"" + std::to_string(i) +
+                 "\"/>";
+    decls += "</cyclicenumeration></namedsort>";
+    for (const char *v : {"x", "y", "z"})
+        decls += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
+                 "\"><usersort declaration=\"B\"/></variabledecl>";
+    auto v = [](const char *x) { return std::string("<subterm><variable refvariable=\"") + x +
+                                        "\"/></subterm>"; };
+    auto one = [&](const char *x) {
+        return "<subterm><numberof><subterm><numberconstant value=\"1\"><positive/>"
+               "</numberconstant></subterm>" + v(x) + "</numberof></subterm>";
+    };
+    std::string guard = "<not><subterm><or><subterm><inequality>" + v("x") + v("y") +
+                        "</inequality></subterm><subterm><inequality>" + v("y") + v("z") +
+                        "</inequality></subterm></or></subterm></not>";
+    write("model.pnml",
+          "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">"
+          "<net id=\"n\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\">"
+          "<page id=\"pg\"><declaration><structure><declarations>" + decls +
+          "</declarations></structure></declaration>"
+          "<place id=\"P\"><type><structure><usersort declaration=\"B\"/></structure></type>"
+          "<hlinitialMarking><structure><all><usersort declaration=\"B\"/></all></structure>"
+          "</hlinitialMarking></place>"
+          "<transition id=\"t\"><condition><structure>" + guard +
+          "</structure></condition></transition>"
+          "<arc id=\"a\" source=\"P\" target=\"t\"><hlinscription><structure><add>" +
+          one("x") + one("y") + one("z") +
+          "</add></structure></hlinscription></arc></page></net></pnml>\n");
+    Run r = run("--timeout 0.2 -e StateSpace " + quote(dir));
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_TRUE(contains(r.err, "time limit reached")) << show(r);
+    EXPECT_LT(r.seconds, 2.0) << show(r);
+}
+
 TEST_F(Cli, TimeoutFromBenchKitEnvironment)
 {
     NEED_MCC("Kanban-PT-00010");

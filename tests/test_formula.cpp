@@ -1059,7 +1059,7 @@ TEST(FmlMcc, EverySmallPtFormulaFileLoads)
         const fs::path dir = root / inst;
         pn_error err{};
         pn_net *raw = nullptr;
-        ASSERT_EQ(pn_pnml_read_file((dir / "model.pnml").c_str(), &raw, &err), PN_OK)
+        ASSERT_EQ(pn_pnml_read_file((dir / "model.pnml").c_str(), nullptr, &raw, &err), PN_OK)
             << err.msg;
         NetPtr net(raw);
         CnetPtr cn = Compile(net.get());

@@ -5,7 +5,7 @@
 // API must say why and fail cleanly. With one, StateSpace must equal
 // pn_explore on hand-made nets, the hand-checked models and the MCC oracle.
 //
-// GpuEmulated.*: gpu_engine.cu compiled right here as host code against
+// GpuEmulated.*: gpu_kernels.cu and gpu_engine.cu compiled right here as host code against
 // kernels/gpu_emu.cuh (every kernel thread run in turn on the CPU, device
 // memory counted against a limit the test sets). They run on every machine
 // and cover what a device run would exercise except real concurrency: the
@@ -36,8 +36,10 @@
 #include "petrel/pnml.h"
 
 // The engine itself, as host code (only static functions: no clash with
-// the library's pn_gpu_* symbols).
+// the library's pn_gpu_* symbols): the kernels and their launch glue, then
+// the driver.
 #define PN_GPU_EMULATE 1
+#include "gpu_kernels.cu"
 #include "gpu_engine.cu"
 #include "test_ptrs.h"
 
@@ -86,7 +88,7 @@ Net load_pnml(const std::string &path)
     pn_error_clear(&err);
     Net n;
     pn_net *raw = nullptr;
-    EXPECT_EQ(pn_pnml_read_file(path.c_str(), &raw, &err), PN_OK) << path << ": " << err.msg;
+    EXPECT_EQ(pn_pnml_read_file(path.c_str(), nullptr, &raw, &err), PN_OK) << path << ": " << err.msg;
     n.net.reset(raw);
     if (raw == nullptr)
         return n;

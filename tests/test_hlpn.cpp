@@ -39,7 +39,7 @@ Result read_mem(const std::string &xml)
     Result r{};
     pn_error_clear(&r.err);
     pn_net *net = nullptr;
-    r.st = pn_pnml_read_memory(xml.data(), xml.size(), "mem.pnml", &net, &r.err);
+    r.st = pn_pnml_read_memory(xml.data(), xml.size(), "mem.pnml", nullptr, &net, &r.err);
     r.net.reset(net);
     return r;
 }
@@ -437,6 +437,93 @@ TEST(HlpnUnfold, HundredThousandBindingsQuickly)
     RecordProperty("seconds", std::to_string(s));
 }
 
+namespace {
+
+// A billion bindings of x, y, z in B (1000 colours), 1000 of them kept (x = y = z): without
+// a budget the unfolder would run for seconds until HL_MAX_STEPS refuses it.
+std::string billion_bindings_net()
+{
+    std::string decls = "<namedsort id=\"B\" name=\"B\"><cyclicenumeration>";
+    for (int i = 0; i < 1000; i++)
+        decls += "<feconstant id=\"b" + std::to_string(i) + "\" name=\"" + std::to_string(i) +
+                 "\"/>";
+    decls += "</cyclicenumeration></namedsort>";
+    for (const char *v : {"x", "y", "z"})
+        decls += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
+                 "\"><usersort declaration=\"B\"/></variabledecl>";
+    std::string same = op("not", sub(op("or", sub(rel("inequality", var("x"), var("y"))) +
+                                               sub(rel("inequality", var("y"), var("z"))))));
+    std::string body = place("P", "B", all("B")) + trans("t", same) +
+                       arc("P", "t", op("add", sub(num(1, var("x"))) + sub(num(1, var("y"))) +
+                                                   sub(num(1, var("z")))));
+    return sym_net(body, decls);
+}
+
+Result read_mem_budget(const std::string &xml, const pn_budget *budget)
+{
+    Result r{};
+    pn_error_clear(&r.err);
+    pn_net *net = nullptr;
+    r.st = pn_pnml_read_memory(xml.data(), xml.size(), "mem.pnml", budget, &net, &r.err);
+    r.net.reset(net);
+    return r;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+TEST(HlpnBudget, ExpiredBudgetStopsAtOnce)
+{
+    std::string xml = billion_bindings_net();
+    pn_budget b = pn_budget_make(1e-9, nullptr, 0);
+    auto t0 = std::chrono::steady_clock::now();
+    Result r = read_mem_budget(xml, &b);
+    EXPECT_EQ(r.st, PN_ERR_TIMEOUT) << r.err.msg;
+    EXPECT_EQ(r.err.code, PN_ERR_TIMEOUT);
+    EXPECT_EQ(r.net.get(), nullptr);
+    EXPECT_LT(seconds_since(t0), 1.0);
+}
+
+// The deadline passes while bindings are enumerated: the unfolder notices within
+// milliseconds, long before HL_MAX_STEPS would have refused the net.
+TEST(HlpnBudget, DeadlineStopsBindingEnumeration)
+{
+    std::string xml = billion_bindings_net();
+    pn_budget b = pn_budget_make(0.2, nullptr, 0);
+    auto t0 = std::chrono::steady_clock::now();
+    Result r = read_mem_budget(xml, &b);
+    double s = seconds_since(t0);
+    EXPECT_EQ(r.st, PN_ERR_TIMEOUT) << r.err.msg;
+    EXPECT_NE(std::string(r.err.msg).find("time limit"), std::string::npos) << r.err.msg;
+    EXPECT_GE(s, 0.2);
+    EXPECT_LT(s, 1.5);
+}
+
+TEST(HlpnBudget, CancelFlagStopsUnfolding)
+{
+    volatile int cancel = 1;
+    pn_budget b = pn_budget_make(0, &cancel, 0);
+    Result r = read_mem_budget(billion_bindings_net(), &b);
+    EXPECT_EQ(r.st, PN_ERR_CANCELLED) << r.err.msg;
+    EXPECT_EQ(r.net.get(), nullptr);
+}
+
+// A budget that does not run out changes nothing.
+TEST(HlpnBudget, AmpleBudgetUnfoldsAsWithout)
+{
+    std::string body = place("P", "C", all("C")) + trans("t", rel("inequality", var("x"), var("y"))) +
+                       arc("P", "t", op("add", sub(num(1, var("x"))) + sub(num(1, var("y")))));
+    pn_budget b = pn_budget_make(3600, nullptr, 0);
+    Result r = read_mem_budget(sym_net(body), &b);
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_EQ(r.net->n_transitions, 6u);
+    EXPECT_EQ(r.net->unfold.bindings_kept, 6u);
+}
+
 // ---- malformed input ---------------------------------------------------------------
 
 TEST(HlpnErrors, UnknownSort)
@@ -564,7 +651,7 @@ TEST(HlpnMcc, UnfoldedSizesAndStateSpaces)
         pn_error_clear(&err);
         pn_net *raw = nullptr;
         std::string path = kMcc + "/" + row.instance + "/model.pnml";
-        ASSERT_EQ(pn_pnml_read_file(path.c_str(), &raw, &err), PN_OK) << err.msg;
+        ASSERT_EQ(pn_pnml_read_file(path.c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
         NetPtr net(raw);
         const pn_unfold_info &u = net->unfold;
         ASSERT_TRUE(u.unfolded);

@@ -1743,7 +1743,7 @@ TEST(LtlSizes, MccFormulas)
         pn_error err;
         pn_error_clear(&err);
         pn_net *raw = nullptr;
-        ASSERT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), &raw, &err), PN_OK) << err.msg;
+        ASSERT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
         Model m;
         m.net.reset(raw);
         explore(&m);

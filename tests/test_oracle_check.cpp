@@ -295,7 +295,7 @@ TEST_P(OracleCheck, MatchesOracle)
     pn_error_clear(&err);
     pn_net *nraw = nullptr;
     std::string model = dir + "/model.pnml";
-    ASSERT_EQ(pn_pnml_read_file(model.c_str(), &nraw, &err), PN_OK) << err.msg;
+    ASSERT_EQ(pn_pnml_read_file(model.c_str(), nullptr, &nraw, &err), PN_OK) << err.msg;
     std::unique_ptr<pn_net, NetDeleter> net(nraw);
     pn_cnet *cnraw = nullptr;
     ASSERT_EQ(pn_cnet_compile(net.get(), &cnraw, &err), PN_OK) << err.msg;

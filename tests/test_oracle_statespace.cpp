@@ -118,7 +118,7 @@ TEST_P(OracleStateSpace, MatchesOracle)
     pn_error err;
     pn_error_clear(&err);
     pn_net *raw = nullptr;
-    ASSERT_EQ(pn_pnml_read_file(model.c_str(), &raw, &err), PN_OK) << err.msg;
+    ASSERT_EQ(pn_pnml_read_file(model.c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
     std::unique_ptr<pn_net, NetDeleter> net(raw);
     pn_cnet *cnraw = nullptr;
     ASSERT_EQ(pn_cnet_compile(net.get(), &cnraw, &err), PN_OK) << err.msg;

@@ -34,7 +34,7 @@ Result read_mem(const std::string &xml, const char *label = "mem.pnml")
     Result r{};
     pn_error_clear(&r.err);
     pn_net *net = nullptr;
-    r.st = pn_pnml_read_memory(xml.data(), xml.size(), label, &net, &r.err);
+    r.st = pn_pnml_read_memory(xml.data(), xml.size(), label, nullptr, &net, &r.err);
     r.net.reset(net);
     return r;
 }
@@ -44,7 +44,7 @@ Result read_file(const std::string &path)
     Result r{};
     pn_error_clear(&r.err);
     pn_net *net = nullptr;
-    r.st = pn_pnml_read_file(path.c_str(), &net, &r.err);
+    r.st = pn_pnml_read_file(path.c_str(), nullptr, &net, &r.err);
     r.net.reset(net);
     return r;
 }
@@ -251,7 +251,7 @@ TEST(PnmlRead, OldErrorIsKept)
     pn_fail(&err, PN_ERR_IO, "first");
     pn_net *net = nullptr;
     std::string xml = "junk";
-    EXPECT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "m", &net, &err), PN_ERR_INPUT);
+    EXPECT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "m", nullptr, &net, &err), PN_ERR_INPUT);
     EXPECT_EQ(net, nullptr);
     EXPECT_STREQ(err.msg, "first");
 }
@@ -531,4 +531,63 @@ TEST(PnmlMcc, SmallInstancesMatchIndex)
         checked++;
     }
     EXPECT_GT(checked, 0) << "no small P/T instance in INDEX.tsv";
+}
+
+// ---- budget ------------------------------------------------------------------------
+
+namespace {
+
+// n places and n transitions in a ring, one token: far more nodes than the reader
+// reads between two polls of the budget.
+std::string ring_net(int n)
+{
+    std::string body;
+    for (int i = 0; i < n; i++) {
+        std::string p = "p" + std::to_string(i), t = "t" + std::to_string(i);
+        std::string next = "p" + std::to_string((i + 1) % n);
+        body += "<place id=\"" + p + "\">" +
+                (i == 0 ? "<initialMarking><text>1</text></initialMarking>" : "") + "</place>";
+        body += "<transition id=\"" + t + "\"/>";
+        body += "<arc id=\"a" + p + "\" source=\"" + p + "\" target=\"" + t + "\"/>";
+        body += "<arc id=\"b" + t + "\" source=\"" + t + "\" target=\"" + next + "\"/>\n";
+    }
+    return pt_net(body);
+}
+
+} // namespace
+
+TEST(PnmlBudget, ExpiredBudgetStopsTheStreamingReader)
+{
+    std::string xml = ring_net(20000);
+    pn_budget b = pn_budget_make(1e-9, nullptr, 0);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *net = nullptr;
+    EXPECT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "ring.pnml", &b, &net, &err),
+              PN_ERR_TIMEOUT)
+        << err.msg;
+    EXPECT_EQ(net, nullptr);
+    EXPECT_EQ(err.code, PN_ERR_TIMEOUT);
+    EXPECT_EQ(std::string(err.msg), "ring.pnml: time limit reached");
+
+    volatile int cancel = 1;
+    pn_budget c = pn_budget_make(0, &cancel, 0);
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "ring.pnml", &c, &net, &err),
+              PN_ERR_CANCELLED)
+        << err.msg;
+    EXPECT_EQ(net, nullptr);
+
+    // The same document with an ample budget, and with none, reads whole.
+    pn_budget ample = pn_budget_make(3600, nullptr, 0);
+    for (const pn_budget *bp : {(const pn_budget *)&ample, (const pn_budget *)nullptr}) {
+        pn_error_clear(&err);
+        ASSERT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "ring.pnml", bp, &net, &err), PN_OK)
+            << err.msg;
+        EXPECT_EQ(net->n_places, 20000u);
+        EXPECT_EQ(net->n_transitions, 20000u);
+        EXPECT_EQ(net->n_arcs, 40000u);
+        pn_net_free(net);
+        net = nullptr;
+    }
 }

@@ -84,12 +84,16 @@ static int cli_resolve_model(cli_run *r)
 static int cli_load(cli_run *r)
 {
     pn_error err = {0};
-    if (pn_pnml_read_file(r->pnml, &r->net, &err) != PN_OK ||
+    if (pn_pnml_read_file(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
         pn_cnet_compile(r->net, &r->cn, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
-        if (err.code == PN_ERR_UNSUPPORTED && !r->o.quiet)
+        /* Out of time or cancelled while reading or unfolding, or a model
+         * beyond what Petrel reads: the examination ran and proved nothing. */
+        bool cannot = err.code == PN_ERR_UNSUPPORTED || err.code == PN_ERR_TIMEOUT ||
+                      err.code == PN_ERR_CANCELLED;
+        if (cannot && !r->o.quiet)
             fputs("petrel: answering CANNOT_COMPUTE\n", stderr);
-        return err.code == PN_ERR_NOMEM ? 1 : err.code == PN_ERR_UNSUPPORTED ? -1 : 2;
+        return err.code == PN_ERR_NOMEM ? 1 : cannot ? -1 : 2;
     }
     if (r->o.verbose)
         fprintf(stderr, "petrel: %s: %u places, %u transitions, %u arcs\n", r->net->id,
@@ -335,7 +339,7 @@ int main(int argc, char **argv)
         rc = cli_choose_engine(&r);
     if (rc == 0)
         rc = cli_load(&r);
-    if (rc < 0) { /* valid model Petrel cannot handle yet: nothing is proven */
+    if (rc < 0) { /* a model Petrel cannot handle, or out of time: nothing proven */
         fputs("CANNOT_COMPUTE\n", stdout);
         rc = 0;
     } else if (rc == 0) {

@@ -17,6 +17,7 @@
 
 #include <libxml/tree.h>
 
+#include "petrel/budget.h"
 #include "petrel/error.h"
 #include "petrel/net.h"
 #include "net/strmap.h"
@@ -54,6 +55,10 @@
 #define HL_MAX_BAG (UINT64_C(1) << 24)
 #define HL_MAX_STEPS (UINT64_C(1) << 30)
 #endif
+
+/* Steps between two polls of the budget: a step is well under a microsecond,
+ * so a deadline is noticed within about a millisecond. */
+#define HL_POLL_STEPS (UINT64_C(1) << 12)
 
 typedef enum hl_sort_kind {
     HL_SORT_DOT,
@@ -146,6 +151,7 @@ typedef struct hl_model {
     uint32_t n_arcs, cap_arcs;
     uint32_t *by_trans;      /* arc indices grouped by transition */
     uint64_t steps;          /* unfolding work so far, see HL_MAX_STEPS */
+    const pn_budget *budget; /* NULL: no deadline; polled by hl_spend */
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
 } hl_model;
 
@@ -167,7 +173,9 @@ const char *hl_attr(const xmlNode *e, const char *name);
 xmlNode *hl_elem(xmlNode *c);
 bool hl_is(const xmlNode *e, const char *name);
 /* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
- * NULL) once they pass HL_MAX_STEPS. */
+ * NULL) once they pass HL_MAX_STEPS; PN_ERR_TIMEOUT or PN_ERR_CANCELLED when
+ * m->budget runs out (polled each time the steps cross a multiple of
+ * HL_POLL_STEPS, so the clock is read rarely). */
 pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n);
 /* Doubles *cap until need fits; -1 when out of memory. */
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);
@@ -235,8 +243,10 @@ pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
 /* ---- entry points (hlpn_read.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */
-pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err);
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
+                            pn_net **out, pn_error *err);
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              pn_net **out, pn_error *err);
+                              const pn_budget *budget, pn_net **out,
+                              pn_error *err);
 
 #endif

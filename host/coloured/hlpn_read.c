@@ -94,7 +94,11 @@ bool hl_is(const xmlNode *e, const char *name)
 
 pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n)
 {
+    uint64_t before = m->steps;
     m->steps += n; /* n is a term size or a count below 2^32: no wrap */
+    if (m->budget != NULL && before / HL_POLL_STEPS != m->steps / HL_POLL_STEPS &&
+        pn_budget_status(m->budget) != PN_OK)
+        return pn_budget_fail(m->budget, m->err, m->label);
     if (m->steps <= HL_MAX_STEPS)
         return PN_OK;
     if (at != NULL)
@@ -383,13 +387,14 @@ static pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net)
     return PN_OK;
 }
 
-static pn_status hl_read_doc(xmlDoc *doc, const char *label, pn_net **out,
-                             pn_error *err)
+static pn_status hl_read_doc(xmlDoc *doc, const char *label,
+                             const pn_budget *budget, pn_net **out, pn_error *err)
 {
     hl_model m;
     memset(&m, 0, sizeof m);
     m.label = label;
     m.err = err;
+    m.budget = budget;
     m.sort_index = pn_strmap_new();
     m.const_index = pn_strmap_new();
     m.var_index = pn_strmap_new();
@@ -430,10 +435,15 @@ static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *
 
 /* Takes the parsed document (or the parse failure) to a net. */
 static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
-                           double t0, pn_net **out, pn_error *err)
+                           const pn_budget *budget, double t0, pn_net **out,
+                           pn_error *err)
 {
-    pn_status st = doc != NULL ? hl_read_doc(doc, label, out, err)
-                               : hl_xml_error(ctxt, label, err);
+    /* Parsing the document cannot be interrupted: its time is checked once
+     * it is in, before the unfolding starts. */
+    pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err)
+                   : pn_budget_status(budget) != PN_OK
+                       ? pn_budget_fail(budget, err, label)
+                       : hl_read_doc(doc, label, budget, out, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     if (st != PN_OK) {
@@ -446,7 +456,8 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
 }
 
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              pn_net **out, pn_error *err)
+                              const pn_budget *budget, pn_net **out,
+                              pn_error *err)
 {
     *out = NULL;
     double t0 = pn_clock_now();
@@ -457,10 +468,11 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
     xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, label, t0, out, err);
+    return hl_finish(ctxt, doc, label, budget, t0, out, err);
 }
 
-pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err)
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
+                            pn_net **out, pn_error *err)
 {
     *out = NULL;
     double t0 = pn_clock_now();
@@ -468,5 +480,5 @@ pn_status pn_hlpn_read_file(const char *path, pn_net **out, pn_error *err)
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
     xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, path, t0, out, err);
+    return hl_finish(ctxt, doc, path, budget, t0, out, err);
 }

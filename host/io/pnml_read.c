@@ -30,6 +30,11 @@
 /* Quoted user text is cut so that one bad value cannot flood the message. */
 #define PNML_QUOTE_MAX 40
 
+/* XML nodes (and deferred arcs) between two polls of the budget: reading a
+ * node takes well under a microsecond, so the clock is read rarely and a
+ * deadline is still noticed within milliseconds. */
+#define PNML_POLL_NODES 4096u
+
 #if LIBXML_VERSION >= 21200
 typedef const xmlError *pnml_xml_error_ptr;
 #else
@@ -72,6 +77,8 @@ typedef struct pnml_reader {
     size_t n_refs, cap_refs;
     pn_strmap *ref_index;
     bool coloured; /* a coloured net type: hlpn_read.c reads it instead */
+    const pn_budget *budget; /* NULL: no limit */
+    unsigned poll;           /* nodes read since the budget was polled */
 } pnml_reader;
 
 /* The labels a place, transition or arc may carry. */
@@ -241,8 +248,20 @@ static long cur_line(pnml_reader *r)
 }
 
 /* 1: on a node, 0: end of document, -1: error recorded. */
+/* Counts against the budget: PN_ERR_TIMEOUT / PN_ERR_CANCELLED in r->err
+ * (and non-zero) once it has run out. */
+static int budget_spent(pnml_reader *r)
+{
+    if (r->budget == NULL || ++r->poll < PNML_POLL_NODES)
+        return 0;
+    r->poll = 0;
+    return pn_budget_fail(r->budget, &r->err, r->label) != PN_OK;
+}
+
 static int read_raw(pnml_reader *r)
 {
+    if (budget_spent(r))
+        return -1;
     int rc = xmlTextReaderRead(r->xr);
     if (r->err.code != PN_OK)
         return -1; /* the error handler saw a problem (maybe recoverable) */
@@ -800,7 +819,7 @@ static pn_status finish_net(pnml_reader *r)
         return fail_at(r, PN_ERR_INPUT, r->net_line, WHO("net", r->net->id), "net has no places");
     pn_status st = resolve_refs(r);
     for (size_t i = 0; i < r->n_arcs && st == PN_OK; i++)
-        st = resolve_arc(r, &r->arcs[i]);
+        st = budget_spent(r) ? r->err.code : resolve_arc(r, &r->arcs[i]);
     return st;
 }
 
@@ -832,12 +851,14 @@ static pn_status read_document(pnml_reader *r)
  * but the returned net. *coloured: the net is coloured and nothing was
  * read (err untouched). */
 static pn_status read_with(xmlTextReaderPtr xr, const char *label,
-                           pn_net **out, pn_error *err, bool *coloured)
+                           const pn_budget *budget, pn_net **out, pn_error *err,
+                           bool *coloured)
 {
     pnml_reader r;
     memset(&r, 0, sizeof r);
     r.xr = xr;
     r.label = label;
+    r.budget = budget;
     pn_status st;
     if (xr == NULL) {
         st = fail_nomem(&r);
@@ -865,11 +886,12 @@ static pn_status read_with(xmlTextReaderPtr xr, const char *label,
 /* The coloured reader's error goes through a private pn_error so that, as
  * for P/T nets, an error already in the caller's is kept. */
 static pn_status read_coloured(const char *buf, size_t len, const char *path,
-                               pn_net **out, pn_error *err)
+                               const pn_budget *budget, pn_net **out,
+                               pn_error *err)
 {
     pn_error e = {PN_OK, ""};
-    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, out, &e)
-                               : pn_hlpn_read_file(path, out, &e);
+    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, budget, out, &e)
+                               : pn_hlpn_read_file(path, budget, out, &e);
     if (st == PN_OK)
         return PN_OK;
     one_line(e.msg);
@@ -877,7 +899,8 @@ static pn_status read_coloured(const char *buf, size_t len, const char *path,
 }
 
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
-                              pn_net **out, pn_error *err)
+                              const pn_budget *budget, pn_net **out,
+                              pn_error *err)
 {
     *out = NULL;
     if (label == NULL)
@@ -891,11 +914,12 @@ pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
     xmlTextReaderPtr xr = xmlReaderForMemory(buf, (int)len, label, NULL,
                                              PNML_XML_OPTIONS);
     bool coloured = false;
-    pn_status st = read_with(xr, label, out, err, &coloured);
-    return coloured ? read_coloured(buf, len, label, out, err) : st;
+    pn_status st = read_with(xr, label, budget, out, err, &coloured);
+    return coloured ? read_coloured(buf, len, label, budget, out, err) : st;
 }
 
-pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err)
+pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
+                            pn_net **out, pn_error *err)
 {
     *out = NULL;
     /* Opening the file ourselves gives a plain errno message instead of
@@ -911,7 +935,7 @@ pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err)
     }
     xmlTextReaderPtr xr = xmlReaderForFd(fd, path, NULL, PNML_XML_OPTIONS);
     bool coloured = false;
-    pn_status st = read_with(xr, path, out, err, &coloured);
+    pn_status st = read_with(xr, path, budget, out, err, &coloured);
     close(fd);
-    return coloured ? read_coloured(NULL, 0, path, out, err) : st;
+    return coloured ? read_coloured(NULL, 0, path, budget, out, err) : st;
 }

@@ -1,7 +1,8 @@
 /* The on-demand state space with ids (petrel/lazy.h), a consumer of
- * pn_space. Packed states live in an append-only store indexed by an exact
- * single-threaded hash set (linear probing; slots: 32 bits of hash tag, 32
- * bits of id + 1; full states compared); a state's successor ids are
+ * pn_space. Packed states live in an append-only store indexed by the
+ * engines' exact hash set (kernels/pn_table.h: linear probing, hash tag and
+ * id + 1 in a slot, full states compared), used by one thread here; a
+ * state's successor ids are
  * computed once, when a consumer first needs them, and kept in an arena,
  * so that the formulas of an examination share the work.
  *
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pn_table.h"
+
 #define LAZY_NOT_EXPANDED UINT64_MAX
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)
 
@@ -22,7 +25,7 @@ struct pn_lazy {
     uint32_t words, T;
     uint64_t *store;           /* count states of words words */
     uint64_t count, cap;
-    uint64_t *slots;           /* tag | id + 1 */
+    uint64_t *slots;           /* pn_table.h slots: tag | id + 1 */
     uint64_t slot_mask;
     uint64_t *soff;            /* per state: first successor in arena */
     uint32_t *sdeg;            /* per state: successor count */
@@ -63,37 +66,37 @@ const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s)
     return z->store + (uint64_t)s * z->words;
 }
 
-#define LAZY_TAG(h) ((h) & 0xffffffff00000000ULL)
+/* The table over the current store and slots (both move when they grow). */
+static pn_table_view lazy_view(pn_lazy *z)
+{
+    pn_table_view v;
+    memset(&v, 0, sizeof v);
+    v.slots = z->slots;
+    v.slot_mask = z->slot_mask;
+    v.store = z->store;
+    v.count = &z->count;
+    v.words = z->words;
+    return v;
+}
 
 /* The id of state s (hash h), inserting it when new. The caller made room
  * (lazy_room). */
 static uint32_t lazy_insert(pn_lazy *z, const uint64_t *s, uint64_t h)
 {
-    uint32_t w = z->words;
-    uint64_t i = h & z->slot_mask;
-    for (; z->slots[i] != 0; i = (i + 1) & z->slot_mask) {
-        uint64_t id = (z->slots[i] & 0xffffffffULL) - 1;
-        if (LAZY_TAG(z->slots[i]) == LAZY_TAG(h) &&
-            memcmp(z->store + id * w, s, w * sizeof *s) == 0)
-            return (uint32_t)id;
-    }
-    uint64_t id = z->count++;
-    memcpy(z->store + id * w, s, w * sizeof *s);
-    z->soff[id] = LAZY_NOT_EXPANDED;
-    z->slots[i] = LAZY_TAG(h) | (id + 1);
+    pn_table_view v = lazy_view(z);
+    uint64_t id;
+    if (pn_table_insert(&v, s, h, &id) == PN_INSERT_NEW)
+        z->soff[id] = LAZY_NOT_EXPANDED;
     return (uint32_t)id;
 }
 
 static void lazy_rehash(pn_lazy *z)
 {
     memset(z->slots, 0, (z->slot_mask + 1) * sizeof *z->slots);
+    pn_table_view v = lazy_view(z);
     uint32_t w = z->words;
-    for (uint64_t id = 0; id < z->count; id++) {
-        uint64_t h = pn_space_hash(z->store + id * w, w), i = h & z->slot_mask;
-        while (z->slots[i] != 0)
-            i = (i + 1) & z->slot_mask;
-        z->slots[i] = LAZY_TAG(h) | (id + 1);
-    }
+    for (uint64_t id = 0; id < z->count; id++)
+        pn_table_reinsert(&v, id, pn_space_hash(z->store + id * w, w));
 }
 
 static pn_status lazy_nomem(pn_error *err)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "petrel/budget.h"
 #include "petrel/error.h"
 #include "petrel/net.h"
 
@@ -18,10 +19,14 @@ extern "C" {
 #endif
 
 /* On success *out owns a new net. On failure *out is NULL and err says what
- * and where (file:line: element: problem). */
-pn_status pn_pnml_read_file(const char *path, pn_net **out, pn_error *err);
+ * and where (file:line: element: problem). budget (NULL: no limit): reading
+ * and unfolding poll its deadline and cancel flag every few thousand
+ * elements or bindings and stop with PN_ERR_TIMEOUT or PN_ERR_CANCELLED. */
+pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
+                            pn_net **out, pn_error *err);
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
-                              pn_net **out, pn_error *err);
+                              const pn_budget *budget, pn_net **out,
+                              pn_error *err);
 
 #ifdef __cplusplus
 }

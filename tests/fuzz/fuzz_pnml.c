@@ -43,7 +43,7 @@ static int petrel_fuzz_pnml(const uint8_t *data, size_t size)
     pn_net *net = NULL;
     pn_error err;
     memset(&err, 0, sizeof err);
-    pn_status st = pn_pnml_read_memory((const char *)data, size, "fuzz.pnml", &net, &err);
+    pn_status st = pn_pnml_read_memory((const char *)data, size, "fuzz.pnml", NULL, &net, &err);
     if (st == PN_OK) {
         PETREL_FUZZ_CHECK(net != NULL);
         PETREL_FUZZ_CHECK(err.code == PN_OK);
