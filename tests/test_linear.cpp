@@ -201,7 +201,7 @@ pn_linear_opts lopts()
 struct Tally {
     uint32_t items = 0, decided = 0, proofs = 0, witnesses = 0, bounds = 0, wrong = 0;
     uint32_t deadlocks = 0;
-    uint32_t folds = 0, flows = 0, bounded = 0, constants = 0;
+    uint32_t folds = 0, flows = 0, bounded = 0, constants = 0, siphons = 0;
 };
 
 // The P-semiflows against the enumeration: y.m = y.m0, m(p) <= ub(p) and
@@ -261,6 +261,7 @@ void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &s
     if (a->verdict == PN_VERDICT_UNKNOWN)
         return;
     tally.deadlocks++;
+    tally.siphons += a->techniques == PN_TECH_TOPOLOGICAL && a->verdict == PN_VERDICT_FALSE;
     if (a->verdict != (dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE)) {
         tally.wrong++;
         ADD_FAILURE() << "deadlock: got " << a->verdict << " want " << dead;
@@ -363,13 +364,14 @@ TEST(Linear, RandomNetsAgreeWithEnumeration)
     EXPECT_GE(t.bounds, 300u);
     EXPECT_GE(t.deadlocks, 300u);
     EXPECT_GE(t.folds, 500u);
+    EXPECT_GE(t.siphons, 40u);
     EXPECT_GE(t.flows, 1000u);
     EXPECT_GE(t.bounded, 2000u);
     std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds, %u by "
                 "semiflows alone); %u of %u deadlock questions; %u semiflows, %u bounded and "
-                "%u constant places\n",
+                "%u constant places; %u deadlock-free by semiflows or siphons\n",
                 t.items, t.decided, t.proofs, t.witnesses, t.bounds, t.folds, t.deadlocks, 2000u,
-                t.flows, t.bounded, t.constants);
+                t.flows, t.bounded, t.constants, t.siphons);
 }
 
 namespace {
@@ -538,4 +540,73 @@ TEST(Linear, SemiflowsOnALargeNetStopInTime)
     for (uint32_t p = 0; inv->complete && p < N; p++)
         EXPECT_EQ(inv->ub[p], 1u);
     lin_inv_free(inv);
+}
+
+namespace {
+
+pn_answer deadlock_only(const Net &n)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    EXPECT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    EXPECT_EQ(pn_linear_decide(n.cn.get(), c, &lo, &err), PN_OK);
+    pn_check_finish(c, nullptr);
+    return *pn_check_answer(c, 0);
+}
+
+bool has_dead(const Net &n)
+{
+    bool dead = false;
+    pn_fml_node *d = pn_fml_leaf(PN_FML_DEADLOCK);
+    for (const auto &m : reachable(n.cn.get(), 1000))
+        dead |= pn_fml_eval_state(d, n.cn.get(), m.data());
+    pn_fml_free(d);
+    return dead;
+}
+
+} // namespace
+
+// The mutex net is ordinary and its siphons {idle1, cs1}, {idle2, cs2},
+// {cs1, cs2, mutex} are marked traps: Commoner's property proves it
+// deadlock-free (TOPOLOGICAL alone, before any LP).
+TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
+{
+    Net n = hand({1, 1, 0, 0, 1}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    EXPECT_TRUE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    pn_answer a = deadlock_only(n);
+    EXPECT_EQ(a.verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(a.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    EXPECT_FALSE(has_dead(n));
+    // Without the mutex token the siphon {cs1, cs2, mutex} is unmarked:
+    // nothing is proven, and the net is indeed dead at once.
+    Net u = hand({1, 1, 0, 0, 0}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    EXPECT_FALSE(lin_siphon_deadlock_free(u.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_TRUE(has_dead(u));
+    EXPECT_NE(deadlock_only(u).verdict, PN_VERDICT_FALSE);
+}
+
+// p (1 token) and t taking 2 from p, giving 2 back: {p} is a siphon and a
+// marked trap, yet m0 is dead because the input arc has weight 2. The
+// siphon rule must not be applied; with weight 1 it holds and proves it.
+TEST(Linear, SiphonRuleNotUsedOnNonOrdinaryNets)
+{
+    Net n = hand({1}, 1, {{0, 0, true, 2}, {0, 0, false, 2}});
+    EXPECT_FALSE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_TRUE(has_dead(n));
+    pn_answer a = deadlock_only(n);
+    EXPECT_NE(a.verdict, PN_VERDICT_FALSE);
+    Net o = hand({1}, 1, {{0, 0, true, 1}, {0, 0, false, 1}});
+    EXPECT_TRUE(lin_siphon_deadlock_free(o.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_FALSE(has_dead(o));
 }

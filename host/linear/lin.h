@@ -87,12 +87,18 @@ typedef struct lin_inv {
     uint64_t *ub;              /* per place: structural bound, UINT64_MAX: none */
     uint8_t *constant;         /* per place: no transition changes it */
     bool complete;             /* Farkas ran to the end (all minimal ones) */
+    bool deadlock_free;        /* proven by lin_siphon_deadlock_free */
 } lin_inv;
 
 /* Farkas' algorithm until deadline (pn_clock_now seconds); giving up
  * leaves fewer semiflows, never a wrong one. PN_OK or PN_ERR_NOMEM. */
 pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_error *err);
 void lin_inv_free(lin_inv *inv);
+
+/* Commoner's property on a net whose input arcs all have weight 1: true
+ * when every siphon contains a trap marked at m0, so no reachable marking
+ * is dead (lin_siphon.c); false: not proven (search bounded by deadline). */
+bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline);
 
 /* Is phi (a state formula) the same in every reachable marking, as far as
  * the invariants prove? Folds a copy's atoms with the structural bounds and

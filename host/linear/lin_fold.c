@@ -3,7 +3,8 @@
  * the rest. Every reachable marking m has m(p) = m0(p) on a constant place
  * (no transition changes it) and m(p) <= ub(p) (a semiflow y with y(p) > 0
  * gives y(p) m(p) <= y.m = y.m0). An atom is replaced by TRUE or FALSE only
- * when these facts alone decide it in every reachable marking. */
+ * when these facts alone decide it in every reachable marking; a deadlock
+ * atom is also FALSE when Commoner's property holds (lin_siphon.c). */
 #include <stdlib.h>
 
 #include "linear/lin.h"
@@ -81,7 +82,9 @@ static int fold_atom(const pn_fml_node *n, const pn_cnet *cn, const lin_inv *inv
             any_always |= fold_always(cn, inv, t);
             all_dead &= fold_dead(cn, inv, t);
         }
-        int fire = any_always ? 1 : all_dead ? 0 : -1;
+        int fire = any_always || (n->kind == PN_FML_DEADLOCK && inv->deadlock_free) ? 1
+                   : all_dead                                                  ? 0
+                                                                               : -1;
         return fire < 0 || n->kind == PN_FML_FIREABLE ? fire : 1 - fire;
     }
     default: return -1;

@@ -258,7 +258,32 @@ static pn_status lin_fold_all(const pn_cnet *cn, pn_check *c, const lin_inv *inv
     return PN_OK;
 }
 
-/* Semiflows with a tenth of the time (at most 2 s), then the fold. */
+static bool lin_has_deadlock(const pn_fml_node *n)
+{
+    if (n->kind == PN_FML_DEADLOCK)
+        return true;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        if (lin_has_deadlock(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* Does an open target mention deadlock (worth Commoner's check)? */
+static bool lin_wants_siphons(const pn_check *c)
+{
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
+        if ((k == PN_TARGET_EF || k == PN_TARGET_AG) && lin_has_deadlock(phi))
+            return true;
+    }
+    return false;
+}
+
+/* Semiflows with a tenth of the time (at most 2 s), siphons with as much
+ * when a formula mentions deadlock, then the fold. */
 static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, double deadline,
                                 FILE *verbose, pn_error *err)
 {
@@ -269,6 +294,15 @@ static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, double deadline,
     if (verbose != NULL)
         fprintf(verbose, "petrel: linear: %u P-semiflows (%s) in %.3f s\n", inv->n_flows,
                 inv->complete ? "all minimal" : "gave up early", pn_clock_now() - t0);
+    if (lin_wants_siphons(c)) {
+        double t1 = pn_clock_now();
+        inv->deadlock_free = lin_siphon_deadlock_free(cn, t1 + (share < 2.0 ? share : 2.0));
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: linear: siphons: %s in %.3f s\n",
+                    inv->deadlock_free ? "every siphon has a marked trap: no deadlock"
+                                       : "not proven",
+                    pn_clock_now() - t1);
+    }
     pn_status st = lin_fold_all(cn, c, inv, verbose, err);
     lin_inv_free(inv);
     return st;
