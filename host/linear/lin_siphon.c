@@ -15,7 +15,9 @@
  * X lies in S); if S is empty there is none; if the largest trap Q in S is
  * unmarked, S is one (give up: nothing proven); else a bad siphon inside S
  * cannot contain all of Q (it would contain a marked trap), so it lies in
- * S minus some place of Q: the search branches on every place of Q. Bounded
+ * S minus some place of Q: the search branches on the places q1..qk of Q,
+ * branch i dropping qi and requiring q1..q(i-1) (a partition of the
+ * cases; a required place outside the largest siphon ends a branch). Bounded
  * by a node count and the deadline; out of budget proves nothing. */
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +60,9 @@ static uint32_t siph_max(const siph_run *s, uint8_t *in)
     return n;
 }
 
-/* true: no siphon inside x lacks a marked trap; false: found one or out of
- * budget (or memory). */
-static bool siph_search(siph_run *s, const uint8_t *x)
+/* true: no siphon inside x that holds every place of must lacks a marked
+ * trap; false: found one or out of budget (or memory). */
+static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
 {
     uint32_t P = s->cn->n_places;
     if (++s->nodes > SIPH_NODES || pn_clock_now() > s->deadline)
@@ -69,20 +71,30 @@ static bool siph_search(siph_run *s, const uint8_t *x)
     bool ok = S != NULL && Q != NULL;
     if (ok) {
         memcpy(S, x, P);
-        if (siph_max(s, S) > 0) {
+        bool none = siph_max(s, S) == 0;
+        for (uint32_t p = 0; p < P && !none; p++)
+            none = must[p] && !S[p]; /* no siphon in x holds must */
+        if (!none) {
             memcpy(Q, S, P);
             bool marked = false;
             if (lin_trap_max(s->cn, Q) > 0)
                 for (uint32_t p = 0; p < P; p++)
                     marked |= Q[p] && s->cn->m0[p] > 0;
             ok = marked;
+            /* branch i: misses the i-th place of Q outside must, holds the
+             * earlier ones (a partition: no set is searched twice) */
             for (uint32_t p = 0; ok && p < P; p++) {
-                if (!Q[p])
+                if (!Q[p] || must[p])
                     continue;
                 S[p] = 0;
-                ok = siph_search(s, S);
+                ok = siph_search(s, S, must);
                 S[p] = 1;
+                must[p] = 1;
+                Q[p] = 2; /* must[p] set here: undone below */
             }
+            for (uint32_t p = 0; p < P; p++)
+                if (Q[p] == 2)
+                    must[p] = 0;
         }
     }
     free(S);
@@ -106,8 +118,8 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
     uint32_t na = cn->post_off[T];
     s.feed_off = calloc((size_t)P + 2, sizeof *s.feed_off);
     s.feed_t = malloc(((size_t)na + 1) * sizeof *s.feed_t);
-    uint8_t *x = malloc((size_t)P + 1);
-    bool ok = s.feed_off != NULL && s.feed_t != NULL && x != NULL;
+    uint8_t *x = malloc((size_t)P + 1), *must = calloc((size_t)P + 1, 1);
+    bool ok = s.feed_off != NULL && s.feed_t != NULL && x != NULL && must != NULL;
     if (ok) {
         for (uint32_t a = 0; a < na; a++)
             s.feed_off[cn->post[a].place + 2]++;
@@ -117,10 +129,11 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
             for (uint32_t a = cn->post_off[t]; a < cn->post_off[t + 1]; a++)
                 s.feed_t[s.feed_off[cn->post[a].place + 1]++] = t;
         memset(x, 1, P);
-        ok = siph_search(&s, x);
+        ok = siph_search(&s, x, must);
     }
     free(s.feed_off);
     free(s.feed_t);
     free(x);
+    free(must);
     return ok;
 }
