@@ -34,12 +34,15 @@ typedef struct siph_run {
 } siph_run;
 
 /* Shrinks in[] to the largest siphon inside it: a place goes when a
- * transition feeding it takes nothing from the set. */
+ * transition feeding it takes nothing from the set. UINT32_MAX: out of
+ * time (in[] then means nothing). */
 static uint32_t siph_max(const siph_run *s, uint8_t *in)
 {
     const pn_cnet *cn = s->cn;
     bool changed = true;
     while (changed) {
+        if (pn_clock_now() > s->deadline)
+            return UINT32_MAX;
         changed = false;
         for (uint32_t p = 0; p < cn->n_places; p++) {
             for (uint32_t k = s->feed_off[p]; in[p] && k < s->feed_off[p + 1]; k++) {
@@ -71,10 +74,12 @@ static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
     bool ok = S != NULL && Q != NULL;
     if (ok) {
         memcpy(S, x, P);
-        bool none = siph_max(s, S) == 0;
+        uint32_t size = siph_max(s, S);
+        ok = size != UINT32_MAX;
+        bool none = size == 0;
         for (uint32_t p = 0; p < P && !none; p++)
             none = must[p] && !S[p]; /* no siphon in x holds must */
-        if (!none) {
+        if (ok && !none) {
             memcpy(Q, S, P);
             bool marked = false;
             if (lin_trap_max(s->cn, Q) > 0)
