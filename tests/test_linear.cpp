@@ -23,6 +23,9 @@
 #include "petrel/linear.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
+extern "C" {
+#include "linear/lin.h"
+}
 #include "test_random_net.h"
 
 namespace {
@@ -198,7 +201,44 @@ pn_linear_opts lopts()
 struct Tally {
     uint32_t items = 0, decided = 0, proofs = 0, witnesses = 0, bounds = 0, wrong = 0;
     uint32_t deadlocks = 0;
+    uint32_t folds = 0, flows = 0, bounded = 0, constants = 0, siphons = 0;
 };
+
+// The P-semiflows against the enumeration: y.m = y.m0, m(p) <= ub(p) and
+// constant places constant in every reachable marking.
+void check_invariants(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states,
+                      Tally &tally)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    lin_inv *inv = nullptr;
+    ASSERT_EQ(lin_inv_compute(cn, pn_clock_now() + 5.0, &inv, &err), PN_OK);
+    tally.flows += inv->n_flows;
+    for (uint32_t p = 0; p < cn->n_places; p++) {
+        tally.bounded += inv->ub[p] != UINT64_MAX;
+        tally.constants += inv->constant[p];
+    }
+    for (const auto &m : states) {
+        for (uint32_t f = 0; f < inv->n_flows; f++) {
+            int64_t a = 0, b = 0;
+            for (uint32_t k = inv->flow_off[f]; k < inv->flow_off[f + 1]; k++) {
+                a += inv->flow_weight[k] * (int64_t)m[inv->flow_place[k]];
+                b += inv->flow_weight[k] * (int64_t)cn->m0[inv->flow_place[k]];
+            }
+            if (a != b)
+                tally.wrong++;
+            EXPECT_EQ(a, b) << "semiflow " << f;
+        }
+        for (uint32_t p = 0; p < cn->n_places; p++) {
+            EXPECT_LE(m[p], inv->ub[p]) << "place " << p;
+            if (inv->constant[p]) {
+                EXPECT_EQ(m[p], cn->m0[p]) << "place " << p;
+            }
+            tally.wrong += m[p] > inv->ub[p] || (inv->constant[p] && m[p] != cn->m0[p]);
+        }
+    }
+    lin_inv_free(inv);
+}
 
 // ReachabilityDeadlock on the same net: the layer alone.
 void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states,
@@ -221,6 +261,7 @@ void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &s
     if (a->verdict == PN_VERDICT_UNKNOWN)
         return;
     tally.deadlocks++;
+    tally.siphons += a->techniques == PN_TECH_TOPOLOGICAL && a->verdict == PN_VERDICT_FALSE;
     if (a->verdict != (dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE)) {
         tally.wrong++;
         ADD_FAILURE() << "deadlock: got " << a->verdict << " want " << dead;
@@ -265,8 +306,10 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
         free(text);
         if (a->verdict == PN_VERDICT_UNKNOWN)
             continue;
-        EXPECT_TRUE(a->techniques & (PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK));
+        EXPECT_TRUE(a->techniques &
+                    (PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK | PN_TECH_TOPOLOGICAL));
         tally.decided++;
+        tally.folds += a->techniques == PN_TECH_TOPOLOGICAL; /* the semiflows alone */
         if (kind == 2) {
             tally.bounds++;
             continue;
@@ -300,6 +343,7 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
     }
     pn_report_free(report);
     one_deadlock(cn, states, tally);
+    check_invariants(cn, states, tally);
 }
 
 } // namespace
@@ -319,9 +363,15 @@ TEST(Linear, RandomNetsAgreeWithEnumeration)
     EXPECT_GE(t.witnesses, 500u);
     EXPECT_GE(t.bounds, 300u);
     EXPECT_GE(t.deadlocks, 300u);
-    std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds); %u of %u "
-                "deadlock questions\n",
-                t.items, t.decided, t.proofs, t.witnesses, t.bounds, t.deadlocks, 2000u);
+    EXPECT_GE(t.folds, 500u);
+    EXPECT_GE(t.siphons, 40u);
+    EXPECT_GE(t.flows, 1000u);
+    EXPECT_GE(t.bounded, 2000u);
+    std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds, %u by "
+                "semiflows alone); %u of %u deadlock questions; %u semiflows, %u bounded and "
+                "%u constant places; %u deadlock-free by semiflows or siphons\n",
+                t.items, t.decided, t.proofs, t.witnesses, t.bounds, t.folds, t.deadlocks, 2000u,
+                t.flows, t.bounded, t.constants, t.siphons);
 }
 
 namespace {
@@ -408,4 +458,155 @@ TEST(Linear, UnboundedLpClaimsNothing)
     uint32_t q = 1;
     pn_answer a = linear_only(n, pn_fml_list(PN_FML_PLACE_BOUND, &q, 1));
     EXPECT_EQ(a.verdict, PN_VERDICT_UNKNOWN);
+}
+
+// The mutex net again, plus a constant place (3 tokens, no arcs) and a
+// transition t4 needing 2 tokens from cs1 (and giving them back). The semiflow cs1 + cs2 + mutex = 1
+// bounds cs1 by 1: the fold decides AG (cs1 <= 1) and AG not fireable(t4)
+// and the constant place's atoms with no LP (TOPOLOGICAL alone), and the
+// bound of cs1 + mutex (1 at m0, structural bound 2) is left to the LP.
+TEST(Linear, SemiflowsFoldAtomsWithoutTheLp)
+{
+    Net n = hand({1, 1, 0, 0, 1, 3}, 5,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1},
+                  {2, 4, true, 2}, {2, 4, false, 2}});
+    auto ag = [](pn_fml_node *phi) { return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, phi)); };
+    auto ef = [](pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); };
+    pn_answer a = linear_only(n, ag(pn_fml_binary(PN_FML_INT_LE, tok(2), pn_fml_const(1))));
+    EXPECT_EQ(a.verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(a.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    uint32_t t4 = 4;
+    pn_answer b = linear_only(n, ag(pn_fml_unary(PN_FML_NOT, pn_fml_list(PN_FML_FIREABLE, &t4, 1))));
+    EXPECT_EQ(b.verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(b.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    // constant place 5: EF (p5 <= 2) is false, E F (p5 >= 3 and cs1 >= 1)
+    // is not decided by the fold (cs1 is not constant) but by a witness.
+    pn_answer c = linear_only(n, ef(pn_fml_binary(PN_FML_INT_LE, tok(5), pn_fml_const(2))));
+    EXPECT_EQ(c.verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(c.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    pn_answer d = linear_only(
+        n, ef(pn_fml_binary(PN_FML_AND, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(3), tok(5)),
+                            ge1(2))));
+    EXPECT_EQ(d.verdict, PN_VERDICT_TRUE);
+    EXPECT_TRUE(d.techniques & PN_TECH_LINEAR_EQUATIONS);
+    // bounds: p5 is exact at m0 (3, TOPOLOGICAL); cs1 + mutex has the
+    // structural bound 2 but the LP proves 1.
+    uint32_t p5 = 5, cm[2] = {2, 4};
+    pn_answer e = linear_only(n, pn_fml_list(PN_FML_PLACE_BOUND, &p5, 1));
+    EXPECT_EQ(e.verdict, PN_VERDICT_VALUE);
+    EXPECT_EQ(e.value, 3u);
+    EXPECT_EQ(e.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    pn_answer f = linear_only(n, pn_fml_list(PN_FML_PLACE_BOUND, cm, 2));
+    EXPECT_EQ(f.verdict, PN_VERDICT_VALUE);
+    EXPECT_EQ(f.value, 1u);
+    EXPECT_TRUE(f.techniques & PN_TECH_LINEAR_EQUATIONS);
+    auto states = reachable(n.cn.get(), 100);
+    for (const auto &m : states) {
+        EXPECT_LE(m[2], 1u);
+        EXPECT_EQ(m[5], 3u);
+    }
+}
+
+// A large state machine (a ring of 3000 places and transitions plus 3000
+// random shortcuts, every arc weight 1): Farkas' algorithm stops in its
+// time; the only minimal semiflow is the sum of all places (one strongly
+// connected component), so when it finishes every bound is 1.
+TEST(Linear, SemiflowsOnALargeNetStopInTime)
+{
+    const uint32_t N = 3000;
+    std::mt19937_64 rng(7);
+    std::vector<RandomArc> arcs;
+    for (uint32_t i = 0; i < N; i++) {
+        arcs.push_back({i, i, true, 1});
+        arcs.push_back({(i + 1) % N, i, false, 1});
+        uint32_t a = (uint32_t)(rng() % N), b = (uint32_t)(rng() % N);
+        arcs.push_back({a, N + i, true, 1});
+        arcs.push_back({b, N + i, false, 1});
+    }
+    std::vector<uint64_t> m0(N, 0);
+    m0[0] = 1;
+    Net n = hand(m0, 2 * N, arcs);
+    pn_error err;
+    pn_error_clear(&err);
+    lin_inv *inv = nullptr;
+    double t0 = pn_clock_now();
+    ASSERT_EQ(lin_inv_compute(n.cn.get(), t0 + 1.0, &inv, &err), PN_OK);
+    EXPECT_LT(pn_clock_now() - t0, 3.0);
+    std::printf("large net: %u semiflows, %s\n", inv->n_flows,
+                inv->complete ? "complete" : "gave up");
+    for (uint32_t p = 0; inv->complete && p < N; p++)
+        EXPECT_EQ(inv->ub[p], 1u);
+    lin_inv_free(inv);
+}
+
+namespace {
+
+pn_answer deadlock_only(const Net &n)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    EXPECT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_linear_opts lo = lopts();
+    EXPECT_EQ(pn_linear_decide(n.cn.get(), c, &lo, &err), PN_OK);
+    pn_check_finish(c, nullptr);
+    return *pn_check_answer(c, 0);
+}
+
+bool has_dead(const Net &n)
+{
+    bool dead = false;
+    pn_fml_node *d = pn_fml_leaf(PN_FML_DEADLOCK);
+    for (const auto &m : reachable(n.cn.get(), 1000))
+        dead |= pn_fml_eval_state(d, n.cn.get(), m.data());
+    pn_fml_free(d);
+    return dead;
+}
+
+} // namespace
+
+// The mutex net is ordinary and its siphons {idle1, cs1}, {idle2, cs2},
+// {cs1, cs2, mutex} are marked traps: Commoner's property proves it
+// deadlock-free (TOPOLOGICAL alone, before any LP).
+TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
+{
+    Net n = hand({1, 1, 0, 0, 1}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    EXPECT_TRUE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    pn_answer a = deadlock_only(n);
+    EXPECT_EQ(a.verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(a.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
+    EXPECT_FALSE(has_dead(n));
+    // Without the mutex token the siphon {cs1, cs2, mutex} is unmarked:
+    // nothing is proven, and the net is indeed dead at once.
+    Net u = hand({1, 1, 0, 0, 0}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    EXPECT_FALSE(lin_siphon_deadlock_free(u.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_TRUE(has_dead(u));
+    EXPECT_NE(deadlock_only(u).verdict, PN_VERDICT_FALSE);
+}
+
+// p (1 token) and t taking 2 from p, giving 2 back: {p} is a siphon and a
+// marked trap, yet m0 is dead because the input arc has weight 2. The
+// siphon rule must not be applied; with weight 1 it holds and proves it.
+TEST(Linear, SiphonRuleNotUsedOnNonOrdinaryNets)
+{
+    Net n = hand({1}, 1, {{0, 0, true, 2}, {0, 0, false, 2}});
+    EXPECT_FALSE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_TRUE(has_dead(n));
+    pn_answer a = deadlock_only(n);
+    EXPECT_NE(a.verdict, PN_VERDICT_FALSE);
+    Net o = hand({1}, 1, {{0, 0, true, 1}, {0, 0, false, 1}});
+    EXPECT_TRUE(lin_siphon_deadlock_free(o.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_FALSE(has_dead(o));
 }

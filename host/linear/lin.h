@@ -78,6 +78,38 @@ lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint6
  * its size. */
 uint32_t lin_trap_max(const pn_cnet *cn, uint8_t *in);
 
+/* ---- P-semiflows and what they prove (lin_invariant.c, lin_fold.c) ---- */
+typedef struct lin_inv {
+    uint32_t n_flows;          /* semiflows y >= 0, y C = 0, each verified */
+    uint32_t *flow_off;        /* n_flows + 1 */
+    uint32_t *flow_place;
+    int64_t *flow_weight;      /* > 0 */
+    uint64_t *ub;              /* per place: structural bound, UINT64_MAX: none */
+    uint8_t *constant;         /* per place: no transition changes it */
+    bool complete;             /* Farkas ran to the end (all minimal ones) */
+    bool deadlock_free;        /* proven by lin_siphon_deadlock_free */
+} lin_inv;
+
+/* Farkas' algorithm until deadline (pn_clock_now seconds); giving up
+ * leaves fewer semiflows, never a wrong one. PN_OK or PN_ERR_NOMEM. */
+pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_error *err);
+void lin_inv_free(lin_inv *inv);
+
+/* Commoner's property on a net whose input arcs all have weight 1: true
+ * when every siphon contains a trap marked at m0, so no reachable marking
+ * is dead (lin_siphon.c); false: not proven (search bounded by deadline). */
+bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline);
+
+/* Is phi (a state formula) the same in every reachable marking, as far as
+ * the invariants prove? Folds a copy's atoms with the structural bounds and
+ * constant places, then pn_fml_simplify; *value 1 (true everywhere), 0
+ * (false everywhere) or -1 (undecided). PN_OK or PN_ERR_NOMEM. */
+pn_status lin_fold_state(const pn_fml_node *phi, const pn_cnet *cn, const lin_inv *inv,
+                         int *value, pn_error *err);
+/* The sum of the structural bounds of places[0..n) (each counted as often
+ * as listed); UINT64_MAX: none. */
+uint64_t lin_inv_bound(const lin_inv *inv, const uint32_t *places, uint32_t n);
+
 /* ---- guided firing (lin_path.c) ---- */
 /* Called on every marking reached (m0 included); true stops the walk. */
 typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);

@@ -222,6 +222,92 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     return PN_OK;
 }
 
+/* Answers the P-semiflows decide alone (TOPOLOGICAL): a target whose
+ * formula folds to a constant, a bound whose structural value the initial
+ * marking already attains. */
+static pn_status lin_fold_all(const pn_cnet *cn, pn_check *c, const lin_inv *inv,
+                              FILE *verbose, pn_error *err)
+{
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
+        if (k == PN_TARGET_NONE)
+            continue;
+        if (k == PN_TARGET_BOUND) {
+            uint64_t ub = lin_inv_bound(inv, places, np), at0 = 0;
+            for (uint32_t j = 0; j < np && ub != UINT64_MAX; j++)
+                at0 += cn->m0[places[j]];
+            if (ub == UINT64_MAX || at0 != ub)
+                continue;
+            pn_check_bound_limit(c, i, ub, true, PN_TECH_TOPOLOGICAL);
+        } else {
+            int v = -1;
+            if (lin_fold_state(phi, cn, inv, &v, err) != PN_OK)
+                return err->code;
+            if (v < 0)
+                continue;
+            /* the same in every reachable marking, m0 included */
+            pn_check_decide_target(c, i, v == 1, PN_TECH_TOPOLOGICAL);
+        }
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: linear: %s: decided by P-semiflows\n",
+                    pn_check_answer(c, i)->id);
+    }
+    return PN_OK;
+}
+
+static bool lin_has_deadlock(const pn_fml_node *n)
+{
+    if (n->kind == PN_FML_DEADLOCK)
+        return true;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        if (lin_has_deadlock(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* Does an open target mention deadlock (worth Commoner's check)? */
+static bool lin_wants_siphons(const pn_check *c)
+{
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
+        if ((k == PN_TARGET_EF || k == PN_TARGET_AG) && lin_has_deadlock(phi))
+            return true;
+    }
+    return false;
+}
+
+/* Semiflows with a tenth of the time (at most 2 s), siphons with as much
+ * when a formula mentions deadlock, then the fold. */
+static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, double deadline,
+                                FILE *verbose, pn_error *err)
+{
+    double t0 = pn_clock_now(), share = (deadline - t0) / 10;
+    lin_inv *inv = NULL;
+    if (lin_inv_compute(cn, t0 + (share < 2.0 ? share : 2.0), &inv, err) != PN_OK)
+        return err->code;
+    if (verbose != NULL)
+        fprintf(verbose, "petrel: linear: %u P-semiflows (%s) in %.3f s\n", inv->n_flows,
+                inv->complete ? "all minimal" : "gave up early", pn_clock_now() - t0);
+    if (lin_wants_siphons(c)) {
+        double t1 = pn_clock_now();
+        inv->deadlock_free = lin_siphon_deadlock_free(cn, t1 + (share < 2.0 ? share : 2.0));
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: linear: siphons: %s in %.3f s\n",
+                    inv->deadlock_free ? "every siphon has a marked trap: no deadlock"
+                                       : "not proven",
+                    pn_clock_now() - t1);
+    }
+    pn_status st = lin_fold_all(cn, c, inv, verbose, err);
+    lin_inv_free(inv);
+    return st;
+}
+
 static uint32_t lin_open(const pn_check *c)
 {
     uint32_t n = 0;
@@ -277,7 +363,13 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");
     }
     pn_error lerr = {0};
-    pn_status st = lin_lp_new(cn, &r.lp, &lerr);
+    pn_status st = lin_invariants(cn, c, r.deadline, o->verbose, err);
+    if (st != PN_OK || lin_open(c) == 0) {
+        free(r.x);
+        free(r.in);
+        return st;
+    }
+    st = lin_lp_new(cn, &r.lp, &lerr);
     if (st == PN_OK)
         st = lin_all(&r, err);
     else if (st != PN_ERR_NOMEM)

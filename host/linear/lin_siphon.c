@@ -1,0 +1,144 @@
+/* Deadlock freedom by siphons and traps (Commoner's property). Theorem
+ * (e.g. Murata 1989, section VIII; Desel & Esparza 1995, "Free choice
+ * Petri nets", Prop. 4.26): in a net whose every input arc has weight 1,
+ * if every non-empty siphon contains a trap marked at m0, no reachable
+ * marking is dead. Proof: at a dead marking M every transition has an
+ * input place p with M(p) < 1, so E = {p : M(p) = 0} is a siphon (every
+ * transition consumes from E, so every transition feeding E does) and is
+ * non-empty when every transition has an input place; a trap marked at m0
+ * stays marked (whatever weights), so no marked trap lies inside E.
+ * Output weights do not matter; input weights > 1 break the argument (a
+ * dead transition's input place may hold a token), so the rule is not used.
+ *
+ * The check searches for a siphon whose largest trap is unmarked, without
+ * listing siphons: S = the largest siphon inside a set X (every siphon in
+ * X lies in S); if S is empty there is none; if the largest trap Q in S is
+ * unmarked, S is one (give up: nothing proven); else a bad siphon inside S
+ * cannot contain all of Q (it would contain a marked trap), so it lies in
+ * S minus some place of Q: the search branches on the places q1..qk of Q,
+ * branch i dropping qi and requiring q1..q(i-1) (a partition of the
+ * cases; a required place outside the largest siphon ends a branch). Bounded
+ * by a node count and the deadline; out of budget proves nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linear/lin.h"
+
+#define SIPH_NODES 2000u
+
+typedef struct siph_run {
+    const pn_cnet *cn;
+    uint32_t *feed_off, *feed_t; /* per place: the transitions putting into it */
+    double deadline;
+    uint32_t nodes;
+} siph_run;
+
+/* Shrinks in[] to the largest siphon inside it: a place goes when a
+ * transition feeding it takes nothing from the set. UINT32_MAX: out of
+ * time (in[] then means nothing). */
+static uint32_t siph_max(const siph_run *s, uint8_t *in)
+{
+    const pn_cnet *cn = s->cn;
+    bool changed = true;
+    while (changed) {
+        if (pn_clock_now() > s->deadline)
+            return UINT32_MAX;
+        changed = false;
+        for (uint32_t p = 0; p < cn->n_places; p++) {
+            for (uint32_t k = s->feed_off[p]; in[p] && k < s->feed_off[p + 1]; k++) {
+                uint32_t t = s->feed_t[k];
+                bool takes = false;
+                for (uint32_t a = cn->pre_off[t]; a < cn->pre_off[t + 1] && !takes; a++)
+                    takes = in[cn->pre[a].place];
+                if (!takes) {
+                    in[p] = 0;
+                    changed = true;
+                }
+            }
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        n += in[p];
+    return n;
+}
+
+/* true: no siphon inside x that holds every place of must lacks a marked
+ * trap; false: found one or out of budget (or memory). */
+static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
+{
+    uint32_t P = s->cn->n_places;
+    if (++s->nodes > SIPH_NODES || pn_clock_now() > s->deadline)
+        return false;
+    uint8_t *S = malloc((size_t)P + 1), *Q = malloc((size_t)P + 1);
+    bool ok = S != NULL && Q != NULL;
+    if (ok) {
+        memcpy(S, x, P);
+        uint32_t size = siph_max(s, S);
+        ok = size != UINT32_MAX;
+        bool none = size == 0;
+        for (uint32_t p = 0; p < P && !none; p++)
+            none = must[p] && !S[p]; /* no siphon in x holds must */
+        if (ok && !none) {
+            memcpy(Q, S, P);
+            bool marked = false;
+            if (lin_trap_max(s->cn, Q) > 0)
+                for (uint32_t p = 0; p < P; p++)
+                    marked |= Q[p] && s->cn->m0[p] > 0;
+            ok = marked;
+            /* branch i: misses the i-th place of Q outside must, holds the
+             * earlier ones (a partition: no set is searched twice) */
+            for (uint32_t p = 0; ok && p < P; p++) {
+                if (!Q[p] || must[p])
+                    continue;
+                S[p] = 0;
+                ok = siph_search(s, S, must);
+                S[p] = 1;
+                must[p] = 1;
+                Q[p] = 2; /* must[p] set here: undone below */
+            }
+            for (uint32_t p = 0; p < P; p++)
+                if (Q[p] == 2)
+                    must[p] = 0;
+        }
+    }
+    free(S);
+    free(Q);
+    return ok;
+}
+
+bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    if (T == 0)
+        return false;
+    for (uint32_t t = 0; t < T; t++) {
+        if (cn->pre_off[t] == cn->pre_off[t + 1])
+            return false; /* always enabled: the fold decides; keep the theorem's case */
+        for (uint32_t a = cn->pre_off[t]; a < cn->pre_off[t + 1]; a++)
+            if (cn->pre[a].weight != 1)
+                return false; /* not ordinary on the input side */
+    }
+    siph_run s = {.cn = cn, .deadline = deadline};
+    uint32_t na = cn->post_off[T];
+    s.feed_off = calloc((size_t)P + 2, sizeof *s.feed_off);
+    s.feed_t = malloc(((size_t)na + 1) * sizeof *s.feed_t);
+    uint8_t *x = malloc((size_t)P + 1), *must = calloc((size_t)P + 1, 1);
+    bool ok = s.feed_off != NULL && s.feed_t != NULL && x != NULL && must != NULL;
+    if (ok) {
+        for (uint32_t a = 0; a < na; a++)
+            s.feed_off[cn->post[a].place + 2]++;
+        for (uint32_t p = 0; p < P; p++)
+            s.feed_off[p + 2] += s.feed_off[p + 1];
+        for (uint32_t t = 0; t < T; t++)
+            for (uint32_t a = cn->post_off[t]; a < cn->post_off[t + 1]; a++)
+                s.feed_t[s.feed_off[cn->post[a].place + 1]++] = t;
+        memset(x, 1, P);
+        ok = siph_search(&s, x, must);
+    }
+    free(s.feed_off);
+    free(s.feed_t);
+    free(x);
+    free(must);
+    return ok;
+}
