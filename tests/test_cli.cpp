@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "test_coloured.h"
+
 namespace {
 
 const std::string kCli = PETREL_CLI_PATH;
@@ -361,14 +363,7 @@ TEST_F(Cli, TinyTimeoutOnAHugeModel)
 // the time limit must stop the unfolder, not HL_MAX_STEPS seconds later.
 TEST_F(Cli, TinyTimeoutWhileUnfolding)
 {
-    std::string decls = "<namedsort id=\"B\" name=\"B\"><cyclicenumeration>";
-    for (int i = 0; i < 1000; i++)
-        decls += "<feconstant id=\"b" + std::to_string(i) + "\" name=\"" + std::to_string(i) +
-                 "\"/>";
-    decls += "</cyclicenumeration></namedsort>";
-    for (const char *v : {"x", "y", "z"})
-        decls += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
-                 "\"><usersort declaration=\"B\"/></variabledecl>";
+    std::string decls = billion_bindings_decls();
     auto v = [](const char *x) { return std::string("<subterm><variable refvariable=\"") + x +
                                         "\"/></subterm>"; };
     auto one = [&](const char *x) {

@@ -24,6 +24,7 @@
 #include "petrel/formula.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_coloured.h"
 #include "test_ptrs.h"
 
 namespace {
@@ -443,14 +444,7 @@ namespace {
 // a budget the unfolder would run for seconds until HL_MAX_STEPS refuses it.
 std::string billion_bindings_net()
 {
-    std::string decls = "<namedsort id=\"B\" name=\"B\"><cyclicenumeration>";
-    for (int i = 0; i < 1000; i++)
-        decls += "<feconstant id=\"b" + std::to_string(i) + "\" name=\"" + std::to_string(i) +
-                 "\"/>";
-    decls += "</cyclicenumeration></namedsort>";
-    for (const char *v : {"x", "y", "z"})
-        decls += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
-                 "\"><usersort declaration=\"B\"/></variabledecl>";
+    std::string decls = billion_bindings_decls();
     std::string same = op("not", sub(op("or", sub(rel("inequality", var("x"), var("y"))) +
                                                sub(rel("inequality", var("y"), var("z"))))));
     std::string body = place("P", "B", all("B")) + trans("t", same) +
