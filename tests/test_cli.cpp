@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -421,4 +422,86 @@ TEST_F(Cli, SigtermGivesCannotCompute)
     EXPECT_EQ(r.code, 0) << show(r);
     EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, kQuick);
+}
+
+// ---- streamed answers ---------------------------------------------------------------------
+
+namespace {
+
+// p0 (one token) with two self-loops t0 and t1 that each add a token to c, d: the
+// bounds of p0 are decided at once (1, before exploring); c's bound never is (c is
+// unbounded: the exploration runs until the time limit or the kill).
+const char *kUnboundedNet = R"(<?xml version="1.0"?>
+<pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">
+ <net id="s" type="http://www.pnml.org/version-2009/grammar/ptnet"><page id="g">
+  <place id="p0"><initialMarking><text>1</text></initialMarking></place>
+  <place id="c"/><place id="d"/>
+  <transition id="t0"/><transition id="t1"/>
+  <arc id="a1" source="p0" target="t0"/><arc id="a2" source="t0" target="p0"/>
+  <arc id="a3" source="t0" target="c"/>
+  <arc id="a4" source="p0" target="t1"/><arc id="a5" source="t1" target="p0"/>
+  <arc id="a6" source="t1" target="d"/>
+ </page></net>
+</pnml>
+)";
+
+std::string upper_bounds(std::initializer_list<const char *> places)
+{
+    std::string s = "<?xml version=\"1.0\"?>\n<property-set xmlns=\"http://mcc.lip6.fr/\">\n";
+    int i = 0;
+    for (const char *p : places)
+        s += "<property><id>S-UpperBounds-0" + std::to_string(i++) +
+             "</id><formula><place-bound><place>" + p + "</place></place-bound></formula></property>\n";
+    return s + "</property-set>\n";
+}
+
+size_t count_of(const std::string &s, const std::string &part)
+{
+    size_t n = 0;
+    for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
+        n++;
+    return n;
+}
+
+size_t lines_of(const std::string &s) { return count_of(s, "\n"); }
+
+} // namespace
+
+TEST_F(Cli, DecidedAnswersArePrintedBeforeAKill)
+{
+    write("model.pnml", kUnboundedNet);
+    write("UpperBounds.xml", upper_bounds({"p0", "c", "p0"}));
+    // SIGKILL: no handler runs, so only what was already written is there.
+    Run r = run("-e UpperBounds " + quote(dir), "timeout -s KILL 1");
+    EXPECT_EQ(r.code, 137) << "killed by timeout(1)\n" << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-00 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-02 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "S-UpperBounds-01"), 0u) << show(r);
+    EXPECT_EQ(lines_of(r.out), 2u) << show(r);
+}
+
+TEST_F(Cli, TimeLimitPrintsTheOpenAnswersOnce)
+{
+    write("model.pnml", kUnboundedNet);
+    write("UpperBounds.xml", upper_bounds({"p0", "c", "p0"}));
+    Run r = run("--timeout 1 -e UpperBounds " + quote(dir));
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-00 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-02 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-01 CANNOT_COMPUTE\n"), 1u) << show(r);
+    EXPECT_EQ(lines_of(r.out), 3u) << show(r);
+    EXPECT_LT(r.seconds, 2.0) << show(r);
+}
+
+TEST_F(Cli, SigtermPrintsTheOpenAnswersOnce)
+{
+    write("model.pnml", kUnboundedNet);
+    write("UpperBounds.xml", upper_bounds({"p0", "c", "p0"}));
+    Run r = run("-e UpperBounds " + quote(dir), "timeout --preserve-status -s TERM 1");
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-00 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-02 1 TECHNIQUES"), 1u) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA S-UpperBounds-01 CANNOT_COMPUTE\n"), 1u) << show(r);
+    EXPECT_EQ(lines_of(r.out), 3u) << show(r);
+    EXPECT_LT(r.seconds, kQuick) << show(r);
 }

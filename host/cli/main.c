@@ -1,6 +1,5 @@
 /* petrel: the command-line tool. Loads a model, runs one MCC examination and
  * prints its answers in the MCC format. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "stream.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
@@ -18,27 +18,6 @@
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 
-/* The one piece of global state: a signal handler can reach nothing else.
- * The engine's threads poll it between chunks and stop with what is proven;
- * a lock-free atomic store is async-signal-safe and race-free. */
-static volatile sig_atomic_t cli_cancelled;
-
-static void cli_on_signal(int sig)
-{
-    (void)sig;
-    __atomic_store_n(&cli_cancelled, 1, __ATOMIC_RELAXED);
-}
-
-static void cli_install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = cli_on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 typedef struct cli_run {
     cli_options o;
     char *dir;          /* instance folder (formula files live there) */
@@ -48,6 +27,7 @@ typedef struct cli_run {
     pn_topology *topo;
     pn_budget budget;     /* made before the model is read */
     pn_examine_opts xo;
+    cli_stream *out;      /* every answer goes through it (stream.h) */
 } cli_run;
 
 static char *cli_join(const char *dir, const char *file)
@@ -127,11 +107,12 @@ static uint64_t cli_engine_budget(uint64_t mem)
 }
 
 /* The budget starts before the model is read: reading and unfolding count
- * against the time limit. */
+ * against the time limit. SIGINT and SIGTERM end the run through the
+ * stream's watchdog (with what was printed so far), not through a flag. */
 static void cli_budget(cli_run *r)
 {
     const cli_options *o = &r->o;
-    r->budget = pn_budget_make(o->timeout_s, (const volatile int *)&cli_cancelled,
+    r->budget = pn_budget_make(o->timeout_s, NULL,
                                cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes()));
 }
 
@@ -176,22 +157,8 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
 static void cli_print_answers(const cli_run *r, const pn_check *c,
                               const pn_engine_result *res)
 {
-    for (uint32_t i = 0; i < pn_check_count(c); i++) {
-        const pn_answer *a = pn_check_answer(c, i);
-        char tech[160];
-        pn_mcc_techniques(res, r->net, a->techniques, tech, sizeof tech);
-        char value[32];
-        const char *v = NULL;
-        if (a->verdict == PN_VERDICT_TRUE)
-            v = "TRUE";
-        else if (a->verdict == PN_VERDICT_FALSE)
-            v = "FALSE";
-        else if (a->verdict == PN_VERDICT_VALUE) {
-            snprintf(value, sizeof value, "%lu", (unsigned long)a->value);
-            v = value;
-        }
-        pn_mcc_print_formula(stdout, a->id, v, tech);
-    }
+    for (uint32_t i = 0; i < pn_check_count(c); i++)
+        cli_stream_answer(r->out, c, i, res);
 }
 
 /* An LTL counterexample: the prefix, then the cycle in brackets, repeated
@@ -263,7 +230,7 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
 {
     const pn_engine_result *res = &rep->result;
     if (rep->check == NULL) {
-        pn_mcc_print_state_space(stdout, res, r->net);
+        cli_stream_state_space(r->out, res, r->net);
         cli_print_stats(r, res);
         return;
     }
@@ -275,20 +242,49 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
     }
 }
 
+/* Names the answers to stream: the formulas, or the global property;
+ * StateSpace keeps the stream's one bare answer. */
+static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
+{
+    bool ltl = r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
+    uint32_t threads = ltl ? 1 : r->xo.explore.threads; /* LTL runs on one thread */
+    bool ok = true;
+    if (set != NULL) {
+        const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
+        for (uint32_t i = 0; ids != NULL && i < set->n; i++)
+            ids[i] = set->props[i].id;
+        ok = ids != NULL && cli_stream_set_ids(r->out, ids, set->n, r->net, threads);
+        free(ids);
+    } else if (pn_exam_is_global(r->o.exam)) {
+        const char *id = pn_exam_name(r->o.exam);
+        ok = cli_stream_set_ids(r->out, &id, 1, r->net, threads);
+    }
+    if (!ok) {
+        fputs("petrel: out of memory\n", stderr);
+        return 1;
+    }
+    r->xo.explore.on_decide = cli_stream_on_decide;
+    r->xo.explore.on_decide_ctx = r->out;
+    return 0;
+}
+
 /* Every examination through the driver (see examine.h). */
 static int cli_examine(cli_run *r)
 {
     pn_fml_set *set = NULL;
     int rc = cli_load_formulas(r, &set);
+    if (rc == 0)
+        rc = cli_stream_answers(r, set);
     if (rc != 0) {
-        fputs("CANNOT_COMPUTE\n", stdout);
+        cli_stream_close(r->out);
+        pn_fml_set_free(set);
         return rc;
     }
     pn_report *rep = NULL;
     pn_error err = {0};
     if (pn_examine(r->cn, r->o.exam, set, &r->xo, &r->budget, &rep, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
-        fputs("CANNOT_COMPUTE\n", stdout);
+        cli_stream_close(r->out);
         pn_fml_set_free(set);
         return 1;
     }
@@ -332,21 +328,28 @@ int main(int argc, char **argv)
     int rc = cli_parse(argc, argv, &r.o);
     if (rc != 0)
         return rc == 1 ? 0 : rc;
-    cli_install_signals();
+    cli_stream_block_signals();
     cli_budget(&r);
+    r.out = cli_stream_new(stdout, r.budget.deadline);
+    if (r.out == NULL) {
+        fputs("petrel: out of memory\n", stderr);
+        return 1;
+    }
     rc = cli_resolve_model(&r);
     if (rc == 0)
         rc = cli_choose_engine(&r);
     if (rc == 0)
         rc = cli_load(&r);
     if (rc < 0) { /* a model Petrel cannot handle, or out of time: nothing proven */
-        fputs("CANNOT_COMPUTE\n", stdout);
         rc = 0;
     } else if (rc == 0) {
         cli_examine_opts(&r);
         rc = cli_examine(&r);
     }
+    if (rc <= 0) /* what is still open (on errors, nothing is printed) */
+        cli_stream_close(r.out);
     cli_free(&r);
+    cli_stream_free(r.out);
     fflush(stdout);
     return rc;
 }

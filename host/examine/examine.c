@@ -234,6 +234,7 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
+    pn_check_on_decide(c, o->on_decide, o->on_decide_ctx);
     bool graph = examine_uses_graph(exam, c);
     pn_status st = PN_OK;
     if (graph && examine_is_ltl(exam)) {
@@ -272,11 +273,15 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
 {
     pn_fml_set *fs = NULL;
     pn_check *inner = NULL;
+    pn_engine_opts io = *o; /* the inner answers are not the examination's */
+    io.on_decide = NULL;
     pn_status st = pn_col_build(cn->net, exam, &fs, err);
     if (st == PN_OK)
-        st = examine_formulas(cn, pn_col_as(exam), fs, o, budget, diag, &inner, res, err);
+        st = examine_formulas(cn, pn_col_as(exam), fs, &io, budget, diag, &inner, res, err);
     if (st == PN_OK)
         st = pn_check_new(cn, exam, NULL, 1, check, err);
+    if (st == PN_OK)
+        pn_check_on_decide(*check, o->on_decide, o->on_decide_ctx);
     if (st == PN_OK)
         pn_check_set(*check, 0, pn_col_fold(inner, exam));
     pn_check_free(inner);

@@ -66,7 +66,12 @@ struct pn_check {
     check_worker *workers;
     pn_visitor visitor;
     pn_fml_node *deadlock;     /* the target of ITEM_DEADLOCK (E F deadlock) */
+    pn_check_listener listen;  /* streaming (pn_check_on_decide) */
+    void *listen_ctx;
+    uint8_t *told;             /* per answer: the listener has it */
 };
+
+static void check_tell_decided(pn_check *c, uint32_t i);
 
 static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
 {
@@ -75,6 +80,7 @@ static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
                                      __ATOMIC_ACQUIRE))
         return false;
     it->witness = id + 1;
+    check_tell_decided(c, (uint32_t)(it - c->items));
     return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
 }
 
@@ -352,6 +358,7 @@ void pn_check_free(pn_check *c)
     free(c->moved);
     free(c->items);
     free(c->answers);
+    free(c->told);
     pn_layout_free(c->lay);
     pn_fml_free(c->deadlock);
     free(c);
@@ -369,8 +376,9 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     c->n = set != NULL ? set->n : 1;
     c->items = calloc((size_t)c->n + 1, sizeof *c->items);
     c->answers = calloc((size_t)c->n + 1, sizeof *c->answers);
+    c->told = calloc((size_t)c->n + 1, 1);
     uint8_t *widths = NULL;
-    pn_status st = c->items && c->answers
+    pn_status st = c->items && c->answers && c->told
                        ? pn_layout_initial_widths(cn, &widths, err)
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
     if (st == PN_OK)
@@ -395,6 +403,53 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
 const pn_visitor *pn_check_visitor(pn_check *c) { return &c->visitor; }
 
 bool pn_check_decided(const pn_check *c) { return c->to_decide == 0; }
+
+/* ---- streaming ------------------------------------------------------------ */
+
+/* Hands a final answer to the listener, once (several workers may race). */
+static void check_tell(pn_check *c, uint32_t i)
+{
+    if (c->listen == NULL || c->answers[i].verdict == PN_VERDICT_UNKNOWN ||
+        __atomic_exchange_n(&c->told[i], 1, __ATOMIC_ACQ_REL))
+        return;
+    c->listen(c->listen_ctx, c, i);
+}
+
+/* The answer of an item a witness or a proof just decided, as
+ * pn_check_finish will write it; only the deciding thread writes it. */
+static void check_tell_decided(pn_check *c, uint32_t i)
+{
+    const check_item *it = &c->items[i];
+    pn_answer *a = &c->answers[i];
+    if (c->listen == NULL || it->decided == 0 || it->kind == ITEM_NONE)
+        return;
+    if (it->techniques != 0)
+        a->techniques = it->techniques;
+    if (it->kind == ITEM_BOUND) {
+        a->value = it->limit;
+        if (it->witness != 0)
+            a->techniques |= PN_TECH_EXPLICIT;
+        a->verdict = PN_VERDICT_VALUE;
+    } else {
+        pn_verdict v = (pn_verdict)it->decided;
+        if (it->negate)
+            v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
+        a->has_witness = it->witness != 0;
+        a->witness = it->witness ? it->witness - 1 : 0;
+        a->verdict = v;
+    }
+    check_tell(c, i);
+}
+
+void pn_check_on_decide(pn_check *c, pn_check_listener fn, void *ctx)
+{
+    c->listen = fn;
+    c->listen_ctx = ctx;
+    for (uint32_t i = 0; i < c->n; i++) {
+        check_tell_decided(c, i);
+        check_tell(c, i);
+    }
+}
 
 static pn_verdict check_final(const pn_check *c, const check_item *it, bool complete)
 {
@@ -444,6 +499,8 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res)
             v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
         a->verdict = v;
     }
+    for (uint32_t i = 0; c->listen != NULL && i < c->n; i++)
+        check_tell(c, i);
 }
 
 uint32_t pn_check_count(const pn_check *c) { return c->n; }
@@ -463,8 +520,10 @@ bool pn_check_needs_graph(const pn_check *c)
 
 void pn_check_set(pn_check *c, uint32_t i, pn_verdict v)
 {
-    if (i < c->n)
-        c->answers[i].verdict = v;
+    if (i >= c->n)
+        return;
+    c->answers[i].verdict = v;
+    check_tell(c, i);
 }
 
 void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques)
@@ -515,6 +574,7 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     it->techniques = techniques;
     check_count_work(c);
+    check_tell_decided(c, i);
 }
 
 void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
@@ -529,4 +589,6 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
     if (reached)
         it->decided = PN_VERDICT_VALUE;
     check_count_work(c);
+    if (reached)
+        check_tell_decided(c, i);
 }

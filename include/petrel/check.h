@@ -90,6 +90,14 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
 void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
                           uint32_t techniques);
 
+/* Streaming answers: fn(ctx, c, i) is called once per answer, as soon as
+ * it is final (pn_check_answer(c, i) no longer changes), from whichever
+ * thread decided it (exploration workers included: fn must be
+ * thread-safe). Answers already decided are reported at once. Callers that
+ * set techniques do so before the verdict. fn NULL: none. */
+typedef void (*pn_check_listener)(void *ctx, const pn_check *c, uint32_t i);
+void pn_check_on_decide(pn_check *c, pn_check_listener fn, void *ctx);
+
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
 

@@ -43,6 +43,8 @@ typedef struct pn_progress {
     uint64_t bytes;
 } pn_progress;
 
+struct pn_check; /* check.h */
+
 typedef struct pn_engine_opts {
     uint32_t threads;            /* 0: 1 */
     /* Optional (NULL: no limits): the deadline and cancel flag, polled
@@ -64,6 +66,10 @@ typedef struct pn_engine_opts {
     /* The examination says on its diag stream, per formula, what decided
      * it before exploring (the linear layer) and how long it took. */
     bool verbose;
+    /* Streaming (pn_examine): called as each answer of the examination is
+     * decided (see pn_check_on_decide); NULL: none. The engine ignores it. */
+    void (*on_decide)(void *ctx, const struct pn_check *c, uint32_t i);
+    void *on_decide_ctx;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {
