@@ -505,3 +505,44 @@ TEST_F(Cli, SigtermPrintsTheOpenAnswersOnce)
     EXPECT_EQ(lines_of(r.out), 3u) << show(r);
     EXPECT_LT(r.seconds, kQuick) << show(r);
 }
+
+// ---- quiet by default, each diagnostic once -------------------------------------------------
+
+TEST_F(Cli, NoGpuNoteWithoutVerbose)
+{
+    write("model.pnml", kUnboundedNet);
+    write("UpperBounds.xml", upper_bounds({"p0"}));
+    Run r = run("-e StateSpace --timeout 0.3 " + quote(dir));
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_FALSE(contains(r.err, "GPU")) << show(r);
+    bool gpu_build = false;
+#ifdef PETREL_HAVE_CUDA
+    gpu_build = exists("/dev/nvidia0");
+#endif
+    if (!gpu_build) {
+        Run v = run("-v -e StateSpace --timeout 0.3 " + quote(dir));
+        EXPECT_EQ(count_of(v.err, "no usable GPU"), 1u) << show(v);
+    }
+}
+
+TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)
+{
+    write("model.pnml", kUnboundedNet);
+    auto ltl = [](const char *id, const char *place) {
+        return std::string("<property><id>") + id +
+               "</id><formula><all-paths><finally><integer-le><tokens-count><place>" + place +
+               "</place></tokens-count><integer-constant>3</integer-constant></integer-le>"
+               "</finally></all-paths></formula></property>\n";
+    };
+    write("LTLCardinality.xml", "<?xml version=\"1.0\"?>\n<property-set xmlns=\"http://mcc.lip6.fr/\">\n" +
+                                    ltl("S-LTLCardinality-00", "nosuch") +
+                                    ltl("S-LTLCardinality-01", "p0") + "</property-set>\n");
+    for (const char *limit : {"", "--timeout 5 "}) {
+        Run r = run(std::string(limit) + "-e LTLCardinality " + quote(dir));
+        EXPECT_EQ(r.code, 0) << show(r);
+        EXPECT_EQ(count_of(r.out, "FORMULA S-LTLCardinality-00 CANNOT_COMPUTE\n"), 1u) << show(r);
+        EXPECT_EQ(count_of(r.out, "FORMULA S-LTLCardinality-01 TRUE TECHNIQUES"), 1u) << show(r);
+        EXPECT_EQ(count_of(r.err, "S-LTLCardinality-00"), 1u) << show(r);
+        EXPECT_EQ(count_of(r.err, "unknown place 'nosuch'"), 1u) << show(r);
+    }
+}

@@ -42,6 +42,13 @@ static pn_status examine_one(pn_ctl_model *m, pn_exam exam, const pn_fml_set *se
     return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
 }
 
+/* A formula the reader could not bind: it already said why (once), so the
+ * checkers' "no formula to check" is not repeated on diag. */
+static bool examine_unbound(const pn_fml_set *set, uint32_t i)
+{
+    return set != NULL && (set->props[i].status != PN_OK || set->props[i].root == NULL);
+}
+
 static uint32_t examine_unknown(const pn_check *c)
 {
     uint32_t n = 0;
@@ -71,7 +78,7 @@ static void examine_graph_passes(pn_ctl_model *m, pn_exam exam, const pn_fml_set
             pn_status st = examine_one(m, exam, set, i, &v, &err);
             if (st == PN_OK)
                 pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
-            else if (diag != NULL && (pass == 1 || !timed))
+            else if (diag != NULL && (pass == 1 || !timed) && !examine_unbound(set, i))
                 fprintf(diag, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
             if (pn_budget_expired(budget))
                 return;
@@ -165,7 +172,8 @@ static void examine_ltl_passes(ltl_run *r)
                 examine_ltl_reset(r);
             if (st == PN_ERR_UNSUPPORTED)
                 r->graph_only[i] = 1;
-            if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i]))
+            if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i]) &&
+                !examine_unbound(r->set, i))
                 fprintf(r->diag, "petrel: %s: %s\n", pn_check_answer(r->c, i)->id, err.msg);
             if (pn_budget_expired(r->budget))
                 return;
