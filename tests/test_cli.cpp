@@ -546,3 +546,39 @@ TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)
         EXPECT_EQ(count_of(r.err, "unknown place 'nosuch'"), 1u) << show(r);
     }
 }
+
+// ---- input errors and help -----------------------------------------------------------------
+
+TEST_F(Cli, HelpSaysTimeoutZeroIsNoLimit)
+{
+    Run r = run("--help");
+    EXPECT_TRUE(contains(r.out, "--timeout SECONDS   wall-clock budget, 0 for no limit")) << show(r);
+}
+
+TEST_F(Cli, EmptyModelFileSaysSo)
+{
+    std::string path = write("model.pnml", "");
+    Run r = run("-e StateSpace " + quote(dir));
+    EXPECT_EQ(r.code, 2) << show(r);
+    EXPECT_EQ(r.err, "petrel: " + path + ": empty file\n") << show(r);
+    EXPECT_EQ(r.out, "") << show(r);
+}
+
+TEST_F(Cli, BillionLaughsIsRefusedWithinASecond)
+{
+    std::string s = "<?xml version=\"1.0\"?>\n<!DOCTYPE pnml [\n<!ENTITY lol \"lol\">\n";
+    for (int i = 1; i < 10; i++) {
+        s += "<!ENTITY lol" + std::to_string(i) + " \"";
+        for (int k = 0; k < 10; k++)
+            s += i == 1 ? "&lol;" : "&lol" + std::to_string(i - 1) + ";";
+        s += "\">\n";
+    }
+    s += "]>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\"><net id=\"n\" "
+         "type=\"http://www.pnml.org/version-2009/grammar/ptnet\"><page id=\"g\"><place id=\"p\">"
+         "<name><text>&lol9;</text></name></place></page></net></pnml>\n";
+    write("model.pnml", s);
+    Run r = run("--timeout 5 -e StateSpace " + quote(dir));
+    EXPECT_EQ(r.code, 2) << show(r);
+    EXPECT_TRUE(contains(r.err, "DOCTYPE with an internal subset")) << show(r);
+    EXPECT_LT(r.seconds, 1.0) << show(r);
+}

@@ -681,3 +681,45 @@ TEST(HlpnMcc, UnfoldedSizesAndStateSpaces)
         pn_cnet_free(cn);
     }
 }
+
+// ---- one-element tuples ---------------------------------------------------------
+
+// The GreatSPN editor writes <tuple> around a single term: over a plain sort it is that
+// term (no product sort of one component is declared), on markings, arcs and guards.
+TEST(HlpnUnfold, OneElementTupleIsItsComponent)
+{
+    std::string body =
+        place("P", "C", op("tuple", sub(all("C")))) +
+        place("S", "R", num(2, op("tuple", sub(rng(3))))) + place("Q", "C") + trans("t") +
+        arc("P", "t", num(1, op("tuple", sub(var("x"))))) +
+        arc("t", "Q", op("tuple", sub(op("successor", sub(var("x"))))));
+    Result r = read_mem(sym_net(body));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    const pn_net *n = r.net.get();
+    EXPECT_EQ(m0_of(n, "P_a"), 1u);
+    EXPECT_EQ(m0_of(n, "P_b"), 1u);
+    EXPECT_EQ(m0_of(n, "P_c"), 1u);
+    EXPECT_EQ(m0_of(n, "S_3"), 2u);
+    EXPECT_EQ(pn_net_find_place(n, "S_1"), -1);
+    std::map<std::string, uint64_t> a = arcs_of(n);
+    EXPECT_EQ(a["P_a>t_a"], 1u);
+    EXPECT_EQ(a["t_a>Q_b"], 1u);
+    EXPECT_EQ(a["t_c>Q_a"], 1u);
+    EXPECT_EQ(a.size(), 6u);
+}
+
+// A declared product of one component still takes the tuple as a tuple.
+TEST(HlpnUnfold, OneElementTupleOfAOneComponentProduct)
+{
+    std::string decls = std::string(kDecls) +
+                        "<namedsort id=\"P1\" name=\"P1\"><productsort><usersort declaration=\"C\"/>"
+                        "</productsort></namedsort>\n";
+    std::string body = place("P", "P1", op("tuple", sub(cst("cb"))));
+    Result r = read_mem(sym_net(body, decls));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    const uint32_t *idx;
+    uint32_t len;
+    ASSERT_TRUE(pn_net_find_place_group(r.net.get(), "P", &idx, &len));
+    ASSERT_EQ(len, 1u);
+    EXPECT_EQ(r.net->m0[idx[0]], 1u);
+}

@@ -229,7 +229,9 @@ TEST(PnmlRead, NamesAreTrimmedAndEmptyNamesFallBackToIds)
 
 TEST(PnmlRead, EntitiesAreNotExpanded)
 {
-    // Billion laughs and an external file: neither may be expanded or read.
+    // Billion laughs and an external file: neither may be expanded or read. The
+    // internal subset that declares them is refused before libxml2 parses it (the file
+    // reader took 76 s and 0.9 GB on this pattern; test_hostile.cpp).
     std::string dtd = "<!DOCTYPE pnml [\n<!ENTITY a0 \"lollollollol\">\n";
     for (int i = 1; i < 10; i++) {
         dtd += "<!ENTITY a" + std::to_string(i) + " \"";
@@ -239,8 +241,8 @@ TEST(PnmlRead, EntitiesAreNotExpanded)
     }
     dtd += "<!ENTITY ext SYSTEM \"file:///etc/passwd\">\n]>\n";
     Result r = read_mem(dtd + pt_net("<place id=\"p\"><name><text>&a9;&ext;</text></name></place>"));
-    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
-    EXPECT_STREQ(r.net->place_name[0], "p");
+    EXPECT_EQ(r.st, PN_ERR_INPUT) << r.err.msg;
+    EXPECT_EQ(r.net, nullptr);
 }
 
 TEST(PnmlRead, OldErrorIsKept)

@@ -14,6 +14,7 @@
 
 #include <libxml/parser.h>
 
+#include "io/xml_guard.h"
 #include "petrel/budget.h"
 
 /* Same options as the streaming reader (pnml_read.c): no network, no
@@ -464,6 +465,8 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
     if (len > INT_MAX)
         return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
                        label);
+    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+        return err->code;
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
@@ -476,6 +479,8 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
 {
     *out = NULL;
     double t0 = pn_clock_now();
+    if (pn_xml_guard_path(path, err) != PN_OK)
+        return err->code;
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);

@@ -288,6 +288,18 @@ static hl_term *hl_component(hl_model *m, xmlNode *e, uint32_t expect, bool allo
     return hl_colour(m, e, expect);
 }
 
+/* A one-element tuple over sort S is S's term itself (editors such as
+ * GreatSPN's write <tuple> around a single <all> or colour), unless the
+ * sort expected, or with none expected some declared sort, is a product of
+ * one component. Takes t's only kid and frees t. */
+static hl_term *hl_unwrap(hl_term *t)
+{
+    hl_term *kid = t->kids[0];
+    t->kids[0] = NULL;
+    hl_term_free(t);
+    return kid;
+}
+
 static hl_term *hl_tuple(hl_model *m, xmlNode *e, uint32_t expect, bool allow_all)
 {
     uint32_t n;
@@ -296,6 +308,11 @@ static hl_term *hl_tuple(hl_model *m, xmlNode *e, uint32_t expect, bool allow_al
         return NULL;
     const hl_sort *ps = hl_sort_is(m, expect, HL_SORT_PRODUCT) ? &m->sorts[hl_canon(m, expect)]
                                                                : NULL;
+    if (n == 1 && ps == NULL && expect != HL_NONE) {
+        hl_term *kid = hl_component(m, kids[0], expect, allow_all);
+        free(kids);
+        return kid;
+    }
     hl_term *t = NULL;
     if (ps != NULL && ps->n != n)
         hl_fail(m, PN_ERR_INPUT, e, "tuple of %u where sort %s has %u components", n,
@@ -310,6 +327,8 @@ static hl_term *hl_tuple(hl_model *m, xmlNode *e, uint32_t expect, bool allow_al
     if (t == NULL)
         return NULL;
     t->sort = ps != NULL ? hl_canon(m, expect) : hl_find_product(m, t);
+    if (t->sort == HL_NONE && t->n == 1)
+        return hl_unwrap(t);
     if (t->sort == HL_NONE) {
         hl_fail(m, PN_ERR_INPUT, e, "no product sort matches this tuple");
         return hl_drop(t);

@@ -9,6 +9,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "io/xml_guard.h"
+
 #define FML_NS "http://mcc.lip6.fr/"
 
 typedef struct fml_reader {
@@ -545,6 +547,8 @@ pn_status pn_fml_read_memory(const char *buf, size_t len, const char *label,
     *out = NULL;
     if (len > INT_MAX)
         return pn_fail(err, PN_ERR_INPUT, "%s: formula file too large", r.label);
+    if (pn_xml_guard_memory(buf, len, r.label, err) != PN_OK)
+        return err->code;
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", r.label);

@@ -19,6 +19,7 @@
 #include <libxml/xmlreader.h>
 
 #include "coloured/hlpn.h"
+#include "io/xml_guard.h"
 #include "net/strmap.h"
 
 /* NONET: a model must never make us fetch anything. No NOENT/DTDLOAD, so
@@ -911,6 +912,8 @@ pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
                        label);
     if (buf == NULL || len == 0)
         return pn_fail(err, PN_ERR_INPUT, "%s:1: malformed XML: empty input", label);
+    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+        return err->code;
     xmlTextReaderPtr xr = xmlReaderForMemory(buf, (int)len, label, NULL,
                                              PNML_XML_OPTIONS);
     bool coloured = false;
@@ -932,6 +935,14 @@ pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
     if (e != 0) {
         close(fd);
         return pn_fail(err, PN_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (S_ISREG(sb.st_mode) && sb.st_size == 0) {
+        close(fd);
+        return pn_fail(err, PN_ERR_INPUT, "%s: empty file", path);
+    }
+    if (pn_xml_guard_fd(fd, path, err) != PN_OK) {
+        close(fd);
+        return err->code;
     }
     xmlTextReaderPtr xr = xmlReaderForFd(fd, path, NULL, PNML_XML_OPTIONS);
     bool coloured = false;
