@@ -582,3 +582,25 @@ TEST_F(Cli, BillionLaughsIsRefusedWithinASecond)
     EXPECT_TRUE(contains(r.err, "DOCTYPE with an internal subset")) << show(r);
     EXPECT_LT(r.seconds, 1.0) << show(r);
 }
+
+// ---- install -------------------------------------------------------------------------------
+
+TEST_F(Cli, InstallPutsTheToolTheBenchKitEntryAndTheDocsInPlace)
+{
+    std::string prefix = dir + "/prefix";
+    std::string cmd = quote(PETREL_CMAKE_COMMAND) + " --install " + quote(PETREL_BINARY_DIR) +
+                      " --prefix " + quote(prefix) + " >/dev/null";
+    ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
+    for (const char *f : {"bin/petrel", "share/petrel/BenchKit_head.sh", "share/doc/petrel/LICENSE",
+                          "share/doc/petrel/README.md", "share/doc/petrel/architecture.md"})
+        EXPECT_TRUE(exists(prefix + "/" + f)) << f;
+    EXPECT_TRUE(contains(slurp(prefix + "/share/doc/petrel/LICENSE"), "MIT License"));
+    // The installed entry finds the installed tool.
+    write("model.pnml", kUnboundedNet);
+    std::string out = dir + "/bk.out";
+    std::string bk = "cd " + quote(dir) + " && env -u PETREL_BIN BK_EXAMINATION=OneSafe " +
+                     quote(prefix + "/share/petrel/BenchKit_head.sh") + " >" + quote(out) +
+                     " 2>/dev/null";
+    EXPECT_EQ(system(bk.c_str()), 0) << bk;
+    EXPECT_EQ(slurp(out).rfind("FORMULA OneSafe FALSE TECHNIQUES", 0), 0u) << slurp(out);
+}

@@ -9,13 +9,16 @@
 # statistics and progress go to stderr (appended to $BK_LOG_FILE when set).
 #
 # The binary: $PETREL_BIN when set, else the first of <repo>/build/petrel (the
-# script lives in <repo>/tools/mcc) and a petrel beside this script.
+# script lives in <repo>/tools/mcc), <prefix>/bin/petrel (installed by
+# `cmake --install` as <prefix>/share/petrel/BenchKit_head.sh) and a petrel
+# beside this script.
 
 script_dir=$(cd "$(dirname "$0")" && pwd)
 
 petrel="${PETREL_BIN:-}"
 if [[ -z "$petrel" ]]; then
-    for cand in "$script_dir/../../build/petrel" "$script_dir/petrel"; do
+    for cand in "$script_dir/../../build/petrel" "$script_dir/../../bin/petrel" \
+                "$script_dir/petrel"; do
         if [[ -x "$cand" ]]; then
             petrel=$cand
             break
