@@ -30,6 +30,9 @@
 /* Successor headroom per round: bounds the memory kept free on nets with
  * many transitions by shrinking the chunk. */
 #define ENGINE_HEADROOM_STATES (1ULL << 20)
+/* Room kept for successors per round above which the level's states are
+ * scanned for their real bound (engine_level_degree). */
+#define ENGINE_DEGREE_SCAN_BYTES (64ULL << 20)
 /* Compact mode: grow the table when a round could push its load past 4/5,
  * to a size that puts it back at 5/8 (so 10..12.8 bytes of table a state). */
 #define ENGINE_COMPACT_LOAD_NUM 4
@@ -60,6 +63,11 @@ typedef struct engine {
     uint64_t rehash_ids;  /* id table: ids still to reinsert after growth */
     uint64_t buf_cap;     /* compact: states the window can hold */
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
+    /* Successors one state of the current level can have at most (its
+     * marked places' trigger lists and the free transitions), so that the
+     * room kept per round follows the states, not the net's transition
+     * count; degree_for: level_begin + 1 of the level it was computed for. */
+    uint64_t degree, degree_for;
     int stop;             /* 0 or a pn_run_status; first wins */
     int need_widen;       /* a successor overflowed: redo the level wider */
     uint64_t graph_bytes; /* record_graph: edge buffers of all workers */
@@ -287,10 +295,46 @@ static int engine_grow(engine *e, uint64_t need)
     return 0;
 }
 
+/* The transitions pn_expand_succs tries on packed state s: at most that
+ * many successors (capped at T). */
+static uint64_t engine_state_degree(const pn_prog *g, const uint64_t *s, uint64_t T)
+{
+    uint64_t d = g->n_free;
+    pn_marked_iter it;
+    pn_marked_begin(s, &it);
+    for (uint32_t p; d < T && (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
+        d += g->trig_off[p + 1] - g->trig_off[p];
+    return d < T ? d : T;
+}
+
+/* Thread 0, between rounds: the largest degree of the level's states. On a
+ * 200,000-transition ring the room for n_transitions successors per state
+ * in flight was gigabytes before the first state (every state has one). */
+static void engine_level_degree(engine *e)
+{
+    if (e->degree_for == e->level_begin + 1)
+        return;
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1, d = 1;
+    e->degree_for = e->level_begin + 1;
+    /* The scan is serial: only worth it where the room for T successors
+     * per state in flight is large. */
+    if ((uint64_t)e->nthreads * e->chunk * T * e->g->words * 8 <= ENGINE_DEGREE_SCAN_BYTES) {
+        e->degree = T;
+        return;
+    }
+    for (uint64_t id = e->level_begin; id < e->level_end && d < T; id++) {
+        uint64_t k = engine_state_degree(e->g, e->view.store + (id - e->view.base) * e->g->words,
+                                         T);
+        d = k > d ? k : d;
+    }
+    e->degree = d;
+}
+
 static uint64_t engine_round_need(const engine *e)
 {
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
-    return (uint64_t)e->nthreads * e->chunk * T;
+    uint64_t d = e->degree != 0 && e->degree < T ? e->degree : T;
+    return (uint64_t)e->nthreads * e->chunk * d;
 }
 
 static int engine_has_room(engine *e)
@@ -408,6 +452,7 @@ static void engine_plan(engine *e)
             return;
         }
     }
+    engine_level_degree(e);
     int r = engine_grow(e, engine_round_need(e));
     if (r != 0) {
         engine_set_stop(e, r);
@@ -660,11 +705,14 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
 /* Stores the initial marking as level 0. Returns a pn_run_status. */
 static int engine_seed(engine *e)
 {
+    uint64_t *s = e->workers[0].scratch.succ;
+    pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
+    e->degree = engine_state_degree(e->g, s, T);
+    e->degree_for = 1; /* level 0: the initial marking */
     int r = engine_grow(e, engine_round_need(e) + 1);
     if (r != 0)
         return r;
-    uint64_t *s = e->workers[0].scratch.succ;
-    pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
     uint64_t h = pn_state_hash(s, e->g->words);
     if (e->compact) {
         pn_ctable_insert(&e->view.ctable, s[0], h);
