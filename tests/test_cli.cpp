@@ -604,3 +604,25 @@ TEST_F(Cli, InstallPutsTheToolTheBenchKitEntryAndTheDocsInPlace)
     EXPECT_EQ(system(bk.c_str()), 0) << bk;
     EXPECT_EQ(slurp(out).rfind("FORMULA OneSafe FALSE TECHNIQUES", 0), 0u) << slurp(out);
 }
+
+// A global property's one answer is named before the model is read: a time limit
+// that strikes while reading (a 100,000-place ring, 15 MB) still prints a FORMULA line.
+TEST_F(Cli, GlobalPropertyNamedWhenTheTimeLimitStrikesWhileReading)
+{
+    const int n = 100000;
+    std::string s = "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">"
+                    "<net id=\"ring\" type=\"http://www.pnml.org/version-2009/grammar/ptnet\"><page id=\"g\">\n";
+    for (int i = 0; i < n; i++)
+        s += "<place id=\"p" + std::to_string(i) + "\">" +
+             (i == 0 ? "<initialMarking><text>1</text></initialMarking>" : "") + "</place>\n";
+    for (int i = 0; i < n; i++)
+        s += "<transition id=\"t" + std::to_string(i) + "\"/><arc id=\"a" + std::to_string(i) +
+             "\" source=\"p" + std::to_string(i) + "\" target=\"t" + std::to_string(i) +
+             "\"/><arc id=\"b" + std::to_string(i) + "\" source=\"t" + std::to_string(i) +
+             "\" target=\"p" + std::to_string((i + 1) % n) + "\"/>\n";
+    write("model.pnml", s + "</page></net></pnml>\n");
+    Run r = run("--timeout 0.1 -e OneSafe " + quote(dir));
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out, "FORMULA OneSafe CANNOT_COMPUTE\n") << show(r);
+    EXPECT_LT(r.seconds, kQuick) << show(r);
+}

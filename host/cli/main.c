@@ -337,7 +337,13 @@ int main(int argc, char **argv)
         fputs("petrel: out of memory\n", stderr);
         return 1;
     }
-    rc = cli_resolve_model(&r);
+    if (pn_exam_is_global(r.o.exam)) { /* its one answer is named before reading */
+        const char *id = pn_exam_name(r.o.exam);
+        if (!cli_stream_set_ids(r.out, &id, 1, NULL, 1))
+            rc = 1;
+    }
+    if (rc == 0)
+        rc = cli_resolve_model(&r);
     if (rc == 0)
         rc = cli_choose_engine(&r);
     if (rc == 0)

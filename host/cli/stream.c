@@ -147,6 +147,10 @@ bool cli_stream_set_ids(cli_stream *s, const char *const *ids, uint32_t n, const
         return false;
     }
     pthread_mutex_lock(&s->lock);
+    for (uint32_t i = 0; s->ids != NULL && i < s->n; i++) /* named before the model was read */
+        free(s->ids[i]);
+    free(s->ids);
+    free(s->printed);
     s->ids = copy;
     s->printed = printed;
     s->n = n;

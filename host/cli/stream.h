@@ -28,9 +28,10 @@ cli_stream *cli_stream_new(FILE *out, double deadline);
 /* Ends the watchdog and frees s; call cli_stream_close first. */
 void cli_stream_free(cli_stream *s);
 
-/* The examination's answer names (copied). threads: what TECHNIQUES says
- * of answers streamed before the exploration's statistics exist. Returns
- * false when out of memory. */
+/* The examination's answer names (copied), replacing any given before
+ * (while nothing is printed). threads: what TECHNIQUES says of answers
+ * streamed before the exploration's statistics exist. Returns false when
+ * out of memory. */
 bool cli_stream_set_ids(cli_stream *s, const char *const *ids, uint32_t n, const pn_net *net,
                         uint32_t threads);
 
