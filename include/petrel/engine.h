@@ -64,6 +64,9 @@ typedef struct pn_engine_opts {
     /* The examination says on its diag stream, per formula, what decided
      * it before exploring (the linear layer) and how long it took. */
     bool verbose;
+    /* The examination explores every interleaving: no stubborn sets
+     * (petrel/stubborn.h) before the exploration. The engine ignores it. */
+    bool no_por;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {

@@ -1,0 +1,141 @@
+/* The search over the stubborn-set layer (petrel/stubborn.h): breadth
+ * first over the on-demand store (petrel/lazy.h), whose ids come in the
+ * order states are found, so walking ids in order is the BFS queue. The
+ * layer's conditions (stubborn.c) make the reduced space reach a state
+ * where the goal has the wanted value whenever the full one does, so a
+ * complete reduced search that finds none proves there is none. */
+#include <stdlib.h>
+
+#include "petrel/lazy.h"
+#include "petrel/stubborn.h"
+
+/* The space to search: the P/T net, with the layer when reducing. */
+static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
+                              pn_space **out, pn_error *err)
+{
+    pn_space *pt = NULL;
+    pn_status st = pn_space_pt_new(cn, &pt, err);
+    if (st != PN_OK || !reduce) {
+        *out = pt;
+        return st;
+    }
+    return pn_stubborn_new(cn, pt, goal, want, out, err);
+}
+
+static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
+                            const pn_budget *budget, bool *found, pn_error *err)
+{
+    uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
+    if (m == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
+    pn_status st = PN_OK;
+    for (uint64_t id = 0; st == PN_OK && id < pn_lazy_states(z); id++) {
+        if ((id & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
+            break;
+        pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, (uint32_t)id), m);
+        if (pn_fml_eval_state(goal, cn, m) == want) {
+            *found = true;
+            break;
+        }
+        const uint32_t *succ = NULL;
+        uint32_t n = 0;
+        st = pn_lazy_succ(z, (uint32_t)id, &succ, &n, err);
+    }
+    free(m);
+    return st;
+}
+
+pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
+                             const pn_budget *budget, bool *found, uint64_t *states,
+                             uint64_t *edges, pn_error *err)
+{
+    *found = false;
+    *states = *edges = 0;
+    pn_space *sp = NULL;
+    pn_lazy *z = NULL;
+    pn_status st = search_space(cn, goal, want, reduce, &sp, err);
+    if (st == PN_OK)
+        st = pn_lazy_new_space(sp, pn_budget_memory(budget), &z, err);
+    if (st == PN_OK) {
+        st = search_run(z, cn, goal, want, budget, found, err);
+        *states = pn_lazy_states(z);
+        *edges = pn_lazy_edges(z);
+    }
+    pn_lazy_free(z);
+    if (st != PN_OK)
+        *found = false;
+    return st;
+}
+
+/* ---- the examination hook ------------------------------------------------ */
+
+typedef struct decide_stats {
+    uint32_t tried, decided;
+    uint64_t states, edges;
+} decide_stats;
+
+/* Answer i (target EF or AG phi) within share; true when decided. */
+static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_target tg,
+                       const pn_fml_node *phi, const pn_budget *share, decide_stats *ds,
+                       FILE *diag)
+{
+    bool ef = tg == PN_TARGET_EF, found = false;
+    uint64_t states = 0, edges = 0;
+    pn_error err = {0};
+    /* A G phi fails exactly where a state without phi is reachable. */
+    pn_status st = pn_stubborn_search(cn, phi, ef, true, share, &found, &states, &edges, &err);
+    ds->tried++;
+    ds->states += states;
+    ds->edges += edges;
+    if (st != PN_OK) {
+        if (diag != NULL && st != PN_ERR_TIMEOUT && st != PN_ERR_CANCELLED)
+            fprintf(diag, "petrel: %s: stubborn sets: %s\n", pn_check_answer(c, i)->id, err.msg);
+        return false;
+    }
+    pn_check_decide_target(c, i, ef ? found : !found, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
+    ds->decided++;
+    return true;
+}
+
+static uint32_t decide_open(const pn_check *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
+        n += tg == PN_TARGET_EF || tg == PN_TARGET_AG;
+    }
+    return n;
+}
+
+void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
+                        pn_engine_result *res, FILE *diag)
+{
+    uint32_t left = decide_open(c);
+    if (left == 0)
+        return;
+    double t0 = pn_clock_now();
+    pn_budget por = pn_budget_share(budget, 0.5);
+    decide_stats ds = {0};
+    for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && !pn_budget_expired(&por); i++) {
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t np = 0;
+        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
+        if (tg != PN_TARGET_EF && tg != PN_TARGET_AG)
+            continue;
+        pn_budget share = pn_budget_share(&por, 1.0 / left);
+        left--;
+        decide_one(cn, c, i, tg, phi, &share, &ds, diag);
+    }
+    res->states = ds.states;
+    res->edges = ds.edges;
+    res->status = PN_RUN_STOPPED;
+    res->seconds = pn_clock_now() - t0;
+    if (diag != NULL)
+        fprintf(diag, "petrel: stubborn sets: %u of %u searches decided, %lu states, %lu edges "
+                      "in %.3f s\n", ds.decided, ds.tried, (unsigned long)ds.states,
+                (unsigned long)ds.edges, res->seconds);
+}
