@@ -221,12 +221,12 @@ TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
     std::mt19937_64 rng(17);
     Tally t;
     NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
-    for (int i = 0; i < 2500; i++) {
+    for (int i = 0; i < 10000; i++) {
         Net net = build(random_spec(rng));
         compare(net.cn.get(), dead.get(), true, t);
     }
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 2000u);
+    EXPECT_GE(t.runs, 8000u);
     // Both answers occur, and the reduction reduces something.
     EXPECT_GT(t.found, t.runs / 10);
     EXPECT_LT(t.found, t.runs - t.runs / 10);
@@ -239,13 +239,13 @@ TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
 {
     std::mt19937_64 rng(1717);
     Tally t;
-    for (int i = 0; i < 2500; i++) {
+    for (int i = 0; i < 10000; i++) {
         Net net = build(random_spec(rng));
         NodePtr goal(rand_state(rng, net.cn.get(), 3));
         compare(net.cn.get(), goal.get(), rng() % 2 == 0, t);
     }
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 2000u);
+    EXPECT_GE(t.runs, 8000u);
     EXPECT_GT(t.found, t.runs / 10);
     EXPECT_LT(t.found, t.runs - t.runs / 10);
     EXPECT_LT(t.reduced_states, t.full_states);

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STUBBORN_TRIES 8
+#define STUBBORN_TRIES 3
 
 typedef struct stubborn {
     const pn_cnet *cn;
@@ -52,6 +52,7 @@ typedef struct stubborn {
     uint32_t *inc_off, *inc;   /* per place: transitions that add to it */
     uint32_t *dec_off, *dec;   /* per place: transitions that take from it */
     pn_space_csr dis;          /* per transition: what it may disable */
+    uint32_t *deg;             /* per transition: the lists its closure reads */
     uint64_t *m;               /* the marking of the state at hand */
     uint32_t *en, n_en;        /* its enabled transitions */
     uint32_t *en_stamp, en_epoch;
@@ -105,6 +106,7 @@ static void stubborn_free(void *self)
     free(b->stack);
     free(b->seeds);
     free(b->best);
+    free(b->deg);
     free(b->succ);
     free(b);
 }
@@ -233,20 +235,42 @@ static uint32_t stubborn_pick_enabled(const stubborn *b, const uint32_t *idx, ui
 
 static void stubborn_interesting(stubborn *b, const pn_fml_node *f, bool want);
 
+/* Forgets the seeds past n (a choice that was not taken). */
+static void stubborn_unseed(stubborn *b, uint32_t n)
+{
+    while (b->n_seeds > n)
+        b->in_stamp[b->seeds[--b->n_seeds]] = b->in_epoch - 1;
+}
+
 /* f is an AND (want) or an OR (!want) that does not have the value want:
- * one kid without it is enough. The others (OR with want, AND without):
- * every kid. */
+ * one kid without it is enough, the one that needs the fewest seeds. The
+ * others (OR with want, AND without): every kid. */
 static void stubborn_connective(stubborn *b, const pn_fml_node *f, bool want)
 {
     bool one = (f->kind == PN_FML_AND) == want;
+    uint32_t base = b->n_seeds, best = UINT32_MAX, best_n = UINT32_MAX;
+    bool key = b->need_key;
     for (uint32_t i = 0; i < f->n; i++) {
         if (!one) {
             stubborn_interesting(b, f->kids[i], want);
-        } else if (pn_fml_eval_state(f->kids[i], b->cn, b->m) != want) {
-            stubborn_interesting(b, f->kids[i], want);
-            return;
+            continue;
+        }
+        if (pn_fml_eval_state(f->kids[i], b->cn, b->m) == want)
+            continue;
+        b->need_key = false;
+        stubborn_interesting(b, f->kids[i], want);
+        uint32_t n = b->n_seeds - base + (b->need_key || b->full ? 1 : 0);
+        stubborn_unseed(b, base);
+        if (n < best_n) {
+            best = i;
+            best_n = n;
         }
     }
+    if (!one)
+        return;
+    b->need_key = key;
+    if (best != UINT32_MAX)
+        stubborn_interesting(b, f->kids[best], want);
 }
 
 /* Adds to the seeds transitions without which f cannot turn from !want to
@@ -333,6 +357,26 @@ static void stubborn_try(stubborn *b, uint32_t extra)
             b->best[b->n_best++] = b->en[i];
 }
 
+/* The enabled transitions whose closures look smallest (the fewest list
+ * entries to follow), at most STUBBORN_TRIES, into cand; how many. */
+static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->n_en; i++) {
+        uint32_t t = b->en[i], k = n < STUBBORN_TRIES ? n++ : STUBBORN_TRIES;
+        if (k == STUBBORN_TRIES && b->deg[t] >= b->deg[cand[k - 1]])
+            continue;
+        if (k == STUBBORN_TRIES)
+            k--;
+        while (k > 0 && b->deg[cand[k - 1]] > b->deg[t]) {
+            cand[k] = cand[k - 1];
+            k--;
+        }
+        cand[k] = t;
+    }
+    return n;
+}
+
 /* The enabled transitions of a stubborn set of state s into best. */
 static void stubborn_choose(stubborn *b)
 {
@@ -351,9 +395,9 @@ static void stubborn_choose(stubborn *b)
             stubborn_try(b, UINT32_MAX);
             return;
         }
-    uint32_t step = b->n_en > STUBBORN_TRIES ? b->n_en / STUBBORN_TRIES : 1;
-    for (uint32_t i = 0; i < b->n_en && b->n_best != 1; i += step)
-        stubborn_try(b, b->en[i]);
+    uint32_t cand[STUBBORN_TRIES], n = stubborn_candidates(b, cand);
+    for (uint32_t i = 0; i < n && b->n_best != 1; i++)
+        stubborn_try(b, cand[i]);
 }
 
 /* ---- the layer ----------------------------------------------------------- */
@@ -411,10 +455,22 @@ static bool stubborn_alloc(stubborn *b)
     b->stack = malloc(T * sizeof *b->stack);
     b->seeds = malloc(T * sizeof *b->seeds);
     b->best = malloc(T * sizeof *b->best);
+    b->deg = calloc(T, sizeof *b->deg);
     return b->m != NULL && b->en != NULL && b->en_stamp != NULL && b->in_stamp != NULL &&
-           b->stack != NULL && b->seeds != NULL && b->best != NULL &&
+           b->stack != NULL && b->seeds != NULL && b->best != NULL && b->deg != NULL &&
            stubborn_place_lists(b->cn, 1, &b->inc_off, &b->inc) &&
            stubborn_place_lists(b->cn, -1, &b->dec_off, &b->dec);
+}
+
+static void stubborn_degrees(stubborn *b)
+{
+    const pn_cnet *cn = b->cn;
+    for (uint32_t t = 0; t < b->T; t++) {
+        uint64_t d = b->dis.off[t + 1] - b->dis.off[t];
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+            d += b->dec_off[cn->pre[k].place + 1] - b->dec_off[cn->pre[k].place];
+        b->deg[t] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+    }
 }
 
 pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
@@ -429,6 +485,7 @@ pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node 
     if (st == PN_OK)
         st = pn_space_may_disable(inner, &b->dis, err);
     if (st == PN_OK) {
+        stubborn_degrees(b);
         b->goal = goal;
         b->want = want;
         b->full = !stubborn_supported(goal);
