@@ -7,12 +7,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
+#include "petrel/mcc.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "petrel/stubborn.h"
@@ -90,8 +94,13 @@ TEST(Stubborn, IndependentTransitionsOneInterleaving)
     Found red = search(net.cn.get(), dead.get(), true, true);
     EXPECT_TRUE(full.found);
     EXPECT_TRUE(red.found);
-    EXPECT_EQ(full.states, 1u << n);
+    EXPECT_GT(full.states, n + 1);
     EXPECT_EQ(red.states, n + 1);
+    // The whole space: 2^n states; nothing can reach "false", so the
+    // reduced search stops at the initial state.
+    NodePtr no(pn_fml_leaf(PN_FML_FALSE));
+    EXPECT_EQ(search(net.cn.get(), no.get(), true, false).states, 1u << n);
+    EXPECT_EQ(search(net.cn.get(), no.get(), true, true).states, 1u);
     // A goal on one place: only its transition is interesting; the others
     // are never fired, so the goal is reached in one step.
     uint32_t q = n + 3;
@@ -251,6 +260,121 @@ TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
     EXPECT_LT(t.reduced_states, t.full_states);
     std::printf("reachability: %u goals, %u reachable, %lu states full, %lu reduced\n", t.runs,
                 t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+}
+
+// ---- MCC instances: states with and without, the oracle's answers ----------
+
+struct Mcc {
+    NetPtr net;
+    CnetPtr cn;
+    SetPtr set;
+    std::map<std::string, bool> oracle;
+};
+
+// False (and a skip message) when the shared oracle data is absent.
+bool load_mcc(const std::string &instance, pn_exam exam, const char *suffix, Mcc &m)
+{
+    std::string dir = std::string(PETREL_SHARED_DIR) + "/mcc/" + instance;
+    std::ifstream out(dir + "/" + instance + "-" + suffix + ".out");
+    if (!out)
+        return false;
+    std::string word, id, value;
+    while (out >> word)
+        if (word == "FORMULA" && out >> id >> value)
+            m.oracle[id] = value == "TRUE";
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *net = nullptr;
+    EXPECT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &net, &err), PN_OK)
+        << err.msg;
+    m.net.reset(net);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(net, &cn, &err), PN_OK) << err.msg;
+    m.cn.reset(cn);
+    const char *file = pn_exam_formula_file(exam);
+    if (file != nullptr) {
+        pn_fml_set *set = nullptr;
+        EXPECT_EQ(pn_fml_read_file((dir + "/" + file).c_str(), net, &set, &err), PN_OK) << err.msg;
+        m.set.reset(set);
+        EXPECT_EQ(pn_fml_set_simplify(set, &err), PN_OK) << err.msg;
+    }
+    return true;
+}
+
+// Every E F / A G answer of the examination searched with and without the
+// layer (each within limit_s): the same answers as the oracle, and the
+// states of both summed.
+void mcc_states(const std::string &instance, pn_exam exam, const char *suffix, double limit_s,
+                uint64_t *full_states, uint64_t *reduced_states)
+{
+    Mcc m;
+    if (!load_mcc(instance, exam, suffix, m))
+        GTEST_SKIP() << instance << ": no oracle data";
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(m.cn.get(), exam, m.set.get(), 1, &c, &err), PN_OK) << err.msg;
+    CheckPtr check(c);
+    *full_states = *reduced_states = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = nullptr;
+        const uint32_t *places = nullptr;
+        uint32_t np = 0;
+        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
+        if (tg != PN_TARGET_EF && tg != PN_TARGET_AG)
+            continue;
+        bool ef = tg == PN_TARGET_EF;
+        uint64_t states[2] = {0, 0}, edges = 0;
+        bool found[2] = {false, false};
+        pn_status st[2];
+        for (int reduce = 0; reduce < 2; reduce++) {
+            pn_budget b = pn_budget_make(limit_s, nullptr, 0);
+            st[reduce] = pn_stubborn_search(m.cn.get(), phi, ef, reduce == 1, &b, &found[reduce],
+                                            &states[reduce], &edges, &err);
+        }
+        const char *id = pn_check_answer(c, i)->id;
+        std::printf("%s: full %lu states%s, reduced %lu states%s\n", id,
+                    (unsigned long)states[0], st[0] == PN_OK ? "" : " (stopped)",
+                    (unsigned long)states[1], st[1] == PN_OK ? "" : " (stopped)");
+        *full_states += states[0];
+        *reduced_states += states[1];
+        // The target's truth, before the negations the check peeled off.
+        bool negate = false;
+        const pn_fml_node *root = m.set ? m.set->props[i].root : nullptr;
+        while (root != nullptr && root->kind == PN_FML_NOT) {
+            negate = !negate;
+            root = root->kids[0];
+        }
+        auto it = m.oracle.find(id);
+        ASSERT_NE(it, m.oracle.end()) << id;
+        for (int reduce = 0; reduce < 2; reduce++)
+            if (st[reduce] == PN_OK) {
+                bool holds = ef ? found[reduce] : !found[reduce];
+                EXPECT_EQ(holds != negate, it->second) << id << (reduce ? " reduced" : " full");
+            }
+    }
+}
+
+TEST(Stubborn, MccPhilosophersDeadlockFiveTimesFewerStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("Philosophers-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", 20, &full, &reduced);
+    if (full > 0) {
+        EXPECT_LE(reduced * 5, full);
+    }
+}
+
+TEST(Stubborn, Big_MccDekkerDeadlockStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("Dekker-PT-020", PN_EXAM_REACH_DEADLOCK, "RD", 120, &full, &reduced);
+}
+
+TEST(Stubborn, Big_MccSharedMemoryFireabilityStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("SharedMemory-PT-000010", PN_EXAM_REACH_FIREABILITY, "RF", 60, &full, &reduced);
+    std::printf("total: full %lu, reduced %lu\n", (unsigned long)full, (unsigned long)reduced);
 }
 
 } // namespace

@@ -1,6 +1,5 @@
-/* The search over the stubborn-set layer (petrel/stubborn.h): breadth
- * first over the on-demand store (petrel/lazy.h), whose ids come in the
- * order states are found, so walking ids in order is the BFS queue. The
+/* The search over the stubborn-set layer (petrel/stubborn.h), over the
+ * on-demand store (petrel/lazy.h). The
  * layer's conditions (stubborn.c) make the reduced space reach a state
  * where the goal has the wanted value whenever the full one does, so a
  * complete reduced search that finds none proves there is none. */
@@ -22,25 +21,53 @@ static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool w
     return pn_stubborn_new(cn, pt, goal, want, out, err);
 }
 
+/* Depth first in the order states are found: each new successor id (ids
+ * at or past the count before the expansion) is pushed once. A goal is
+ * checked when its state is taken from the stack: deep goals (deadlocks)
+ * come early, and a complete search sees every state either way. */
 static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
                             const pn_budget *budget, bool *found, pn_error *err)
 {
     uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
-    if (m == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
-    pn_status st = PN_OK;
-    for (uint64_t id = 0; st == PN_OK && id < pn_lazy_states(z); id++) {
-        if ((id & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
+    uint32_t *stack = malloc(1024 * sizeof *stack);
+    uint64_t n_stack = 1, cap = 1024, steps = 0;
+    pn_status st = m == NULL || stack == NULL
+                       ? pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search")
+                       : PN_OK;
+    if (stack != NULL)
+        stack[0] = 0;
+    while (st == PN_OK && n_stack > 0) {
+        if ((++steps & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
             break;
-        pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, (uint32_t)id), m);
+        uint32_t id = stack[--n_stack];
+        pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, id), m);
         if (pn_fml_eval_state(goal, cn, m) == want) {
             *found = true;
             break;
         }
+        uint64_t before = pn_lazy_states(z);
         const uint32_t *succ = NULL;
         uint32_t n = 0;
-        st = pn_lazy_succ(z, (uint32_t)id, &succ, &n, err);
+        if ((st = pn_lazy_succ(z, id, &succ, &n, err)) != PN_OK)
+            break;
+        if (n_stack + n > cap) {
+            uint32_t *grown = realloc(stack, (cap + n) * 2 * sizeof *stack);
+            if (grown == NULL) {
+                st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
+                break;
+            }
+            stack = grown;
+            cap = (cap + n) * 2;
+        }
+        /* New ids first appear in increasing order: a later edge to one of
+         * them falls below before. */
+        for (uint32_t k = 0; k < n; k++)
+            if (succ[k] >= before) {
+                stack[n_stack++] = succ[k];
+                before = succ[k] + 1;
+            }
     }
+    free(stack);
     free(m);
     return st;
 }
