@@ -32,10 +32,12 @@
  * enumeration on random nets.
  *
  * Per state: the enabled transitions are stamped, S is closed with a work
- * stack over per-place lists (producers, consumers-with-loss) and the
- * may-disable lists of pn_space; with a deadlock goal up to
- * STUBBORN_TRIES enabled seeds are closed and the set with the fewest
- * enabled transitions kept. */
+ * stack over per-place lists of the compiled net (takers, consumers,
+ * producers: the may-disable relation and necessary enabling sets of
+ * LTSmin, taken per place so that each list is followed once per closure,
+ * however many transitions test the place); with a deadlock goal up to
+ * STUBBORN_TRIES enabled seeds with the fewest list entries are closed and
+ * the set with the fewest enabled transitions is kept. */
 #include "petrel/stubborn.h"
 
 #include <stdlib.h>
@@ -51,7 +53,9 @@ typedef struct stubborn {
     uint32_t P, T;
     uint32_t *inc_off, *inc;   /* per place: transitions that add to it */
     uint32_t *dec_off, *dec;   /* per place: transitions that take from it */
-    pn_space_csr dis;          /* per transition: what it may disable */
+    uint32_t *cons_off, *cons; /* per place: transitions with it as input */
+    uint32_t *pl_stamp, pl_epoch; /* per place and list (dec, cons, inc):
+                                     followed in this closure already */
     uint32_t *deg;             /* per transition: the lists its closure reads */
     uint64_t *m;               /* the marking of the state at hand */
     uint32_t *en, n_en;        /* its enabled transitions */
@@ -90,6 +94,26 @@ static bool stubborn_place_lists(const pn_cnet *cn, int sign, uint32_t **off_out
     return true;
 }
 
+/* Per place, the transitions with it as an input (reads included). */
+static bool stubborn_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint32_t *off = calloc((size_t)P + 2, sizeof *off);
+    uint32_t *items = malloc(((size_t)cn->pre_off[T] + 1) * sizeof *items);
+    *off_out = off;
+    *items_out = items;
+    if (off == NULL || items == NULL)
+        return false;
+    for (uint32_t k = 0; k < cn->pre_off[T]; k++)
+        off[cn->pre[k].place + 2]++;
+    for (uint32_t p = 0; p < P; p++)
+        off[p + 2] += off[p + 1];
+    for (uint32_t t = 0; t < T; t++)
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+            items[off[cn->pre[k].place + 1]++] = t;
+    return true;
+}
+
 static void stubborn_free(void *self)
 {
     stubborn *b = self;
@@ -107,6 +131,9 @@ static void stubborn_free(void *self)
     free(b->seeds);
     free(b->best);
     free(b->deg);
+    free(b->cons_off);
+    free(b->cons);
+    free(b->pl_stamp);
     free(b->succ);
     free(b);
 }
@@ -166,8 +193,26 @@ static uint32_t stubborn_scapegoat(const stubborn *b, uint32_t t)
     return best;
 }
 
+/* Adds list `which` (0: takers, 1: consumers, 2: producers) of place p,
+ * once per closure: many transitions share the places they test. */
+static void stubborn_add_place(stubborn *b, uint32_t which, uint32_t p)
+{
+    uint32_t *stamp = &b->pl_stamp[(size_t)which * b->P + p];
+    if (*stamp == b->pl_epoch)
+        return;
+    *stamp = b->pl_epoch;
+    if (which == 0)
+        stubborn_add_list(b, b->dec_off, b->dec, p, false);
+    else if (which == 1)
+        stubborn_add_list(b, b->cons_off, b->cons, p, false);
+    else
+        stubborn_add_list(b, b->inc_off, b->inc, p, false);
+}
+
 /* Closes the set on the stack under W; stops early (false) once it holds
- * more than limit enabled transitions. Counts those in *n_enabled. */
+ * more than limit enabled transitions. Counts those in *n_enabled. An
+ * enabled t brings the takers of its input places (they may disable it)
+ * and the consumers of the places it takes from (it may disable them). */
 static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
 {
     const pn_cnet *cn = b->cn;
@@ -177,15 +222,16 @@ static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
         if (!stubborn_enabled(b, t)) {
             uint32_t p = stubborn_scapegoat(b, t);
             if (p != UINT32_MAX)
-                stubborn_add_list(b, b->inc_off, b->inc, p, false);
+                stubborn_add_place(b, 2, p);
             continue;
         }
         if (++n > limit)
             return false;
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            stubborn_add_list(b, b->dec_off, b->dec, cn->pre[k].place, false);
-        for (uint32_t k = b->dis.off[t]; k < b->dis.off[t + 1]; k++)
-            stubborn_add(b, b->dis.items[k]);
+            stubborn_add_place(b, 0, cn->pre[k].place);
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (cn->delta[k].delta < 0)
+                stubborn_add_place(b, 1, cn->delta[k].place);
     }
     *n_enabled = n;
     return true;
@@ -342,6 +388,7 @@ static bool stubborn_supported(const pn_fml_node *f)
 static void stubborn_try(stubborn *b, uint32_t extra)
 {
     stubborn_new_epoch(b->in_stamp, &b->in_epoch, b->T);
+    stubborn_new_epoch(b->pl_stamp, &b->pl_epoch, 3 * b->P);
     b->n_stack = 0;
     for (uint32_t i = 0; i < b->n_seeds; i++)
         stubborn_add(b, b->seeds[i]);
@@ -456,8 +503,10 @@ static bool stubborn_alloc(stubborn *b)
     b->seeds = malloc(T * sizeof *b->seeds);
     b->best = malloc(T * sizeof *b->best);
     b->deg = calloc(T, sizeof *b->deg);
+    b->pl_stamp = calloc(3 * ((size_t)b->P + 1), sizeof *b->pl_stamp);
     return b->m != NULL && b->en != NULL && b->en_stamp != NULL && b->in_stamp != NULL &&
            b->stack != NULL && b->seeds != NULL && b->best != NULL && b->deg != NULL &&
+           b->pl_stamp != NULL && stubborn_consumers(b->cn, &b->cons_off, &b->cons) &&
            stubborn_place_lists(b->cn, 1, &b->inc_off, &b->inc) &&
            stubborn_place_lists(b->cn, -1, &b->dec_off, &b->dec);
 }
@@ -466,9 +515,12 @@ static void stubborn_degrees(stubborn *b)
 {
     const pn_cnet *cn = b->cn;
     for (uint32_t t = 0; t < b->T; t++) {
-        uint64_t d = b->dis.off[t + 1] - b->dis.off[t];
+        uint64_t d = 0;
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
             d += b->dec_off[cn->pre[k].place + 1] - b->dec_off[cn->pre[k].place];
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (cn->delta[k].delta < 0)
+                d += b->cons_off[cn->delta[k].place + 1] - b->cons_off[cn->delta[k].place];
         b->deg[t] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
     }
 }
@@ -482,8 +534,6 @@ pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node 
     if (b == NULL || (b->cn = cn, b->P = cn->n_places, b->T = cn->n_transitions,
                       !stubborn_alloc(b)))
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set layer");
-    if (st == PN_OK)
-        st = pn_space_may_disable(inner, &b->dis, err);
     if (st == PN_OK) {
         stubborn_degrees(b);
         b->goal = goal;

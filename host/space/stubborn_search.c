@@ -144,7 +144,7 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     if (left == 0)
         return;
     double t0 = pn_clock_now();
-    pn_budget por = pn_budget_share(budget, 0.5);
+    pn_budget por = pn_budget_share(budget, 0.25);
     decide_stats ds = {0};
     for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && !pn_budget_expired(&por); i++) {
         const pn_fml_node *phi = NULL;
