@@ -21,25 +21,60 @@ static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool w
     return pn_stubborn_new(cn, pt, goal, want, out, err);
 }
 
-/* Depth first in the order states are found: each new successor id (ids
- * at or past the count before the expansion) is pushed once. A goal is
- * checked when its state is taken from the stack: deep goals (deadlocks)
- * come early, and a complete search sees every state either way. */
+/* Whether a goal reads "deadlock": deadlocks lie deep, other goals are
+ * often near the initial state. */
+static bool search_reads_deadlock(const pn_fml_node *f)
+{
+    if (f->kind == PN_FML_DEADLOCK)
+        return true;
+    for (uint32_t i = 0; f->kids != NULL && i < f->n; i++)
+        if (search_reads_deadlock(f->kids[i]))
+            return true;
+    return false;
+}
+
+/* The depth-first stack: the new successors of a state (ids at or past
+ * before, the count before its expansion), each pushed once. New ids first
+ * appear in increasing order, so a later edge to one falls below before. */
+static pn_status search_push(uint32_t **stack, uint64_t *n_stack, uint64_t *cap,
+                             const uint32_t *succ, uint32_t n, uint64_t before, pn_error *err)
+{
+    if (*n_stack + n > *cap) {
+        uint32_t *grown = realloc(*stack, (*cap + n) * 2 * sizeof **stack);
+        if (grown == NULL)
+            return pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
+        *stack = grown;
+        *cap = (*cap + n) * 2;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (succ[k] >= before) {
+            (*stack)[(*n_stack)++] = succ[k];
+            before = succ[k] + 1;
+        }
+    return PN_OK;
+}
+
+/* Breadth first (ids in the order states are found), or depth first for
+ * deadlock goals, which then come early. A goal is checked when its state
+ * is taken; a complete search sees every state either way. */
 static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
                             const pn_budget *budget, bool *found, pn_error *err)
 {
+    bool dfs = search_reads_deadlock(goal);
     uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
     uint32_t *stack = malloc(1024 * sizeof *stack);
-    uint64_t n_stack = 1, cap = 1024, steps = 0;
+    uint64_t n_stack = 1, cap = 1024, next = 0;
     pn_status st = m == NULL || stack == NULL
                        ? pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search")
                        : PN_OK;
     if (stack != NULL)
         stack[0] = 0;
-    while (st == PN_OK && n_stack > 0) {
-        if ((++steps & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
+    for (uint64_t steps = 1; st == PN_OK; steps++) {
+        if (dfs ? n_stack == 0 : next >= pn_lazy_states(z))
             break;
-        uint32_t id = stack[--n_stack];
+        if ((steps & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
+            break;
+        uint32_t id = dfs ? stack[--n_stack] : (uint32_t)next++;
         pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, id), m);
         if (pn_fml_eval_state(goal, cn, m) == want) {
             *found = true;
@@ -48,24 +83,9 @@ static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *go
         uint64_t before = pn_lazy_states(z);
         const uint32_t *succ = NULL;
         uint32_t n = 0;
-        if ((st = pn_lazy_succ(z, id, &succ, &n, err)) != PN_OK)
-            break;
-        if (n_stack + n > cap) {
-            uint32_t *grown = realloc(stack, (cap + n) * 2 * sizeof *stack);
-            if (grown == NULL) {
-                st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
-                break;
-            }
-            stack = grown;
-            cap = (cap + n) * 2;
-        }
-        /* New ids first appear in increasing order: a later edge to one of
-         * them falls below before. */
-        for (uint32_t k = 0; k < n; k++)
-            if (succ[k] >= before) {
-                stack[n_stack++] = succ[k];
-                before = succ[k] + 1;
-            }
+        st = pn_lazy_succ(z, id, &succ, &n, err);
+        if (st == PN_OK && dfs)
+            st = search_push(&stack, &n_stack, &cap, succ, n, before, err);
     }
     free(stack);
     free(m);

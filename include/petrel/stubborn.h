@@ -32,7 +32,8 @@ extern "C" {
 pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
                           bool want, pn_space **out, pn_error *err);
 
-/* Depth-first search of a reachable state where goal == want, over the
+/* A search (breadth first; depth first for goals that read deadlock) of a
+ * reachable state where goal == want, over the
  * stubborn layer (reduce) or over every successor (!reduce: the reference).
  * *found: one exists; *states, *edges: what was explored. PN_ERR_TIMEOUT /
  * PN_ERR_CANCELLED when budget ran out, PN_ERR_OUT_OF_MEMORY past its
