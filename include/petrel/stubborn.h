@@ -47,8 +47,8 @@ pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool wa
  * of the time left (the reduced search is one thread and pays off only
  * where the reduction is large), each formula getting an equal share; what is decided gets
  * EXPLICIT and STUBBORN_SETS, the rest stays open for the full exploration.
- * res gets the states explored (a partial run: PN_RUN_STOPPED) when any
- * search ran; diag (may be NULL) a line of statistics. */
+ * res gets the states and edges of the largest search (a partial run:
+ * PN_RUN_STOPPED) when any ran; diag (may be NULL) a line with the sums. */
 void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
                         pn_engine_result *res, FILE *diag);
 
