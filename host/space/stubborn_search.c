@@ -187,6 +187,7 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     res->states = ds.max_states;
     res->edges = ds.max_edges;
     res->status = PN_RUN_STOPPED;
+    res->threads = 1; /* SEQUENTIAL_PROCESSING, unless the engine runs after */
     res->seconds = pn_clock_now() - t0;
     if (diag != NULL)
         fprintf(diag, "petrel: stubborn sets: %u of %u searches decided, %lu states, %lu edges "
