@@ -131,6 +131,7 @@ static void cli_examine_opts(cli_run *r)
     eo->verbose = o->verbose;
     eo->keep_parents = o->trace;
     eo->full_store = o->full_store;
+    eo->no_por = o->no_por;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;

@@ -32,6 +32,8 @@ static void cli_usage(FILE *f)
         "      --engine KIND       auto, cpu or gpu (default: auto)\n"
         "      --full-store        keep every marking in a store indexed by id, never the\n"
         "                          compact table (for benchmarks comparing the two)\n"
+        "      --no-por            no partial-order reduction (stubborn sets): explore\n"
+        "                          every interleaving (for comparisons)\n"
         "      --trace             print on stderr, for each answer proved by a reachable\n"
         "                          marking (EF true, AG false, a deadlock, ...), the\n"
         "                          transitions that lead to it from the initial marking\n"
@@ -79,7 +81,7 @@ static int cli_env_defaults(cli_options *o)
     return 0;
 }
 
-enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE };
+enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_NO_POR };
 
 static int cli_option(int c, const char *arg, cli_options *o)
 {
@@ -107,6 +109,7 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case OPT_PROGRESS: o->progress = true; return 0;
     case OPT_TRACE: o->trace = true; return 0;
     case OPT_FULL_STORE: o->full_store = true; return 0;
+    case OPT_NO_POR: o->no_por = true; return 0;
     case 'v': o->verbose = true; return 0;
     case 'h': cli_usage(stdout); return 1;
     case 'V': printf("petrel %s\n", PETREL_VERSION); return 1;
@@ -126,6 +129,7 @@ int cli_parse(int argc, char **argv, cli_options *o)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"full-store", no_argument, NULL, OPT_FULL_STORE},
+        {"no-por", no_argument, NULL, OPT_NO_POR},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},

@@ -17,7 +17,7 @@ typedef struct cli_options {
     uint64_t memory;          /* bytes; 0: the machine's */
     uint32_t threads;         /* 0: the cores we may use */
     cli_engine engine;
-    bool quiet, progress, verbose, trace, full_store;
+    bool quiet, progress, verbose, trace, full_store, no_por;
 } cli_options;
 
 /* 0: run; 1: done (help or version printed); 2: usage error (printed). */

@@ -14,6 +14,7 @@
 #include "petrel/graph.h"
 #include "petrel/linear.h"
 #include "petrel/ltl.h"
+#include "petrel/stubborn.h"
 
 static bool examine_is_ltl(pn_exam e)
 {
@@ -250,6 +251,8 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     } else {
         if (!graph && pn_linear_applies(exam))
             examine_linear(cn, o, budget, c, diag);
+        if (!graph && !o->no_por && !o->keep_parents) /* traces need the engine's ids */
+            pn_stubborn_decide(cn, c, budget, res, diag);
         bool explored = graph || !pn_check_decided(c);
         if (explored) {
             pn_engine_opts eo = *o;

@@ -70,6 +70,9 @@ typedef struct pn_engine_opts {
      * decided (see pn_check_on_decide); NULL: none. The engine ignores it. */
     void (*on_decide)(void *ctx, const struct pn_check *c, uint32_t i);
     void *on_decide_ctx;
+    /* The examination explores every interleaving: no stubborn sets
+     * (petrel/stubborn.h) before the exploration. The engine ignores it. */
+    bool no_por;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {

@@ -1,0 +1,393 @@
+// Stubborn sets (host/space/stubborn.c): hand-made nets whose reduced state
+// counts are known, and random small nets (with read arcs, cycles and
+// conflicts) on which the reduced search must answer as the full search
+// does, for deadlocks and for random reachability goals.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/formula.h"
+#include "petrel/mcc.h"
+#include "petrel/net.h"
+#include "petrel/pnml.h"
+#include "petrel/stubborn.h"
+#include "test_ptrs.h"
+#include "test_random_net.h"
+
+namespace {
+
+struct Net {
+    NetPtr net;
+    CnetPtr cn;
+};
+
+Net build(const RandomNetSpec &s)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Net n;
+    n.net.reset(pn_net_new("stubborn"));
+    for (size_t p = 0; p < s.m0.size(); p++)
+        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
+                                   s.m0[p], &err),
+                  0);
+    for (uint32_t t = 0; t < s.n_trans; t++)
+        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
+                                        &err),
+                  0);
+    for (const RandomArc &a : s.arcs)
+        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
+    n.cn.reset(cn);
+    return n;
+}
+
+struct NodeDeleter {
+    void operator()(pn_fml_node *n) const { pn_fml_free(n); }
+};
+using NodePtr = std::unique_ptr<pn_fml_node, NodeDeleter>;
+
+struct Found {
+    bool found;
+    uint64_t states;
+};
+
+Found search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Found f = {false, 0};
+    uint64_t edges = 0;
+    EXPECT_EQ(pn_stubborn_search(cn, goal, want, reduce, nullptr, &f.found, &f.states, &edges,
+                                 &err),
+              PN_OK)
+        << err.msg;
+    return f;
+}
+
+// n independent transitions p_i -> q_i: 2^n states, a deadlock at the end;
+// one interleaving suffices (n + 1 states).
+TEST(Stubborn, IndependentTransitionsOneInterleaving)
+{
+    const uint32_t n = 10;
+    RandomNetSpec s;
+    s.m0.assign(2 * n, 0);
+    s.n_trans = n;
+    for (uint32_t i = 0; i < n; i++) {
+        s.m0[i] = 1;
+        s.arcs.push_back({i, i, true, 1});
+        s.arcs.push_back({n + i, i, false, 1});
+    }
+    Net net = build(s);
+    NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
+    Found full = search(net.cn.get(), dead.get(), true, false);
+    Found red = search(net.cn.get(), dead.get(), true, true);
+    EXPECT_TRUE(full.found);
+    EXPECT_TRUE(red.found);
+    EXPECT_GT(full.states, n + 1);
+    EXPECT_EQ(red.states, n + 1);
+    // The whole space: 2^n states; nothing can reach "false", so the
+    // reduced search stops at the initial state.
+    NodePtr no(pn_fml_leaf(PN_FML_FALSE));
+    EXPECT_EQ(search(net.cn.get(), no.get(), true, false).states, 1u << n);
+    EXPECT_EQ(search(net.cn.get(), no.get(), true, true).states, 1u);
+    // A goal on one place: only its transition is interesting; the others
+    // are never fired, so the goal is reached in one step.
+    uint32_t q = n + 3;
+    NodePtr goal(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), pn_fml_list(PN_FML_TOKENS, &q, 1)));
+    Found g = search(net.cn.get(), goal.get(), true, true);
+    EXPECT_TRUE(g.found);
+    EXPECT_EQ(g.states, 2u);
+    // Unreachable: two tokens there. The reduced search proves it with
+    // 2 states instead of 2^n.
+    NodePtr two(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), pn_fml_list(PN_FML_TOKENS, &q, 1)));
+    Found u = search(net.cn.get(), two.get(), true, true);
+    EXPECT_FALSE(u.found);
+    EXPECT_EQ(u.states, 2u);
+}
+
+// A read arc: u tests p, t consumes it. Firing u first and then t works,
+// t first disables u: the goal "u fired" needs u before t although t and u
+// never take from the same place.
+TEST(Stubborn, ReadArcIsAConflict)
+{
+    RandomNetSpec s;
+    s.m0 = {1, 1, 0}; // p, the token of u, u's output
+    s.n_trans = 2;
+    s.arcs = {{0, 0, true, 1},                   // t consumes p
+              {0, 1, true, 1}, {0, 1, false, 1}, // u reads p
+              {1, 1, true, 1}, {2, 1, false, 1}};
+    Net net = build(s);
+    uint32_t out = 2;
+    NodePtr goal(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), pn_fml_list(PN_FML_TOKENS, &out, 1)));
+    EXPECT_TRUE(search(net.cn.get(), goal.get(), true, true).found);
+    NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
+    EXPECT_TRUE(search(net.cn.get(), dead.get(), true, true).found);
+}
+
+// ---- random nets --------------------------------------------------------
+
+// The generator's nets plus read arcs (a place in and out with one weight),
+// which make conflicts that no shared consumption shows.
+RandomNetSpec random_spec(std::mt19937_64 &rng)
+{
+    uint32_t P = 3 + (uint32_t)(rng() % 8), T = 2 + (uint32_t)(rng() % 9);
+    RandomNetSpec s = random_bounded_spec(rng, P, T);
+    for (uint32_t t = 0; t < T; t++)
+        if (rng() % 3 == 0) {
+            uint32_t p = (uint32_t)(rng() % P);
+            uint64_t w = 1 + rng() % 2;
+            s.arcs.push_back({p, t, true, w});
+            s.arcs.push_back({p, t, false, w});
+        }
+    return s;
+}
+
+pn_fml_node *rand_list(std::mt19937_64 &rng, pn_fml_kind k, uint32_t n_max, uint32_t range)
+{
+    uint32_t n = 1 + (uint32_t)(rng() % n_max);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v)
+        x = (uint32_t)(rng() % range);
+    return pn_fml_list(k, v.data(), n);
+}
+
+pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    switch (rng() % 8) {
+    case 0: return pn_fml_leaf(PN_FML_DEADLOCK);
+    case 1:
+    case 2: return rand_list(rng, PN_FML_FIREABLE, 2, T);
+    case 3:
+    case 4:
+        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 3, P),
+                             pn_fml_const(rng() % 6));
+    case 5:
+    case 6:
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 6),
+                             rand_list(rng, PN_FML_TOKENS, 3, P));
+    default:
+        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 2, P),
+                             rand_list(rng, PN_FML_TOKENS, 2, P));
+    }
+}
+
+pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, int depth)
+{
+    if (depth == 0 || rng() % 3 == 0)
+        return rand_atom(rng, cn);
+    uint32_t k = (uint32_t)(rng() % 5);
+    if (k == 0)
+        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, depth - 1));
+    uint32_t n = 2 + (uint32_t)(rng() % 2);
+    std::vector<pn_fml_node *> kids(n);
+    for (auto &c : kids)
+        c = rand_state(rng, cn, depth - 1);
+    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
+}
+
+struct Tally {
+    uint32_t runs = 0, found = 0, wrong = 0;
+    uint64_t full_states = 0, reduced_states = 0;
+};
+
+void compare(const pn_cnet *cn, const pn_fml_node *goal, bool want, Tally &t)
+{
+    Found full = search(cn, goal, want, false);
+    if (full.states > 20000)
+        return;
+    Found red = search(cn, goal, want, true);
+    t.runs++;
+    t.found += full.found;
+    t.full_states += full.states;
+    t.reduced_states += red.states;
+    if (full.found != red.found) {
+        t.wrong++;
+        char *text = pn_fml_to_string(goal, nullptr);
+        ADD_FAILURE() << "goal " << (want ? "" : "!") << "(" << text << "): full " << full.found
+                      << ", reduced " << red.found;
+        free(text);
+    }
+    // A reduced search never stores more states than the full one.
+    if (!full.found) {
+        EXPECT_LE(red.states, full.states);
+    }
+}
+
+TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
+{
+    std::mt19937_64 rng(17);
+    Tally t;
+    NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
+    for (int i = 0; i < 10000; i++) {
+        Net net = build(random_spec(rng));
+        compare(net.cn.get(), dead.get(), true, t);
+    }
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.runs, 8000u);
+    // Both answers occur, and the reduction reduces something.
+    EXPECT_GT(t.found, t.runs / 10);
+    EXPECT_LT(t.found, t.runs - t.runs / 10);
+    EXPECT_LT(t.reduced_states, t.full_states);
+    std::printf("deadlock: %u nets, %u with a deadlock, %lu states full, %lu reduced\n", t.runs,
+                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+}
+
+TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
+{
+    std::mt19937_64 rng(1717);
+    Tally t;
+    for (int i = 0; i < 10000; i++) {
+        Net net = build(random_spec(rng));
+        NodePtr goal(rand_state(rng, net.cn.get(), 3));
+        compare(net.cn.get(), goal.get(), rng() % 2 == 0, t);
+    }
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.runs, 8000u);
+    EXPECT_GT(t.found, t.runs / 10);
+    EXPECT_LT(t.found, t.runs - t.runs / 10);
+    EXPECT_LT(t.reduced_states, t.full_states);
+    std::printf("reachability: %u goals, %u reachable, %lu states full, %lu reduced\n", t.runs,
+                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+}
+
+// ---- MCC instances: states with and without, the oracle's answers ----------
+
+struct Mcc {
+    NetPtr net;
+    CnetPtr cn;
+    SetPtr set;
+    std::map<std::string, bool> oracle;
+};
+
+// False (and a skip message) when the shared oracle data is absent.
+bool load_mcc(const std::string &instance, pn_exam exam, const char *suffix, Mcc &m)
+{
+    std::string dir = std::string(PETREL_SHARED_DIR) + "/mcc/" + instance;
+    std::ifstream out(dir + "/" + instance + "-" + suffix + ".out");
+    if (!out)
+        return false;
+    std::string word, id, value;
+    while (out >> word)
+        if (word == "FORMULA" && out >> id >> value)
+            m.oracle[id] = value == "TRUE";
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *net = nullptr;
+    EXPECT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &net, &err), PN_OK)
+        << err.msg;
+    m.net.reset(net);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(net, &cn, &err), PN_OK) << err.msg;
+    m.cn.reset(cn);
+    const char *file = pn_exam_formula_file(exam);
+    if (file != nullptr) {
+        pn_fml_set *set = nullptr;
+        EXPECT_EQ(pn_fml_read_file((dir + "/" + file).c_str(), net, &set, &err), PN_OK) << err.msg;
+        m.set.reset(set);
+        EXPECT_EQ(pn_fml_set_simplify(set, &err), PN_OK) << err.msg;
+    }
+    return true;
+}
+
+// Every E F / A G answer of the examination searched with and without the
+// layer (each within limit_s): the same answers as the oracle, and the
+// states of both summed.
+void mcc_states(const std::string &instance, pn_exam exam, const char *suffix, double limit_s,
+                uint64_t *full_states, uint64_t *reduced_states)
+{
+    Mcc m;
+    if (!load_mcc(instance, exam, suffix, m))
+        GTEST_SKIP() << instance << ": no oracle data";
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(m.cn.get(), exam, m.set.get(), 1, &c, &err), PN_OK) << err.msg;
+    CheckPtr check(c);
+    *full_states = *reduced_states = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi = nullptr;
+        const uint32_t *places = nullptr;
+        uint32_t np = 0;
+        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
+        if (tg != PN_TARGET_EF && tg != PN_TARGET_AG)
+            continue;
+        bool ef = tg == PN_TARGET_EF;
+        uint64_t states[2] = {0, 0}, edges = 0;
+        bool found[2] = {false, false};
+        pn_status st[2];
+        for (int reduce = 0; reduce < 2; reduce++) {
+            pn_budget b = pn_budget_make(limit_s, nullptr, 0);
+            st[reduce] = pn_stubborn_search(m.cn.get(), phi, ef, reduce == 1, &b, &found[reduce],
+                                            &states[reduce], &edges, &err);
+        }
+        const char *id = pn_check_answer(c, i)->id;
+        std::printf("%s: full %lu states%s, reduced %lu states%s\n", id,
+                    (unsigned long)states[0], st[0] == PN_OK ? "" : " (stopped)",
+                    (unsigned long)states[1], st[1] == PN_OK ? "" : " (stopped)");
+        *full_states += states[0];
+        *reduced_states += states[1];
+        // The target's truth, before the negations the check peeled off.
+        bool negate = false;
+        const pn_fml_node *root = m.set ? m.set->props[i].root : nullptr;
+        while (root != nullptr && root->kind == PN_FML_NOT) {
+            negate = !negate;
+            root = root->kids[0];
+        }
+        auto it = m.oracle.find(id);
+        ASSERT_NE(it, m.oracle.end()) << id;
+        for (int reduce = 0; reduce < 2; reduce++)
+            if (st[reduce] == PN_OK) {
+                bool holds = ef ? found[reduce] : !found[reduce];
+                EXPECT_EQ(holds != negate, it->second) << id << (reduce ? " reduced" : " full");
+            }
+    }
+}
+
+TEST(Stubborn, MccPhilosophersDeadlockFiveTimesFewerStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("Philosophers-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", 20, &full, &reduced);
+    if (full > 0) {
+        EXPECT_LE(reduced * 5, full);
+    }
+}
+
+TEST(Stubborn, MccPetersonDeadlockFiveTimesFewerStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("Peterson-PT-2", PN_EXAM_REACH_DEADLOCK, "RD", 20, &full, &reduced);
+    if (full > 0) {
+        EXPECT_LE(reduced * 5, full);
+    }
+}
+
+// Measurements (the reductions are not asserted: Dekker's enter transitions
+// test every other process's flag, so every closure takes all of them).
+TEST(Stubborn, Big_MccDekkerDeadlockStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("Dekker-PT-010", PN_EXAM_REACH_DEADLOCK, "RD", 30, &full, &reduced);
+}
+
+TEST(Stubborn, Big_MccSharedMemoryDeadlockFiveTimesFewerStates)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_states("SharedMemory-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", 120, &full, &reduced);
+    if (full > 0) {
+        EXPECT_LE(reduced * 5, full);
+    }
+}
+
+} // namespace
