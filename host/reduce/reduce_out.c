@@ -51,7 +51,7 @@ static bool red_pure_reach(const pn_fml_set *set, pn_exam exam, bool deadlock)
     return true;
 }
 
-static pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam,
+pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam,
                                const pn_fml_set *set, pn_error *err)
 {
     memset(w, 0, sizeof *w);
@@ -69,10 +69,11 @@ static pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam,
         if (set->props[i].status == PN_OK)
             red_observe(w, set->props[i].root, &deadlock);
     w->allow_null = red_pure_reach(set, exam, deadlock);
+    w->allow_agglo = set == NULL ? exam == PN_EXAM_REACH_DEADLOCK : w->allow_null;
     return PN_OK;
 }
 
-static void red_work_free(red_work *w)
+void red_work_free(red_work *w)
 {
     free(w->pstate);
     free(w->pobs);
@@ -81,11 +82,6 @@ static void red_work_free(red_work *w)
 }
 
 /* ---- the reduced net ---------------------------------------------------- */
-
-/* pnew[p] / tnew[t]: index in the reduced net, UINT32_MAX when removed. */
-typedef struct red_maps {
-    uint32_t *pnew, *tnew;
-} red_maps;
 
 static pn_status red_add_nodes(const red_work *w, pn_net *net, red_maps *m, pn_error *err)
 {
@@ -185,7 +181,7 @@ static pn_fml_node *red_map(const red_work *w, const red_maps *m, const pn_fml_n
     return c;
 }
 
-static pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *set,
+pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *set,
                              const pn_net *net, pn_fml_set **out, pn_error *err)
 {
     pn_fml_set *s = calloc(1, sizeof *s);
@@ -237,6 +233,7 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_DUPLICATE_TRANS] = "duplicate transitions",
     [PN_RED_SINK_PLACE] = "unread sink places",
     [PN_RED_NULL_TRANSITION] = "null transitions",
+    [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
 };
 
 static void red_report(const pn_reduced *r, FILE *f)
@@ -251,8 +248,9 @@ static void red_report(const pn_reduced *r, FILE *f)
         fprintf(f, "petrel: reduction: %s: %u removed\n", red_rule_names[k], r->removed[k]);
 }
 
-pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                    const pn_reduce_opts *o, pn_reduced **out, pn_error *err)
+/* The rules that only remove (reduce.c, reduce_dup.c), to their fixpoint. */
+static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                           const pn_budget *budget, pn_reduced **out, pn_error *err)
 {
     *out = NULL;
     pn_reduced *r = calloc(1, sizeof *r);
@@ -261,21 +259,69 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     pn_status st = red_work_init(&w, cn, exam, set, err);
     if (st == PN_OK)
-        st = red_fixpoint(&w, o != NULL ? o->budget : NULL, err);
+        st = red_fixpoint(&w, budget, err);
     if (st == PN_OK)
         st = red_build(&w, set, r, err);
     if (st == PN_OK) {
         memcpy(r->removed, w.removed, sizeof r->removed);
         r->rounds = w.rounds;
-        r->places_before = cn->n_places;
-        r->transitions_before = cn->n_transitions;
-        red_report(r, o != NULL ? o->verbose : NULL);
         *out = r;
     } else {
         pn_reduced_free(r);
     }
     red_work_free(&w);
     return st;
+}
+
+/* Adds what a and b removed into r. */
+static void red_add_counts(pn_reduced *r, const pn_reduced *a, const pn_reduced *b)
+{
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        r->removed[k] += a->removed[k] + b->removed[k];
+    r->rounds += a->rounds + b->rounds;
+}
+
+/* Post-agglomeration, then the removing rules again, while it fuses. */
+static pn_status red_agglo_loop(pn_reduced **cur, pn_exam exam, const pn_budget *budget,
+                                pn_error *err)
+{
+    pn_status st = PN_OK;
+    while (st == PN_OK && !pn_budget_expired(budget)) {
+        pn_reduced *fused = NULL, *again = NULL;
+        uint32_t n = 0;
+        st = red_agglomerate(*cur, exam, &fused, &n, err);
+        if (st == PN_OK && n > 0)
+            st = red_masks(fused->cn, exam, fused->set, budget, &again, err);
+        if (st == PN_OK && again != NULL) {
+            red_add_counts(again, *cur, fused);
+            pn_reduced_free(*cur);
+            *cur = again;
+        }
+        pn_reduced_free(fused);
+        if (n == 0)
+            break;
+    }
+    return st;
+}
+
+pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                    const pn_reduce_opts *o, pn_reduced **out, pn_error *err)
+{
+    const pn_budget *budget = o != NULL ? o->budget : NULL;
+    pn_reduced *r = NULL;
+    pn_status st = red_masks(cn, exam, set, budget, &r, err);
+    if (st == PN_OK)
+        st = red_agglo_loop(&r, exam, budget, err);
+    if (st != PN_OK) {
+        pn_reduced_free(r);
+        *out = NULL;
+        return st;
+    }
+    r->places_before = cn->n_places;
+    r->transitions_before = cn->n_transitions;
+    red_report(r, o != NULL ? o->verbose : NULL);
+    *out = r;
+    return PN_OK;
 }
 
 bool pn_reduce_changed(const pn_reduced *r)

@@ -5,7 +5,10 @@
  * the observed places, the enabledness of every transition a formula or a
  * deadlock atom reads, and the maximal paths up to the removed places, so
  * the reduced net answers reachability (EF/AG), ReachabilityDeadlock,
- * UpperBounds and LTL like the original. StateSpace (its edge count) and
+ * UpperBounds and LTL like the original; the null-transition rule and the
+ * post-agglomeration only keep the reachable markings projected on the
+ * observed places (and the deadlocks): they serve pure reachability,
+ * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) and
  * CTL are not reduced. Traces are not mapped back: callers that need one
  * (--trace) explore the original net. */
 #ifndef PETREL_REDUCE_H
@@ -32,6 +35,8 @@ typedef enum pn_reduce_rule {
     PN_RED_DUPLICATE_TRANS,  /* same pre and post as a kept one */
     PN_RED_SINK_PLACE,       /* no transition consumes from it, no formula reads it */
     PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
+    PN_RED_POST_AGGLOMERATION, /* a place and its one consumer fused into its producers
+                                  (pure reachability and ReachabilityDeadlock only) */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
