@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per place: does some live transition raise it, change it, consume it. */
+/* Per place: does some live transition raise it, change it, consume it,
+ * and the most one needs from it. */
 typedef struct red_flow {
     uint8_t *inc, *chg, *cons;
+    uint64_t *maxpre;
 } red_flow;
 
 static void red_flow_compute(const red_work *w, red_flow *f)
@@ -27,6 +29,7 @@ static void red_flow_compute(const red_work *w, red_flow *f)
     memset(f->inc, 0, cn->n_places);
     memset(f->chg, 0, cn->n_places);
     memset(f->cons, 0, cn->n_places);
+    memset(f->maxpre, 0, (size_t)cn->n_places * sizeof *f->maxpre);
     for (uint32_t t = 0; t < cn->n_transitions; t++) {
         if (!red_alive(w, t))
             continue;
@@ -35,8 +38,12 @@ static void red_flow_compute(const red_work *w, red_flow *f)
             if (cn->delta[k].delta > 0)
                 f->inc[cn->delta[k].place] = 1;
         }
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            f->cons[cn->pre[k].place] = 1;
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++) {
+            uint32_t p = cn->pre[k].place;
+            f->cons[p] = 1;
+            if (cn->pre[k].weight > f->maxpre[p])
+                f->maxpre[p] = cn->pre[k].weight;
+        }
     }
 }
 
@@ -63,20 +70,6 @@ static uint32_t red_dead(red_work *w, const red_flow *f)
     return n;
 }
 
-/* True when every live transition that reads p needs at most m0(p). */
-static bool red_tests_hold(const red_work *w, uint32_t p)
-{
-    const pn_cnet *cn = w->cn;
-    for (uint32_t t = 0; t < cn->n_transitions; t++) {
-        if (!red_alive(w, t))
-            continue;
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            if (cn->pre[k].place == p && cn->pre[k].weight > cn->m0[p])
-                return false;
-    }
-    return true;
-}
-
 /* Constant places. No live transition changes p, so it holds m0(p) in
  * every reachable marking; its arcs are self-loops whose test always
  * holds (checked), so dropping them changes no enabledness. An observed
@@ -86,7 +79,7 @@ static uint32_t red_constant(red_work *w, const red_flow *f)
 {
     uint32_t n = 0;
     for (uint32_t p = 0; p < w->cn->n_places; p++) {
-        if (w->pstate[p] != RED_P_KEEP || f->chg[p] || (f->cons[p] && !red_tests_hold(w, p)))
+        if (w->pstate[p] != RED_P_KEEP || f->chg[p] || f->maxpre[p] > w->cn->m0[p])
             continue;
         w->pstate[p] = w->pobs[p] ? RED_P_ISOLATED : RED_P_GONE;
         n++;
@@ -136,8 +129,10 @@ static pn_status red_round(red_work *w, red_flow *f, uint32_t *changed, pn_error
 pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err)
 {
     uint32_t np = w->cn->n_places;
-    red_flow f = {malloc(np + 1), malloc(np + 1), malloc(np + 1)};
-    pn_status st = f.inc && f.chg && f.cons ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    red_flow f = {malloc(np + 1), malloc(np + 1), malloc(np + 1),
+                  malloc(((size_t)np + 1) * sizeof *f.maxpre)};
+    pn_status st = f.inc && f.chg && f.cons && f.maxpre ? PN_OK
+                                                        : pn_fail(err, PN_ERR_NOMEM, "out of memory");
     uint32_t changed = 1;
     while (st == PN_OK && changed > 0 && !pn_budget_expired(budget)) {
         st = red_round(w, &f, &changed, err);
@@ -146,5 +141,6 @@ pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err)
     free(f.inc);
     free(f.chg);
     free(f.cons);
+    free(f.maxpre);
     return st;
 }
