@@ -241,9 +241,9 @@ static void red_report(const pn_reduced *r, FILE *f)
     if (f == NULL)
         return;
     fprintf(f, "petrel: reduction: %u places, %u transitions -> %u places, %u transitions "
-               "(%u rounds)\n",
+               "(%u rounds, %.3f s)\n",
             r->places_before, r->transitions_before, r->net->n_places, r->net->n_transitions,
-            r->rounds);
+            r->rounds, r->seconds);
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
         fprintf(f, "petrel: reduction: %s: %u removed\n", red_rule_names[k], r->removed[k]);
 }
@@ -308,6 +308,7 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                     const pn_reduce_opts *o, pn_reduced **out, pn_error *err)
 {
     const pn_budget *budget = o != NULL ? o->budget : NULL;
+    double t0 = pn_clock_now();
     pn_reduced *r = NULL;
     pn_status st = red_masks(cn, exam, set, budget, &r, err);
     if (st == PN_OK)
@@ -319,6 +320,7 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     }
     r->places_before = cn->n_places;
     r->transitions_before = cn->n_transitions;
+    r->seconds = pn_clock_now() - t0;
     red_report(r, o != NULL ? o->verbose : NULL);
     *out = r;
     return PN_OK;

@@ -52,6 +52,7 @@ typedef struct pn_reduced {
     uint32_t removed[PN_RED_RULE_COUNT];
     uint32_t places_before, transitions_before;
     uint32_t rounds;
+    double seconds;
 } pn_reduced;
 
 /* True when pn_reduce preserves exam's answers (the property classes above). */
