@@ -9,8 +9,9 @@
  * graphs (the projection onto kept places), so every marking-based property
  * over the observed places and transitions, deadlocks and maximal paths
  * included, is preserved; the null-transition rule alone only preserves
- * the reachable set and is kept to pure reachability. Agglomerations are
- * not implemented. */
+ * the reachable set and is kept to pure reachability. Post-agglomeration
+ * is in reduce_agglo.c; pre-agglomeration and implicit places are not
+ * implemented. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
