@@ -137,6 +137,8 @@ static void cli_examine_opts(cli_run *r)
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;
     }
     r->xo.diag = o->quiet ? NULL : stderr;
+    r->xo.no_reduce = o->no_reduce;
+    r->xo.write_reduced = o->write_reduced;
 }
 
 static void cli_print_stats(const cli_run *r, const pn_engine_result *res)

@@ -37,6 +37,10 @@ static void cli_usage(FILE *f)
         "      --trace             print on stderr, for each answer proved by a reachable\n"
         "                          marking (EF true, AG false, a deadlock, ...), the\n"
         "                          transitions that lead to it from the initial marking\n"
+        "      --no-reduce         explore the net as given (no structural reductions;\n"
+        "                          --trace also skips them: traces are not mapped back)\n"
+        "      --write-reduced FILE  write the net the examination explores, after the\n"
+        "                          structural reductions, as PNML\n"
         "  -q, --quiet             no statistics or progress on stderr\n"
         "      --progress          a progress line every second (default: every 5 s)\n"
         "  -v, --verbose           more detail on stderr\n"
@@ -81,7 +85,8 @@ static int cli_env_defaults(cli_options *o)
     return 0;
 }
 
-enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_NO_POR };
+enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE,
+       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR };
 
 static int cli_option(int c, const char *arg, cli_options *o)
 {
@@ -109,6 +114,8 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case OPT_PROGRESS: o->progress = true; return 0;
     case OPT_TRACE: o->trace = true; return 0;
     case OPT_FULL_STORE: o->full_store = true; return 0;
+    case OPT_NO_REDUCE: o->no_reduce = true; return 0;
+    case OPT_WRITE_REDUCED: o->write_reduced = arg; return 0;
     case OPT_NO_POR: o->no_por = true; return 0;
     case 'v': o->verbose = true; return 0;
     case 'h': cli_usage(stdout); return 1;
@@ -130,6 +137,8 @@ int cli_parse(int argc, char **argv, cli_options *o)
         {"trace", no_argument, NULL, OPT_TRACE},
         {"full-store", no_argument, NULL, OPT_FULL_STORE},
         {"no-por", no_argument, NULL, OPT_NO_POR},
+        {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
+        {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},

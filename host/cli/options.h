@@ -18,6 +18,8 @@ typedef struct cli_options {
     uint32_t threads;         /* 0: the cores we may use */
     cli_engine engine;
     bool quiet, progress, verbose, trace, full_store, no_por;
+    bool no_reduce;               /* --no-reduce */
+    const char *write_reduced;    /* --write-reduced FILE; NULL: none */
 } cli_options;
 
 /* 0: run; 1: done (help or version printed); 2: usage error (printed). */

@@ -15,6 +15,8 @@
 #include "petrel/linear.h"
 #include "petrel/ltl.h"
 #include "petrel/stubborn.h"
+#include "petrel/pnml.h"
+#include "petrel/reduce.h"
 
 static bool examine_is_ltl(pn_exam e)
 {
@@ -349,7 +351,43 @@ void pn_report_free(pn_report *r)
         return;
     pn_check_free(r->check);
     pn_engine_result_free(&r->result);
+    pn_reduced_free(r->reduced);
     free(r);
+}
+
+/* Structural reductions (host/reduce) where they preserve exam's answers:
+ * the reduced net and formulas replace the original ones (the report keeps
+ * them: the check borrows them). Traces are not mapped back, so --trace
+ * explores the original net. A failed reduction is only a note. */
+static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                                 const pn_examine_opts *opts, pn_engine_opts *o,
+                                 pn_budget *budget, pn_report *r, pn_error *err)
+{
+    pn_reduced *red = NULL;
+    if (!opts->no_reduce && !o->keep_parents && pn_reduce_applies(exam)) {
+        pn_reduce_opts ro = {.budget = budget, .verbose = o->verbose ? opts->diag : NULL};
+        pn_error e = {0};
+        if (pn_reduce(cn, exam, set, &ro, &red, &e) != PN_OK && opts->diag != NULL)
+            fprintf(opts->diag, "petrel: reduction: %s\n", e.msg);
+    }
+    if (opts->write_reduced != NULL &&
+        pn_pnml_write_file(opts->write_reduced, red != NULL ? red->net : cn->net, err) != PN_OK) {
+        pn_reduced_free(red);
+        return err->code;
+    }
+    if (!pn_reduce_changed(red)) {
+        pn_reduced_free(red);
+        return examine_formulas(cn, exam, set, o, budget, opts->diag, &r->check, &r->result, err);
+    }
+    r->reduced = red;
+    pn_status st = examine_formulas(red->cn, exam, red->set, o, budget, opts->diag, &r->check,
+                                    &r->result, err);
+    for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
+        uint32_t t = pn_check_answer(r->check, i)->techniques;
+        pn_check_set_techniques(r->check, i,
+                                (t ? t : PN_TECH_EXPLICIT) | PN_TECH_STRUCTURAL_REDUCTION);
+    }
+    return st;
 }
 
 static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
@@ -370,7 +408,7 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (pn_col_rewritten(cn, exam))
         return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
-    return examine_formulas(cn, exam, set, &o, budget, opts->diag, &r->check, &r->result, err);
+    return examine_reduced(cn, exam, set, opts, &o, budget, r, err);
 }
 
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,

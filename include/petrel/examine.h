@@ -35,6 +35,11 @@ typedef struct pn_examine_opts {
     /* One line per formula a checker could not answer (with the reason),
      * and the engine choice's notes; NULL: silent. */
     FILE *diag;
+    /* Structural reductions (reduce.h), skipped when no_reduce or traces
+     * are asked for (they are not mapped back); write_reduced (NULL: none)
+     * gets the reduced net as PNML. */
+    bool no_reduce;
+    const char *write_reduced;
 } pn_examine_opts;
 
 /* What one examination found. check: the answers (pn_check_count,
@@ -46,6 +51,8 @@ typedef struct pn_report {
     pn_exam exam;
     pn_check *check;
     pn_engine_result result;
+    struct pn_reduced *reduced; /* the net and formulas check answered on;
+                                   NULL: the original ones */
 } pn_report;
 
 void pn_report_free(pn_report *r);

@@ -27,6 +27,9 @@ pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
                               const pn_budget *budget, pn_net **out,
                               pn_error *err);
+/* Writes net as P/T PNML (pnml_write.c) that the reader above reads back
+ * to the same net (ids, names, initial marking, arcs). */
+pn_status pn_pnml_write_file(const char *path, const pn_net *net, pn_error *err);
 
 #ifdef __cplusplus
 }

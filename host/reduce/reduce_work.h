@@ -1,0 +1,61 @@
+/* The reduction's working state: which places and transitions are kept,
+ * shared by the rules (reduce.c, reduce_dup.c) and the output stage
+ * (reduce_out.c). Private to host/reduce. */
+#ifndef PETREL_REDUCE_WORK_H
+#define PETREL_REDUCE_WORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/reduce.h"
+
+enum {
+    RED_P_KEEP = 0,     /* kept with its arcs */
+    RED_P_ISOLATED,     /* kept without arcs: constant and observed */
+    RED_P_GONE          /* removed */
+};
+
+/* tmap[t]: t itself when alive, another transition with the same pre and
+ * post (duplicate), or one of these markers. */
+#define RED_T_DEAD UINT32_MAX        /* never enabled */
+#define RED_T_NULL (UINT32_MAX - 1)  /* no effect, unobserved, removed */
+
+typedef struct red_work {
+    const pn_cnet *cn;
+    uint8_t *pstate;    /* RED_P_* */
+    uint8_t *pobs;      /* read by a formula */
+    uint8_t *tobs;      /* read by a fireable atom (or a duplicate of one) */
+    uint32_t *tmap;
+    bool allow_null;    /* pure reachability: no deadlock or LTL */
+    bool allow_agglo;   /* pure reachability, or ReachabilityDeadlock */
+    uint32_t removed[PN_RED_RULE_COUNT];
+    uint32_t rounds;
+} red_work;
+
+static inline bool red_alive(const red_work *w, uint32_t t)
+{
+    return w->tmap[t] == t;
+}
+
+/* pnew[p] / tnew[t]: index in the reduced net, UINT32_MAX when removed. */
+typedef struct red_maps {
+    uint32_t *pnew, *tnew;
+} red_maps;
+
+/* What set observes on cn, and which rules its property class allows. */
+pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                        pn_error *err);
+void red_work_free(red_work *w);
+/* set's formulas on the reduced net (w->tmap resolves removed transitions). */
+pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *set,
+                      const pn_net *net, pn_fml_set **out, pn_error *err);
+/* One pass of post-agglomeration (reduce_agglo.c) on in: *out the fused
+ * net (NULL and *fused 0 when nothing qualifies). */
+pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, uint32_t *fused,
+                          pn_error *err);
+
+pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err);
+pn_status red_duplicates(red_work *w, uint32_t *removed, pn_error *err);
+pn_status red_null(red_work *w, uint32_t *removed, pn_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/* Structural reductions: a smaller net that answers an examination's
+ * formulas the same way, with the formulas rewritten onto it.
+ *
+ * The rules (host/reduce/reduce.c) keep the reachable markings projected on
+ * the observed places, the enabledness of every transition a formula or a
+ * deadlock atom reads, and the maximal paths up to the removed places, so
+ * the reduced net answers reachability (EF/AG), ReachabilityDeadlock,
+ * UpperBounds and LTL like the original; the null-transition rule and the
+ * post-agglomeration only keep the reachable markings projected on the
+ * observed places (and the deadlocks): they serve pure reachability,
+ * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) and
+ * CTL are not reduced. Traces are not mapped back: callers that need one
+ * (--trace) explore the original net. */
+#ifndef PETREL_REDUCE_H
+#define PETREL_REDUCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "petrel/budget.h"
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+#include "petrel/formula.h"
+#include "petrel/mcc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per rule: what it removed (summed over the fixpoint's rounds). */
+typedef enum pn_reduce_rule {
+    PN_RED_CONSTANT_PLACE,   /* places no transition changes */
+    PN_RED_DEAD_TRANSITION,  /* needs more than a never-increased place holds */
+    PN_RED_DUPLICATE_TRANS,  /* same pre and post as a kept one */
+    PN_RED_SINK_PLACE,       /* no transition consumes from it, no formula reads it */
+    PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
+    PN_RED_POST_AGGLOMERATION, /* a place and its one consumer fused into its producers
+                                  (pure reachability and ReachabilityDeadlock only) */
+    PN_RED_RULE_COUNT
+} pn_reduce_rule;
+
+typedef struct pn_reduce_opts {
+    const pn_budget *budget;  /* NULL: no limit; the fixpoint stops when it expires */
+    FILE *verbose;            /* NULL: silent; else one line per rule */
+} pn_reduce_opts;
+
+typedef struct pn_reduced {
+    pn_net *net;              /* the reduced net (ids and names of the kept nodes) */
+    pn_cnet *cn;              /* compiled */
+    pn_fml_set *set;          /* the formulas on net; NULL when the input set was */
+    uint32_t removed[PN_RED_RULE_COUNT];
+    uint32_t places_before, transitions_before;
+    uint32_t rounds;
+    double seconds;
+} pn_reduced;
+
+/* True when pn_reduce preserves exam's answers (the property classes above). */
+bool pn_reduce_applies(pn_exam exam);
+
+/* Reduces cn for exam's formulas set (NULL: a global property, e.g.
+ * ReachabilityDeadlock). *out is a new pn_reduced even when nothing was
+ * removed (then its net has the original's size); PN_ERR_NOMEM or a
+ * compile failure leave *out NULL. */
+pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                    const pn_reduce_opts *o, pn_reduced **out, pn_error *err);
+/* True when anything was removed. */
+bool pn_reduce_changed(const pn_reduced *r);
+void pn_reduced_free(pn_reduced *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,687 @@
+// Structural reductions (host/reduce): each rule on a hand-made net with
+// its result computed by hand, random nets (with constant places, dead and
+// duplicate transitions and sink places planted) whose answers on the
+// reduced net are compared with a full enumeration of the original, and the
+// reduced net written as PNML and read back.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "petrel/net.h"
+#include "petrel/pnml.h"
+#include "petrel/reduce.h"
+#include "test_ptrs.h"
+#include "test_random_net.h"
+
+namespace {
+
+struct Net {
+    NetPtr net;
+    CnetPtr cn;
+};
+
+Net build(const RandomNetSpec &s)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Net n;
+    n.net.reset(pn_net_new("reduce"));
+    for (size_t p = 0; p < s.m0.size(); p++)
+        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
+                                   s.m0[p], &err),
+                  0);
+    for (uint32_t t = 0; t < s.n_trans; t++)
+        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
+                                        &err),
+                  0);
+    for (const RandomArc &a : s.arcs)
+        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
+    n.cn.reset(cn);
+    return n;
+}
+
+SetPtr make_set(const pn_net *net, const std::vector<pn_fml_node *> &roots)
+{
+    pn_fml_set *s = (pn_fml_set *)calloc(1, sizeof *s);
+    s->props = (pn_fml_prop *)calloc(roots.size() + 1, sizeof *s->props);
+    s->net = net;
+    for (size_t i = 0; i < roots.size(); i++) {
+        EXPECT_NE(roots[i], nullptr);
+        s->props[i].id = strdup(("f" + std::to_string(i)).c_str());
+        s->props[i].root = roots[i];
+        s->props[i].status = PN_OK;
+    }
+    s->n = (uint32_t)roots.size();
+    return SetPtr(s);
+}
+
+struct RedDeleter {
+    void operator()(pn_reduced *r) const { pn_reduced_free(r); }
+};
+using RedPtr = std::unique_ptr<pn_reduced, RedDeleter>;
+
+RedPtr reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_reduced *r = nullptr;
+    EXPECT_EQ(pn_reduce(cn, exam, set, nullptr, &r, &err), PN_OK) << err.msg;
+    return RedPtr(r);
+}
+
+// Every reachable marking; empty when there are more than limit.
+std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t limit)
+{
+    std::set<std::vector<uint64_t>> seen;
+    std::deque<std::vector<uint64_t>> queue;
+    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
+    seen.insert(m0);
+    queue.push_back(m0);
+    while (!queue.empty()) {
+        std::vector<uint64_t> m = queue.front();
+        queue.pop_front();
+        for (uint32_t t = 0; t < cn->n_transitions; t++) {
+            if (!pn_cnet_enabled(cn, m.data(), t))
+                continue;
+            std::vector<uint64_t> out(cn->n_places);
+            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
+            if (seen.insert(out).second)
+                queue.push_back(out);
+            if (seen.size() > limit)
+                return {};
+        }
+    }
+    return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
+}
+
+// ---- random formulas ---------------------------------------------------------
+pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
+{
+    uint32_t n = 1 + (uint32_t)(rng() % n_max);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v)
+        x = (uint32_t)(rng() % range);
+    return pn_fml_list(k, v.data(), n);
+}
+
+pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, bool fire)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions, k = (uint32_t)(rng() % 10);
+    if (fire && k < 7)
+        return k == 6 && rng() % 3 == 0 ? pn_fml_leaf(PN_FML_DEADLOCK)
+                                        : list(PN_FML_FIREABLE, rng, 2, T);
+    if (k < 4)
+        return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 3, P),
+                             pn_fml_const(rng() % 5));
+    if (k < 7)
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 5),
+                             list(PN_FML_TOKENS, rng, 3, P));
+    return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 2, P),
+                         list(PN_FML_TOKENS, rng, 2, P));
+}
+
+pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
+{
+    if (depth == 0 || rng() % 3 == 0)
+        return rand_atom(rng, cn, fire);
+    uint32_t k = (uint32_t)(rng() % 5);
+    if (k == 0)
+        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, fire, depth - 1));
+    pn_fml_node *kids[2] = {rand_state(rng, cn, fire, depth - 1),
+                            rand_state(rng, cn, fire, depth - 1)};
+    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids, 2);
+}
+
+// A path formula: state formulas under F, G, X, U and boolean connectives.
+pn_fml_node *rand_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
+{
+    if (depth == 0 || rng() % 4 == 0)
+        return rand_state(rng, cn, fire, 1);
+    switch (rng() % 6) {
+    case 0: return pn_fml_unary(PN_FML_F, rand_path(rng, cn, fire, depth - 1));
+    case 1: return pn_fml_unary(PN_FML_G, rand_path(rng, cn, fire, depth - 1));
+    case 2: return pn_fml_unary(PN_FML_X, rand_path(rng, cn, fire, depth - 1));
+    case 3: return pn_fml_unary(PN_FML_NOT, rand_path(rng, cn, fire, depth - 1));
+    case 4:
+        return pn_fml_binary(PN_FML_U, rand_path(rng, cn, fire, depth - 1),
+                             rand_path(rng, cn, fire, depth - 1));
+    default: {
+        pn_fml_node *k[2] = {rand_path(rng, cn, fire, depth - 1),
+                             rand_path(rng, cn, fire, depth - 1)};
+        return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, k, 2);
+    }
+    }
+}
+
+// ---- truth by enumeration ------------------------------------------------------
+// TRUE/FALSE of E F phi / A G phi (under negations), or a bound.
+pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
+                const std::vector<std::vector<uint64_t>> &states)
+{
+    pn_answer a;
+    memset(&a, 0, sizeof a);
+    bool neg = false;
+    while (root->kind == PN_FML_NOT) {
+        neg = !neg;
+        root = root->kids[0];
+    }
+    if (root->kind == PN_FML_TRUE || root->kind == PN_FML_FALSE) {
+        a.verdict = (root->kind == PN_FML_TRUE) != neg ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+        return a;
+    }
+    if (root->kind == PN_FML_PLACE_BOUND) {
+        a.verdict = PN_VERDICT_VALUE;
+        for (const auto &m : states)
+            a.value = std::max(a.value, pn_fml_eval_int(root, m.data()));
+        return a;
+    }
+    const pn_fml_node *phi = nullptr;
+    pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
+    if (shape == PN_FML_REACH_NONE) { // a state formula the simplifier left: at m0
+        a.verdict = pn_fml_eval_state(root, cn, cn->m0) != neg ? PN_VERDICT_TRUE
+                                                               : PN_VERDICT_FALSE;
+        return a;
+    }
+    bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
+    for (const auto &m : states) {
+        bool v = pn_fml_eval_state(phi, cn, m.data());
+        any |= v;
+        all &= v;
+    }
+    a.verdict = ((ef ? any : all) != neg) ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    return a;
+}
+
+// ---- random nets with something to reduce ------------------------------------
+// Plants, on a random bounded net: a copy of a transition (duplicate), a
+// place only read by self-loops (constant; some tests exceed it: dead
+// transitions), a place only consumed from and small (dead transitions),
+// and a place only produced into (a sink; may unbound the net: such nets
+// are skipped by the enumeration limit).
+RandomNetSpec planted_spec(std::mt19937_64 &rng)
+{
+    uint32_t P = 3 + (uint32_t)(rng() % 4), T = 3 + (uint32_t)(rng() % 4);
+    RandomNetSpec s = random_bounded_spec(rng, P, T);
+    for (uint32_t d = (uint32_t)(rng() % 3); d > 0; d--) {
+        uint32_t t = (uint32_t)(rng() % s.n_trans), u = s.n_trans++;
+        std::vector<RandomArc> copy;
+        for (const RandomArc &a : s.arcs)
+            if (a.trans == t)
+                copy.push_back({a.place, u, a.to_trans, a.weight});
+        s.arcs.insert(s.arcs.end(), copy.begin(), copy.end());
+    }
+    auto add_place = [&](uint64_t m0) {
+        s.m0.push_back(m0);
+        return (uint32_t)s.m0.size() - 1;
+    };
+    if (rng() % 2) { // constant
+        uint32_t p = add_place(rng() % 3);
+        for (uint32_t t = 0; t < s.n_trans; t++)
+            if (rng() % 3 == 0) {
+                uint64_t w = 1 + rng() % 2;
+                s.arcs.push_back({p, t, true, w});
+                s.arcs.push_back({p, t, false, w});
+            }
+    }
+    if (rng() % 2) { // never increased
+        uint32_t p = add_place(rng() % 3);
+        s.arcs.push_back({p, (uint32_t)(rng() % s.n_trans), true, 1 + rng() % 3});
+    }
+    if (rng() % 2) { // an output arc h -> x split into h -> q -> f -> x (post-agglomeration)
+        std::vector<size_t> outs;
+        for (size_t i = 0; i < s.arcs.size(); i++)
+            if (!s.arcs[i].to_trans)
+                outs.push_back(i);
+        if (!outs.empty()) {
+            RandomArc a = s.arcs[outs[rng() % outs.size()]];
+            uint32_t q = add_place(0), f = s.n_trans++;
+            for (RandomArc &b : s.arcs)
+                if (!b.to_trans && b.trans == a.trans && b.place == a.place)
+                    b.place = q;
+            s.arcs.push_back({q, f, true, 1});
+            s.arcs.push_back({a.place, f, false, 1});
+        }
+    }
+    if (rng() % 2) { // sink
+        uint32_t p = add_place(rng() % 2);
+        s.arcs.push_back({p, (uint32_t)(rng() % s.n_trans), false, 1});
+    }
+    return s;
+}
+
+pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); }
+
+struct Tally {
+    uint32_t nets = 0, items = 0, wrong = 0, reduced = 0, unknown = 0;
+    uint32_t removed[PN_RED_RULE_COUNT] = {};
+};
+
+// The reduced net answers each formula like the original: by enumerating
+// the reduced net, and through pn_examine (which reduces itself).
+void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
+{
+    Net n = build(planted_spec(rng));
+    const pn_cnet *cn = n.cn.get();
+    auto states = reachable(cn, 3000);
+    if (states.empty())
+        return;
+    // Half of the nets: formulas read only the first places and transitions,
+    // leaving the rest to the rules that need unobserved nodes.
+    pn_cnet view = *cn;
+    if (rng() % 2) {
+        view.n_places = std::min<uint32_t>(cn->n_places, 2);
+        view.n_transitions = std::min<uint32_t>(cn->n_transitions, 2);
+    }
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 4; i++) {
+        if (exam == PN_EXAM_UPPER_BOUNDS) {
+            roots.push_back(list(PN_FML_PLACE_BOUND, rng, 2, view.n_places));
+            continue;
+        }
+        if (exam == PN_EXAM_REACH_DEADLOCK) { // the global property: E F deadlock
+            roots.push_back(ef(pn_fml_leaf(PN_FML_DEADLOCK)));
+            continue;
+        }
+        pn_fml_node *phi = rand_state(rng, &view, exam == PN_EXAM_REACH_FIREABILITY, 3);
+        roots.push_back(rng() % 2 ? pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi))
+                                  : pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, phi)));
+    }
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
+    // ReachabilityDeadlock is global (no set): its formulas here are all
+    // E F deadlock, which reads no index, so they evaluate on the reduced net.
+    bool rd = exam == PN_EXAM_REACH_DEADLOCK;
+    RedPtr red = reduce(cn, exam, rd ? nullptr : set.get());
+    ASSERT_NE(red, nullptr);
+    const pn_reduced *r = red.get();
+    auto rstates = reachable(r->cn, 1000000);
+    ASSERT_FALSE(rstates.empty());
+    t.nets++;
+    t.reduced += pn_reduce_changed(r);
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        t.removed[k] += r->removed[k];
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_report *report = nullptr;
+    ASSERT_EQ(pn_examine(cn, exam, exam == PN_EXAM_REACH_DEADLOCK ? nullptr : set.get(), &o,
+                         nullptr, &report, &err),
+              PN_OK)
+        << err.msg;
+    for (uint32_t i = 0; i < set->n; i++) {
+        t.items++;
+        pn_answer want = truth(set->props[i].root, cn, states);
+        const pn_fml_node *rroot = rd ? set->props[i].root : r->set->props[i].root;
+        pn_answer got = truth(rroot, r->cn, rstates);
+        const pn_answer *ex = pn_check_answer(report->check, exam == PN_EXAM_REACH_DEADLOCK ? 0 : i);
+        bool same = got.verdict == want.verdict && got.value == want.value &&
+                    ex->verdict == want.verdict && ex->value == want.value;
+        if (!same) {
+            t.wrong++;
+            char *a = pn_fml_to_string(set->props[i].root, nullptr);
+            char *b = pn_fml_to_string(rroot, nullptr);
+            ADD_FAILURE() << pn_exam_name(exam) << ": " << a << " -> " << b << ": want "
+                          << want.verdict << "/" << want.value << " reduced " << got.verdict
+                          << "/" << got.value << " examine " << ex->verdict << "/" << ex->value;
+            free(a);
+            free(b);
+            pn_error e2;
+            pn_error_clear(&e2);
+            pn_pnml_write_file("/tmp/red_fail_orig.pnml", n.net.get(), &e2);
+            pn_pnml_write_file("/tmp/red_fail_red.pnml", r->net, &e2);
+        }
+        bool changed = pn_reduce_changed(red.get());
+        EXPECT_EQ((ex->techniques & PN_TECH_STRUCTURAL_REDUCTION) != 0, changed);
+    }
+    pn_report_free(report);
+}
+
+// LTL: pn_examine on the reduced net (its default) against the original
+// explored completely by the same checker without reductions.
+void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
+{
+    Net n = build(planted_spec(rng));
+    const pn_cnet *cn = n.cn.get();
+    if (reachable(cn, 3000).empty())
+        return;
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 3; i++)
+        roots.push_back(pn_fml_unary(
+            PN_FML_A, rand_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
+    RedPtr red = reduce(cn, exam, set.get());
+    ASSERT_NE(red, nullptr);
+    t.nets++;
+    t.reduced += pn_reduce_changed(red.get());
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        t.removed[k] += red->removed[k];
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_report *with = nullptr, *without = nullptr;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
+    o.no_reduce = true;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &without, &err), PN_OK) << err.msg;
+    for (uint32_t i = 0; i < set->n; i++) {
+        t.items++;
+        const pn_answer *a = pn_check_answer(with->check, i), *b = pn_check_answer(without->check, i);
+        t.unknown += a->verdict == PN_VERDICT_UNKNOWN || b->verdict == PN_VERDICT_UNKNOWN;
+        if (a->verdict != b->verdict) {
+            t.wrong++;
+            char *s = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << s << ": reduced " << a->verdict << " original " << b->verdict;
+            free(s);
+        }
+    }
+    pn_report_free(with);
+    pn_report_free(without);
+}
+
+void expect_rules_used(const Tally &t, bool null_rule, bool agglo)
+{
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.nets, 2000u);
+    EXPECT_GE(t.reduced, t.nets / 2) << t.reduced << " of " << t.nets;
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION) {
+            EXPECT_GE(t.removed[k], 100u) << "rule " << k;
+        }
+    if (null_rule) /* deadlock atoms (fireability) often forbid it */
+        EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], 20u);
+    else
+        EXPECT_EQ(t.removed[PN_RED_NULL_TRANSITION], 0u);
+    if (agglo)
+        EXPECT_GE(t.removed[PN_RED_POST_AGGLOMERATION], 30u);
+    else
+        EXPECT_EQ(t.removed[PN_RED_POST_AGGLOMERATION], 0u);
+    std::printf("reduce: %u nets (%u reduced), %u formulas; removed: %u constant places, %u dead, "
+                "%u duplicate, %u sink places, %u null, %u post-agglomerated\n",
+                t.nets, t.reduced, t.items, t.removed[0], t.removed[1], t.removed[2],
+                t.removed[3], t.removed[4], t.removed[5]);
+}
+
+void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
+{
+    std::mt19937_64 rng(seed);
+    Tally t;
+    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
+        one_reach(rng, exam, t);
+    expect_rules_used(t, null_rule, agglo);
+}
+
+// ---- hand-made nets ------------------------------------------------------------
+Net hand(const std::vector<uint64_t> &m0, uint32_t T, const std::vector<RandomArc> &arcs)
+{
+    RandomNetSpec s;
+    s.m0 = m0;
+    s.n_trans = T;
+    s.arcs = arcs;
+    return build(s);
+}
+
+pn_fml_node *tok(uint32_t p) { return pn_fml_list(PN_FML_TOKENS, &p, 1); }
+pn_fml_node *fire(uint32_t t) { return pn_fml_list(PN_FML_FIREABLE, &t, 1); }
+
+std::string text(const pn_reduced *r, uint32_t i)
+{
+    char *s = pn_fml_to_string(r->set->props[i].root, r->net);
+    std::string out = s != nullptr ? s : "";
+    free(s);
+    return out;
+}
+
+} // namespace
+
+TEST(Reduce, RandomReachabilityCardinalityAgrees)
+{
+    run_reach(PN_EXAM_REACH_CARDINALITY, 16001, true, true);
+}
+TEST(Reduce, RandomReachabilityFireabilityAgrees)
+{
+    run_reach(PN_EXAM_REACH_FIREABILITY, 16002, true, true);
+}
+TEST(Reduce, RandomUpperBoundsAgree) { run_reach(PN_EXAM_UPPER_BOUNDS, 16003, true, true); }
+TEST(Reduce, RandomDeadlockAgrees) { run_reach(PN_EXAM_REACH_DEADLOCK, 16004, false, true); }
+
+// More seeds of the same comparisons (about a minute).
+TEST(Reduce, Big_RandomManySeeds)
+{
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        run_reach(PN_EXAM_REACH_CARDINALITY, 17000 + seed, true, true);
+        run_reach(PN_EXAM_REACH_FIREABILITY, 18000 + seed, true, true);
+        run_reach(PN_EXAM_UPPER_BOUNDS, 19000 + seed, true, true);
+        run_reach(PN_EXAM_REACH_DEADLOCK, 20000 + seed, false, true);
+    }
+}
+
+TEST(Reduce, RandomLtlAgrees)
+{
+    std::mt19937_64 rng(16005);
+    Tally t;
+    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
+        one_ltl(rng, k % 2 ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY, t);
+    expect_rules_used(t, false, false);
+    EXPECT_EQ(t.unknown, 0u);
+}
+
+// p0 -t0-> p1, p2 (m0 = 1) read by t0 (weight 1) and t1 (weight 2): p2 is
+// constant, t1 is dead. EF fireable(t1) is FALSE; EF p2 >= 1 reads the
+// isolated constant place.
+TEST(Reduce, ConstantPlaceAndDeadTransition)
+{
+    Net n = hand({1, 0, 1}, 2,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {2, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 2}, {2, 1, false, 2}, {1, 1, true, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(1)), ef(pn_fml_binary(PN_FML_INT_LE,
+                                                                       pn_fml_const(1), tok(2)))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_TRANSITION], 1u);
+    EXPECT_EQ(r->removed[PN_RED_CONSTANT_PLACE], 1u);
+    EXPECT_EQ(r->removed[PN_RED_SINK_PLACE], 1u); // p1, once t1 is gone
+    EXPECT_EQ(r->net->n_transitions, 1u);
+    EXPECT_EQ(r->net->n_places, 2u); // p0, and p2 kept isolated: a formula reads it
+    EXPECT_STREQ(r->net->place_id[1], "p2");
+    EXPECT_EQ(r->net->m0[1], 1u);
+    EXPECT_EQ(r->net->n_arcs, 1u);   // p0 -> t0 only
+    EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
+    EXPECT_EQ(text(r.get(), 1), "EF(1 <= p2)");
+    EXPECT_TRUE(pn_reduce_changed(r.get()));
+}
+
+// t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)
+// becomes fireable(t0).
+TEST(Reduce, DuplicateTransitions)
+{
+    Net n = hand({2, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {0, 1, true, 1}, {1, 1, false, 1},
+                  {0, 2, true, 2}, {1, 2, false, 1}, {1, 0, true, 1}, {0, 0, false, 1},
+                  {1, 1, true, 1}, {0, 1, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(1))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DUPLICATE_TRANS], 1u);
+    EXPECT_EQ(r->net->n_transitions, 2u);
+    EXPECT_STREQ(r->net->trans_id[0], "t0");
+    EXPECT_STREQ(r->net->trans_id[1], "t2");
+    EXPECT_EQ(text(r.get(), 0), "EF(fireable(t0))");
+}
+
+// p1 only receives tokens and no formula reads it: it goes, and t0 then
+// changes nothing kept (p0 self-loop): a null transition for pure
+// reachability, but not for deadlock.
+TEST(Reduce, SinkPlaceThenNullTransition)
+{
+    Net n = hand({1, 0, 1}, 2,
+                 {{0, 0, true, 1}, {0, 0, false, 1}, {1, 0, false, 1}, {2, 1, true, 1},
+                  {0, 1, false, 1}});
+    pn_fml_node *phi = pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(0));
+    SetPtr set = make_set(n.net.get(), {ef(phi)});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_SINK_PLACE], 1u);
+    EXPECT_EQ(r->removed[PN_RED_NULL_TRANSITION], 1u);
+    EXPECT_EQ(r->net->n_places, 2u);
+    EXPECT_EQ(r->net->n_transitions, 1u);
+    RedPtr d = reduce(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->removed[PN_RED_SINK_PLACE], 1u);
+    EXPECT_EQ(d->removed[PN_RED_NULL_TRANSITION], 0u);
+    EXPECT_EQ(d->net->n_transitions, 2u);
+    // A bounded place is observed: UpperBounds keeps p1, so t0 is no null
+    // transition there.
+    uint32_t one = 1;
+    SetPtr ub = make_set(n.net.get(), {pn_fml_list(PN_FML_PLACE_BOUND, &one, 1)});
+    RedPtr u = reduce(n.cn.get(), PN_EXAM_UPPER_BOUNDS, ub.get());
+    ASSERT_NE(u, nullptr);
+    EXPECT_EQ(u->net->n_places, 3u);
+    EXPECT_EQ(u->net->n_transitions, 2u);
+    EXPECT_FALSE(pn_reduce_changed(u.get()));
+}
+
+// The reduced net written as PNML reads back to the same net, with the same
+// answers.
+TEST(Reduce, WrittenNetReadsBack)
+{
+    Net n = hand({1, 0, 1, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 2}, {2, 0, true, 1}, {2, 0, false, 1},
+                  {1, 1, true, 2}, {0, 1, false, 1}, {1, 2, true, 2}, {0, 2, false, 1},
+                  {3, 1, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(1)))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->net->n_places, 2u);
+    EXPECT_EQ(r->net->n_transitions, 2u);
+    EXPECT_EQ(r->removed[PN_RED_CONSTANT_PLACE], 1u);
+    EXPECT_EQ(r->removed[PN_RED_SINK_PLACE], 1u);
+    EXPECT_EQ(r->removed[PN_RED_DUPLICATE_TRANS], 1u);
+    char path[] = "/tmp/petrel_reduce_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_pnml_write_file(path, r->net, &err), PN_OK) << err.msg;
+    pn_net *back = nullptr;
+    ASSERT_EQ(pn_pnml_read_file(path, nullptr, &back, &err), PN_OK) << err.msg;
+    NetPtr owned(back);
+    unlink(path);
+    ASSERT_EQ(back->n_places, r->net->n_places);
+    ASSERT_EQ(back->n_transitions, r->net->n_transitions);
+    ASSERT_EQ(back->n_arcs, r->net->n_arcs);
+    for (uint32_t p = 0; p < back->n_places; p++) {
+        EXPECT_STREQ(back->place_id[p], r->net->place_id[p]);
+        EXPECT_EQ(back->m0[p], r->net->m0[p]);
+    }
+    pn_cnet *cn = nullptr;
+    ASSERT_EQ(pn_cnet_compile(back, &cn, &err), PN_OK);
+    CnetPtr bcn(cn);
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        ASSERT_EQ(cn->delta_off[t + 1] - cn->delta_off[t],
+                  r->cn->delta_off[t + 1] - r->cn->delta_off[t]);
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+            EXPECT_EQ(cn->delta[k].place, r->cn->delta[k].place);
+            EXPECT_EQ(cn->delta[k].delta, r->cn->delta[k].delta);
+        }
+    }
+    // The original is unbounded (t0 t1 pile tokens into the sink p3); the
+    // reduced one is finite. t0 puts 2 tokens into p1: TRUE on both.
+    EXPECT_TRUE(reachable(n.cn.get(), 1000).empty());
+    auto b = reachable(cn, 1000);
+    EXPECT_EQ(b.size(), 2u);
+    EXPECT_EQ(truth(r->set->props[0].root, cn, b).verdict, PN_VERDICT_TRUE);
+}
+
+namespace {
+
+// The CLI's stdout ("FORMULA id value ..." lines) as id -> value.
+std::map<std::string, std::string> cli_answers(const std::string &args, std::string *techniques)
+{
+    std::string cmd = std::string(PETREL_CLI_PATH) + " -q " + args + " 2>/dev/null";
+    FILE *p = popen(cmd.c_str(), "r");
+    std::map<std::string, std::string> out;
+    if (p == nullptr)
+        return out;
+    char line[4096];
+    while (fgets(line, sizeof line, p) != nullptr) {
+        char id[1024], value[64];
+        if (sscanf(line, "FORMULA %1023s %63s", id, value) == 2)
+            out[id] = value;
+        if (techniques != nullptr)
+            *techniques += line;
+    }
+    pclose(p);
+    return out;
+}
+
+} // namespace
+
+// --write-reduced on an MCC model, read back: the same answers; the
+// answers on the reduced net say STRUCTURAL_REDUCTION; --trace skips the
+// reductions.
+TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
+{
+    std::string mcc = std::string(PETREL_SHARED_DIR) + "/mcc/";
+    const std::pair<const char *, const char *> runs[] = {
+        {"NeoElection-PT-2", "ReachabilityCardinality"},
+        {"Referendum-PT-0010", "ReachabilityDeadlock"},
+        {"Kanban-PT-00005", "ReachabilityDeadlock"}};
+    for (const auto &run : runs) {
+        {
+            const char *inst = run.first, *exam = run.second;
+            std::string src = mcc + inst;
+            if (access((src + "/model.pnml").c_str(), R_OK) != 0)
+                GTEST_SKIP() << "no " << src;
+            char tmpl[] = "/tmp/petrel_reduce_cli_XXXXXX";
+            ASSERT_NE(mkdtemp(tmpl), nullptr);
+            std::string dir = tmpl;
+            std::string lines;
+            auto a = cli_answers(std::string("-e ") + exam + " --timeout 60 --write-reduced " +
+                                     dir + "/model.pnml " + src,
+                                 &lines);
+            ASSERT_FALSE(a.empty()) << inst << " " << exam;
+            EXPECT_NE(lines.find("STRUCTURAL_REDUCTION"), std::string::npos) << lines;
+            std::string xml = src + "/" + exam + ".xml";
+            if (access(xml.c_str(), R_OK) == 0) {
+                ASSERT_EQ(symlink(xml.c_str(), (dir + "/" + exam + ".xml").c_str()), 0);
+            }
+            auto b = cli_answers(std::string("-e ") + exam + " --timeout 60 --no-reduce " + dir,
+                                 nullptr);
+            EXPECT_EQ(a, b) << inst << " " << exam;
+            std::string traced;
+            auto c = cli_answers(std::string("-e ") + exam + " --timeout 60 --trace " + src, &traced);
+            EXPECT_EQ(traced.find("STRUCTURAL_REDUCTION"), std::string::npos);
+            for (const auto &kv : c) { // what both decided agrees
+                bool both = a.count(kv.first) && a[kv.first] != "CANNOT_COMPUTE" &&
+                            kv.second != "CANNOT_COMPUTE";
+                if (both) {
+                    EXPECT_EQ(a[kv.first], kv.second) << kv.first;
+                }
+            }
+            EXPECT_EQ(system(("rm -rf '" + dir + "'").c_str()), 0);
+        }
+    }
+}
