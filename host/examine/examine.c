@@ -14,6 +14,7 @@
 #include "petrel/graph.h"
 #include "petrel/linear.h"
 #include "petrel/ltl.h"
+#include "petrel/walk.h"
 
 static bool examine_is_ltl(pn_exam e)
 {
@@ -192,7 +193,6 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 {
     double t0 = pn_clock_now();
     ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
-    pn_check_finish(c, NULL);
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
     pn_status st = r.graph_only != NULL ? pn_lazy_new(cn, pn_budget_memory(budget), &r.z, err)
                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
@@ -213,16 +213,233 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 
 /* ---- one formula examination or global property ------------------------ */
 
-/* The linear layer (host/linear) first, with a third of the time left: what
- * it proves the exploration no longer looks for. Failing to prove is silent. */
-static void examine_linear(const pn_cnet *cn, const pn_engine_opts *o, pn_budget *budget,
-                           pn_check *c, FILE *diag)
+/* ---- the portfolio: one schedule per examination class ------------------ */
+
+/* The steps that decide formulas, cheapest proofs first. Each gets `share`
+ * of the time left when it starts; a step with nothing to do is skipped,
+ * and an answer leaves the open set as soon as a step decides it. */
+typedef enum step_kind {
+    STEP_LINEAR,  /* state equation, invariants, siphons (host/linear) */
+    STEP_WALK,    /* random walks (host/engine/walk.c) */
+    STEP_EXPLORE, /* BFS with the check's visitor: witnesses, or completeness */
+    STEP_GRAPH    /* CTL / Liveness: the recorded graph (visitor on it too);
+                   * LTL: the product on the fly, formula by formula */
+} step_kind;
+
+typedef struct portfolio_step {
+    step_kind kind;
+    double share;
+} portfolio_step;
+
+static const char *const step_names[] = {"linear", "walk", "explore", "graph"};
+
+/* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
+ * and CTL / LTL examinations whose formulas all are E F / A G / state
+ * formulas (under the MCC semantics, docs/semantics.md). */
+static const portfolio_step plan_reach[] = {
+    {STEP_LINEAR, 1.0 / 3}, {STEP_WALK, 1.0 / 6}, {STEP_EXPLORE, 1.0}};
+/* CTL beyond reachability, Liveness: one exploration records the graph and
+ * feeds the visitor, which decides the reachability-shaped ones. */
+static const portfolio_step plan_ctl[] = {
+    {STEP_LINEAR, 1.0 / 4}, {STEP_WALK, 1.0 / 6}, {STEP_GRAPH, 1.0}};
+/* LTL beyond reachability: the reachability-shaped formulas get a BFS of
+ * their own, the others the LTL product with what is left. */
+static const portfolio_step plan_ltl[] = {
+    {STEP_LINEAR, 1.0 / 4}, {STEP_WALK, 1.0 / 6}, {STEP_EXPLORE, 1.0 / 3}, {STEP_GRAPH, 1.0}};
+
+typedef struct portfolio {
+    const pn_cnet *cn;
+    pn_exam exam;
+    const pn_fml_set *set;
+    const pn_engine_opts *o;
+    pn_budget *budget;
+    FILE *diag;
+    pn_check *c;
+    pn_engine_result *res;
+    pn_visitor inner, all;  /* the check's visitor; one that never stops */
+    uint8_t *target;        /* per answer: a reachability target at the start */
+    const char **by;        /* per answer: the step that decided it */
+    double *at;             /* per answer: seconds from the start */
+    double t0;
+} portfolio;
+
+static uint32_t portfolio_open_targets(const pn_check *c)
 {
-    pn_budget share = pn_budget_share(budget, 1.0 / 3);
-    pn_linear_opts lo = {.budget = &share, .verbose = o->verbose ? diag : NULL};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        n += pn_check_target_of(c, i, &phi, &places, &np) != PN_TARGET_NONE;
+    }
+    return n;
+}
+
+/* Credits step with the answers decided since the last call. */
+static void portfolio_mark(portfolio *p, step_kind step)
+{
+    double t = pn_clock_now() - p->t0;
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        if (p->by[i] != NULL)
+            continue;
+        bool done = pn_check_answer(p->c, i)->verdict != PN_VERDICT_UNKNOWN ||
+                    (p->target[i] &&
+                     pn_check_target_of(p->c, i, &phi, &places, &np) == PN_TARGET_NONE);
+        if (done) {
+            p->by[i] = step_names[step];
+            p->at[i] = t;
+        }
+    }
+}
+
+static void step_linear(portfolio *p, double share)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL};
     pn_error e = {0};
-    if (pn_linear_decide(cn, c, &lo, &e) != PN_OK && diag != NULL)
-        fprintf(diag, "petrel: linear layer: %s\n", e.msg);
+    if (pn_linear_decide(p->cn, p->c, &lo, &e) != PN_OK && p->diag != NULL)
+        fprintf(p->diag, "petrel: linear layer: %s\n", e.msg);
+}
+
+static void step_walk(portfolio *p, double share)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
+                       .verbose = p->o->verbose ? p->diag : NULL};
+    pn_error e = {0};
+    if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
+        fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
+}
+
+/* The visitor's BFS; a complete one decides every reachability answer. */
+static pn_status step_explore(portfolio *p, double share, pn_error *err)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_engine_opts eo = *p->o;
+    eo.budget = share < 1.0 ? &b : p->budget;
+    eo.visitor = pn_check_visitor(p->c);
+    eo.record_graph = eo.keep_states = false;
+    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
+    return st;
+}
+
+/* The check's visitor on every state of a graph exploration: a decided
+ * target must not stop the exploration the other formulas need. */
+static bool portfolio_see_all(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
+                              uint32_t n_enabled)
+{
+    const pn_visitor *v = ctx;
+    v->on_state(v->ctx, worker, id, m, n_enabled);
+    return false;
+}
+
+static pn_status step_graph(portfolio *p, pn_error *err)
+{
+    if (examine_is_ltl(p->exam)) {
+        pn_check_finish(p->c, NULL);
+        return examine_ltl(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
+    }
+    bool visit = !pn_check_decided(p->c);
+    pn_engine_opts eo = *p->o;
+    p->inner = *pn_check_visitor(p->c);
+    p->all = (pn_visitor){.on_state = portfolio_see_all, .ctx = &p->inner};
+    eo.visitor = visit ? &p->all : NULL;
+    eo.record_graph = eo.keep_states = true;
+    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    /* Without the visitor, completeness proves nothing about a target. */
+    pn_check_finish(p->c, st == PN_OK && visit ? p->res : NULL);
+    if (st == PN_OK)
+        examine_on_graph(p->cn, p->exam, p->set, p->budget, p->c, p->res, p->diag);
+    return st;
+}
+
+static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, uint32_t *n)
+{
+    if (!examine_uses_graph(exam, c)) {
+        *n = sizeof plan_reach / sizeof plan_reach[0];
+        return plan_reach;
+    }
+    if (examine_is_ltl(exam)) {
+        *n = sizeof plan_ltl / sizeof plan_ltl[0];
+        return plan_ltl;
+    }
+    *n = sizeof plan_ctl / sizeof plan_ctl[0];
+    return plan_ctl;
+}
+
+static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_error *err)
+{
+    bool targets = portfolio_open_targets(p->c) > 0;
+    switch (s->kind) {
+    case STEP_LINEAR:
+        if (targets)
+            step_linear(p, s->share);
+        return PN_OK;
+    case STEP_WALK:
+        if (targets)
+            step_walk(p, s->share);
+        return PN_OK;
+    case STEP_EXPLORE:
+        if (!pn_check_decided(p->c))
+            return step_explore(p, s->share, err);
+        pn_check_finish(p->c, NULL);
+        return PN_OK;
+    case STEP_GRAPH: return step_graph(p, err);
+    }
+    return PN_OK;
+}
+
+/* -v: per answer the step that decided it and when; always: one summary
+ * line counting the answers per step. */
+static void portfolio_report(const portfolio *p)
+{
+    if (p->diag == NULL)
+        return;
+    uint32_t per[4] = {0}, unknown = 0;
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
+        const pn_answer *a = pn_check_answer(p->c, i);
+        unknown += a->verdict == PN_VERDICT_UNKNOWN;
+        for (uint32_t k = 0; k < 4 && a->verdict != PN_VERDICT_UNKNOWN; k++)
+            per[k] += p->by[i] == step_names[k];
+        if (p->o->verbose)
+            fprintf(p->diag, "petrel: %s: %s by %s at %.3f s\n", a->id,
+                    a->verdict == PN_VERDICT_UNKNOWN ? "unknown" : "decided",
+                    p->by[i] != NULL ? p->by[i] : "nothing", p->at[i]);
+    }
+    fprintf(p->diag, "petrel: answers: %u linear, %u walk, %u explore, %u graph, %u unknown\n",
+            per[STEP_LINEAR], per[STEP_WALK], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
+}
+
+static pn_status portfolio_run(portfolio *p, pn_error *err)
+{
+    uint32_t n = pn_check_count(p->c), n_steps = 0;
+    p->target = calloc((size_t)n + 1, 1);
+    p->by = calloc((size_t)n + 1, sizeof *p->by);
+    p->at = calloc((size_t)n + 1, sizeof *p->at);
+    pn_status st = p->target && p->by && p->at
+                       ? PN_OK
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    for (uint32_t i = 0; st == PN_OK && i < n; i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        p->target[i] = pn_check_target_of(p->c, i, &phi, &places, &np) != PN_TARGET_NONE;
+    }
+    const portfolio_step *plan = portfolio_plan(p->exam, p->c, &n_steps);
+    for (uint32_t k = 0; st == PN_OK && k < n_steps; k++) {
+        st = portfolio_step_run(p, &plan[k], err);
+        portfolio_mark(p, plan[k].kind);
+    }
+    if (st == PN_OK)
+        portfolio_report(p);
+    free(p->target);
+    free(p->by);
+    free(p->at);
+    return st;
 }
 
 /* The answers of exam on set (NULL: a global property) into *check, with
@@ -234,26 +451,9 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
-    bool graph = examine_uses_graph(exam, c);
-    pn_status st = PN_OK;
-    if (graph && examine_is_ltl(exam)) {
-        st = examine_ltl(cn, set, o, budget, c, res, diag, err);
-    } else {
-        if (!graph && pn_linear_applies(exam))
-            examine_linear(cn, o, budget, c, diag);
-        bool explored = graph || !pn_check_decided(c);
-        if (explored) {
-            pn_engine_opts eo = *o;
-            eo.visitor = graph ? NULL : pn_check_visitor(c);
-            eo.record_graph = eo.keep_states = graph;
-            st = pn_explore(cn, &eo, res, err);
-        }
-        /* In graph mode the visitor saw nothing: only what was decided
-         * before exploring stands, and the graph decides the rest. */
-        pn_check_finish(c, explored && !graph && st == PN_OK ? res : NULL);
-        if (graph && st == PN_OK)
-            examine_on_graph(cn, exam, set, budget, c, res, diag);
-    }
+    portfolio p = {.cn = cn, .exam = exam, .set = set, .o = o, .budget = budget,
+                   .diag = diag, .c = c, .res = res, .t0 = pn_clock_now()};
+    pn_status st = portfolio_run(&p, err);
     if (st != PN_OK) {
         pn_check_free(c);
         return st;

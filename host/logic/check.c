@@ -530,3 +530,14 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
         it->decided = PN_VERDICT_VALUE;
     check_count_work(c);
 }
+
+bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
+                          uint32_t *techniques)
+{
+    if (i >= c->n || c->items[i].kind != ITEM_BOUND || c->items[i].decided ||
+        !c->items[i].has_limit)
+        return false;
+    *limit = c->items[i].limit;
+    *techniques = c->items[i].techniques;
+    return true;
+}

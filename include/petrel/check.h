@@ -90,6 +90,11 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
 void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
                           uint32_t techniques);
 
+/* The proven upper bound of open bound answer i (*techniques: what proved
+ * it); false when none is known or the answer is decided. */
+bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
+                          uint32_t *techniques);
+
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
 
