@@ -247,6 +247,10 @@ static const portfolio_step plan_ctl[] = {
 static const portfolio_step plan_ltl[] = {
     {STEP_LINEAR, 1.0 / 4}, {STEP_WALK, 1.0 / 6}, {STEP_EXPLORE, 1.0 / 3}, {STEP_GRAPH, 1.0}};
 
+/* LTL with --trace: every FALSE answer needs its lasso, which only the
+ * product gives. */
+static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0}};
+
 typedef struct portfolio {
     const pn_cnet *cn;
     pn_exam exam;
@@ -257,6 +261,7 @@ typedef struct portfolio {
     pn_check *c;
     pn_engine_result *res;
     pn_visitor inner, all;  /* the check's visitor; one that never stops */
+    bool finished;          /* pn_check_finish ran after an exploration */
     uint8_t *target;        /* per answer: a reachability target at the start */
     const char **by;        /* per answer: the step that decided it */
     double *at;             /* per answer: seconds from the start */
@@ -324,6 +329,7 @@ static pn_status step_explore(portfolio *p, double share, pn_error *err)
     eo.record_graph = eo.keep_states = false;
     pn_status st = pn_explore(p->cn, &eo, p->res, err);
     pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
+    p->finished = true;
     return st;
 }
 
@@ -340,7 +346,8 @@ static bool portfolio_see_all(void *ctx, uint32_t worker, uint64_t id, const uin
 static pn_status step_graph(portfolio *p, pn_error *err)
 {
     if (examine_is_ltl(p->exam)) {
-        pn_check_finish(p->c, NULL);
+        if (!p->finished) /* again would forget what completeness proved */
+            pn_check_finish(p->c, NULL);
         return examine_ltl(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
     }
     bool visit = !pn_check_decided(p->c);
@@ -357,8 +364,13 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     return st;
 }
 
-static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, uint32_t *n)
+static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, bool trace,
+                                            uint32_t *n)
 {
+    if (examine_is_ltl(exam) && trace) {
+        *n = 1;
+        return plan_ltl_trace;
+    }
     if (!examine_uses_graph(exam, c)) {
         *n = sizeof plan_reach / sizeof plan_reach[0];
         return plan_reach;
@@ -429,7 +441,7 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
         uint32_t np;
         p->target[i] = pn_check_target_of(p->c, i, &phi, &places, &np) != PN_TARGET_NONE;
     }
-    const portfolio_step *plan = portfolio_plan(p->exam, p->c, &n_steps);
+    const portfolio_step *plan = portfolio_plan(p->exam, p->c, p->o->keep_parents, &n_steps);
     for (uint32_t k = 0; st == PN_OK && k < n_steps; k++) {
         st = portfolio_step_run(p, &plan[k], err);
         portfolio_mark(p, plan[k].kind);

@@ -1,0 +1,194 @@
+// The portfolio of examine.c on CTL and LTL examinations: formulas of
+// reachability shape (CTL E F / A G and their negations, LTL G p and !F p,
+// state formulas) take the linear layer, the walks and the visitor's BFS;
+// E X / A X formulas in the same set still need the graph or the LTL
+// product. Every answer is compared with full enumeration (test_enum.h).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "petrel/budget.h"
+#include "petrel/check.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "test_enum.h"
+
+namespace {
+
+pn_fml_node *un(pn_fml_kind k, pn_fml_node *a) { return pn_fml_unary(k, a); }
+
+struct Case {
+    pn_fml_node *root;
+    bool want;
+    bool reach; /* of reachability shape */
+};
+
+// E F / A G over states, with the answer.
+bool reach_truth(bool is_ef, const pn_fml_node *phi, const pn_cnet *cn,
+                 const std::vector<std::vector<uint64_t>> &states)
+{
+    bool any = false, all = true;
+    for (const auto &m : states) {
+        bool v = pn_fml_eval_state(phi, cn, m.data());
+        any |= v;
+        all &= v;
+    }
+    return is_ef ? any : all;
+}
+
+// E X phi (CTL: false at a deadlock) or A X phi (LTL: a deadlock repeats).
+bool next_truth(bool ltl, const pn_fml_node *phi, const pn_cnet *cn)
+{
+    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places), out(cn->n_places);
+    bool any = false, all = true, enabled = false;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        if (!pn_cnet_enabled(cn, m0.data(), t))
+            continue;
+        enabled = true;
+        EXPECT_TRUE(pn_cnet_fire(cn, m0.data(), t, out.data()));
+        bool v = pn_fml_eval_state(phi, cn, out.data());
+        any |= v;
+        all &= v;
+    }
+    if (!enabled)
+        return ltl ? pn_fml_eval_state(phi, cn, m0.data()) : false;
+    return ltl ? all : any;
+}
+
+Case ctl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
+              const std::vector<std::vector<uint64_t>> &states)
+{
+    pn_fml_node *phi = rand_state(rng, cn, fire, 2);
+    uint32_t k = (uint32_t)(rng() % 5);
+    if (k == 4) { /* E X phi: not reachability */
+        bool v = next_truth(false, phi, cn);
+        return {un(PN_FML_E, un(PN_FML_X, phi)), v, false};
+    }
+    bool is_ef = k % 2 == 0;
+    bool v = reach_truth(is_ef, phi, cn, states);
+    pn_fml_node *r = un(is_ef ? PN_FML_E : PN_FML_A, un(is_ef ? PN_FML_F : PN_FML_G, phi));
+    if (k >= 2)
+        return {un(PN_FML_NOT, r), !v, true};
+    return {r, v, true};
+}
+
+Case ltl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
+              const std::vector<std::vector<uint64_t>> &states)
+{
+    pn_fml_node *phi = rand_state(rng, cn, fire, 2);
+    uint32_t k = (uint32_t)(rng() % 5);
+    switch (k) {
+    case 0: /* A G phi */
+        return {un(PN_FML_A, un(PN_FML_G, phi)), reach_truth(false, phi, cn, states), true};
+    case 1: { /* A !F phi = A G !phi */
+        bool v = !reach_truth(true, phi, cn, states);
+        return {un(PN_FML_A, un(PN_FML_NOT, un(PN_FML_F, phi))), v, true};
+    }
+    case 2: { /* !A G phi */
+        bool v = !reach_truth(false, phi, cn, states);
+        return {un(PN_FML_NOT, un(PN_FML_A, un(PN_FML_G, phi))), v, true};
+    }
+    case 3: { /* A phi: phi at the initial marking */
+        bool v = pn_fml_eval_state(phi, cn, cn->m0);
+        return {un(PN_FML_A, phi), v, true};
+    }
+    default: /* A X phi: the LTL product */
+        return {un(PN_FML_A, un(PN_FML_X, phi)), next_truth(true, phi, cn), false};
+    }
+}
+
+struct Tally {
+    uint32_t nets = 0, reach = 0, reach_early = 0, other = 0, unknown = 0, wrong = 0;
+};
+
+void one(std::mt19937_64 &rng, bool timed, Tally &t)
+{
+    uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+    Net n = build(random_bounded_spec(rng, P, T));
+    const pn_cnet *cn = n.cn.get();
+    auto states = reachable(cn, 20000);
+    if (states.empty())
+        return;
+    t.nets++;
+    bool ltl = rng() % 2, fire = rng() % 2;
+    pn_exam exam = ltl ? (fire ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY)
+                       : (fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY);
+    std::vector<Case> cases;
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 4; i++) {
+        cases.push_back(ltl ? ltl_case(rng, cn, fire, states) : ctl_case(rng, cn, fire, states));
+        roots.push_back(cases.back().root);
+    }
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1 + (uint32_t)(rng() % 2);
+    o.engine = PN_ENGINE_CPU;
+    pn_budget budget = pn_budget_make(2.0, nullptr, 0);
+    pn_report *report = nullptr;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, timed ? &budget : nullptr, &report, &err),
+              PN_OK)
+        << err.msg;
+    for (uint32_t i = 0; i < set->n; i++) {
+        const pn_answer *a = pn_check_answer(report->check, i);
+        if (a->verdict == PN_VERDICT_UNKNOWN) {
+            t.unknown++;
+            char *text = pn_fml_to_string(set->props[i].root, nullptr);
+            if (!timed)
+                ADD_FAILURE() << pn_exam_name(exam) << ": " << text << ": unknown";
+            free(text);
+            continue;
+        }
+        bool got = a->verdict == PN_VERDICT_TRUE;
+        t.reach += cases[i].reach;
+        t.other += !cases[i].reach;
+        t.reach_early += cases[i].reach && (a->techniques & (PN_TECH_LINEAR_EQUATIONS |
+                                                            PN_TECH_TOPOLOGICAL |
+                                                            PN_TECH_RANDOM_WALK));
+        if (got != cases[i].want) {
+            t.wrong++;
+            char *text = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << pn_exam_name(exam) << ": " << text << ": got " << got << " want "
+                          << cases[i].want;
+            free(text);
+        }
+    }
+    pn_report_free(report);
+}
+
+} // namespace
+
+TEST(Portfolio, CtlLtlReachabilityShapesAgreeWithEnumeration)
+{
+    std::mt19937_64 rng(1818);
+    Tally t;
+    for (int k = 0; k < 2200 && t.wrong == 0; k++)
+        one(rng, false, t);
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.nets, 2000u);
+    EXPECT_EQ(t.unknown, 0u); /* no time limit: everything is decided */
+    EXPECT_GE(t.other, 1000u);
+    // The linear layer now sees CTL / LTL formulas of reachability shape.
+    EXPECT_GE(t.reach_early, t.reach / 5) << t.reach_early << " of " << t.reach;
+    std::printf("portfolio: %u nets, %u reachability-shaped answers (%u by the linear layer "
+                "or walks), %u others\n",
+                t.nets, t.reach, t.reach_early, t.other);
+}
+
+// Under a time limit the walks run too; a few nets keep it fast.
+TEST(Portfolio, TimedRunsWithWalksAgreeWithEnumeration)
+{
+    std::mt19937_64 rng(1819);
+    Tally t;
+    for (int k = 0; k < 60 && t.wrong == 0; k++)
+        one(rng, true, t);
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.nets, 40u);
+    EXPECT_EQ(t.unknown, 0u);
+}
