@@ -58,8 +58,8 @@ bool next_truth(bool ltl, const pn_fml_node *phi, const pn_cnet *cn)
     return ltl ? all : any;
 }
 
-Case ctl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
-              const std::vector<std::vector<uint64_t>> &states)
+Case ctl_one(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
+             const std::vector<std::vector<uint64_t>> &states)
 {
     pn_fml_node *phi = rand_state(rng, cn, fire, 2);
     uint32_t k = (uint32_t)(rng() % 5);
@@ -75,33 +75,67 @@ Case ctl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
     return {r, v, true};
 }
 
+// One formula, or a boolean combination of two (reachability inside the
+// boolean layer: split.c), each a state formula at the initial marking.
+Case ctl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
+              const std::vector<std::vector<uint64_t>> &states)
+{
+    if (rng() % 3 != 0)
+        return ctl_one(rng, cn, fire, states);
+    Case a = ctl_one(rng, cn, fire, states), b = ctl_one(rng, cn, fire, states);
+    bool conj = rng() % 2;
+    pn_fml_node *kids[2] = {a.root, b.root};
+    Case c = {pn_fml_nary(conj ? PN_FML_AND : PN_FML_OR, kids, 2),
+              conj ? a.want && b.want : a.want || b.want, false};
+    if (rng() % 3 == 0)
+        return {un(PN_FML_NOT, c.root), !c.want, false};
+    return c;
+}
+
+// A path formula psi under LTL's A, with the answer of A psi.
+Case ltl_inner(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
+               const std::vector<std::vector<uint64_t>> &states, uint32_t k)
+{
+    pn_fml_node *phi = rand_state(rng, cn, fire, 2);
+    switch (k) {
+    case 0: return {un(PN_FML_G, phi), reach_truth(false, phi, cn, states), true};
+    case 1: return {phi, pn_fml_eval_state(phi, cn, cn->m0), true};
+    default: return {un(PN_FML_X, phi), next_truth(true, phi, cn), false};
+    }
+}
+
 Case ltl_case(std::mt19937_64 &rng, const pn_cnet *cn, bool fire,
               const std::vector<std::vector<uint64_t>> &states)
 {
-    pn_fml_node *phi = rand_state(rng, cn, fire, 2);
-    uint32_t k = (uint32_t)(rng() % 5);
-    switch (k) {
-    case 0: /* A G phi */
-        return {un(PN_FML_A, un(PN_FML_G, phi)), reach_truth(false, phi, cn, states), true};
-    case 1: { /* A !F phi = A G !phi */
+    uint32_t k = (uint32_t)(rng() % 7);
+    if (k == 3) { /* A !F phi = A G !phi */
+        pn_fml_node *phi = rand_state(rng, cn, fire, 2);
         bool v = !reach_truth(true, phi, cn, states);
         return {un(PN_FML_A, un(PN_FML_NOT, un(PN_FML_F, phi))), v, true};
     }
-    case 2: { /* !A G phi */
-        bool v = !reach_truth(false, phi, cn, states);
-        return {un(PN_FML_NOT, un(PN_FML_A, un(PN_FML_G, phi))), v, true};
+    if (k == 4) { /* !A G phi */
+        Case c = ltl_inner(rng, cn, fire, states, 0);
+        return {un(PN_FML_NOT, un(PN_FML_A, c.root)), !c.want, true};
     }
-    case 3: { /* A phi: phi at the initial marking */
-        bool v = pn_fml_eval_state(phi, cn, cn->m0);
-        return {un(PN_FML_A, phi), v, true};
+    if (k == 5) { /* A (psi1 & psi2) = A psi1 & A psi2 */
+        Case a = ltl_inner(rng, cn, fire, states, (uint32_t)(rng() % 3));
+        Case b = ltl_inner(rng, cn, fire, states, (uint32_t)(rng() % 3));
+        pn_fml_node *kids[2] = {a.root, b.root};
+        return {un(PN_FML_A, pn_fml_nary(PN_FML_AND, kids, 2)), a.want && b.want, false};
     }
-    default: /* A X phi: the LTL product */
-        return {un(PN_FML_A, un(PN_FML_X, phi)), next_truth(true, phi, cn), false};
+    if (k == 6) { /* A (p | psi) = p at m0, or A psi */
+        Case a = ltl_inner(rng, cn, fire, states, 1);
+        Case b = ltl_inner(rng, cn, fire, states, (uint32_t)(rng() % 3));
+        pn_fml_node *kids[2] = {b.root, a.root};
+        return {un(PN_FML_A, pn_fml_nary(PN_FML_OR, kids, 2)), a.want || b.want, false};
     }
+    Case c = ltl_inner(rng, cn, fire, states, k);
+    return {un(PN_FML_A, c.root), c.want, c.reach};
 }
 
 struct Tally {
     uint32_t nets = 0, reach = 0, reach_early = 0, other = 0, unknown = 0, wrong = 0;
+    uint32_t combined_early = 0; /* combinations decided before the graph */
 };
 
 void one(std::mt19937_64 &rng, bool timed, Tally &t)
@@ -151,6 +185,9 @@ void one(std::mt19937_64 &rng, bool timed, Tally &t)
         t.reach_early += cases[i].reach && (a->techniques & (PN_TECH_LINEAR_EQUATIONS |
                                                             PN_TECH_TOPOLOGICAL |
                                                             PN_TECH_RANDOM_WALK));
+        t.combined_early += !cases[i].reach && (a->techniques & (PN_TECH_LINEAR_EQUATIONS |
+                                                                 PN_TECH_TOPOLOGICAL |
+                                                                 PN_TECH_RANDOM_WALK));
         if (got != cases[i].want) {
             t.wrong++;
             char *text = pn_fml_to_string(set->props[i].root, nullptr);
@@ -176,9 +213,10 @@ TEST(Portfolio, CtlLtlReachabilityShapesAgreeWithEnumeration)
     EXPECT_GE(t.other, 1000u);
     // The linear layer now sees CTL / LTL formulas of reachability shape.
     EXPECT_GE(t.reach_early, t.reach / 5) << t.reach_early << " of " << t.reach;
+    EXPECT_GE(t.combined_early, 300u); /* through the split */
     std::printf("portfolio: %u nets, %u reachability-shaped answers (%u by the linear layer "
-                "or walks), %u others\n",
-                t.nets, t.reach, t.reach_early, t.other);
+                "or walks), %u others (%u of them by their reachability sub-formulas)\n",
+                t.nets, t.reach, t.reach_early, t.other, t.combined_early);
 }
 
 // Under a time limit the walks run too; a few nets keep it fast.

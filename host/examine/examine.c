@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "examine/global_col.h"
+#include "examine/split.h"
 #include "petrel/ctl.h"
 #include "petrel/gpu.h"
 #include "petrel/graph.h"
@@ -221,6 +222,7 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 typedef enum step_kind {
     STEP_LINEAR,  /* state equation, invariants, siphons (host/linear) */
     STEP_WALK,    /* random walks (host/engine/walk.c) */
+    STEP_SPLIT,   /* the reachability sub-formulas (split.c) by the first three */
     STEP_EXPLORE, /* BFS with the check's visitor: witnesses, or completeness */
     STEP_GRAPH    /* CTL / Liveness: the recorded graph (visitor on it too);
                    * LTL: the product on the fly, formula by formula */
@@ -231,7 +233,7 @@ typedef struct portfolio_step {
     double share;
 } portfolio_step;
 
-static const char *const step_names[] = {"linear", "walk", "explore", "graph"};
+static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph"};
 
 /* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
  * and CTL / LTL examinations whose formulas all are E F / A G / state
@@ -241,11 +243,15 @@ static const portfolio_step plan_reach[] = {
 /* CTL beyond reachability, Liveness: one exploration records the graph and
  * feeds the visitor, which decides the reachability-shaped ones. */
 static const portfolio_step plan_ctl[] = {
-    {STEP_LINEAR, 1.0 / 4}, {STEP_WALK, 1.0 / 6}, {STEP_GRAPH, 1.0}};
+    {STEP_LINEAR, 1.0 / 5}, {STEP_WALK, 1.0 / 8}, {STEP_SPLIT, 1.0 / 2}, {STEP_GRAPH, 1.0}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
- * their own, the others the LTL product with what is left. */
-static const portfolio_step plan_ltl[] = {
-    {STEP_LINEAR, 1.0 / 4}, {STEP_WALK, 1.0 / 6}, {STEP_EXPLORE, 1.0 / 3}, {STEP_GRAPH, 1.0}};
+ * their own, the others the LTL product with what is left (the product
+ * answers most LTL formulas: the split gets less than in CTL). */
+static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5},
+                                          {STEP_WALK, 1.0 / 8},
+                                          {STEP_SPLIT, 1.0 / 4},
+                                          {STEP_EXPLORE, 1.0 / 3},
+                                          {STEP_GRAPH, 1.0}};
 
 /* LTL with --trace: every FALSE answer needs its lasso, which only the
  * product gives. */
@@ -350,6 +356,13 @@ static pn_status step_graph(portfolio *p, pn_error *err)
             pn_check_finish(p->c, NULL);
         return examine_ltl(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
     }
+    if (!examine_uses_graph(p->exam, p->c)) { /* the split decided them */
+        if (!pn_check_decided(p->c))
+            return step_explore(p, 1.0, err);
+        if (!p->finished)
+            pn_check_finish(p->c, NULL);
+        return PN_OK;
+    }
     bool visit = !pn_check_decided(p->c);
     pn_engine_opts eo = *p->o;
     p->inner = *pn_check_visitor(p->c);
@@ -361,6 +374,43 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     pn_check_finish(p->c, st == PN_OK && visit ? p->res : NULL);
     if (st == PN_OK)
         examine_on_graph(p->cn, p->exam, p->set, p->budget, p->c, p->res, p->diag);
+    return st;
+}
+
+static pn_status portfolio_run(portfolio *p, pn_error *err);
+
+/* The leaves' own reachability portfolio within share, folded into p->c. */
+static pn_status step_split(portfolio *p, double share, pn_error *err)
+{
+    pn_split *sp = NULL;
+    if (pn_split_new(p->exam, p->set, p->c, &sp, err) != PN_OK)
+        return err->code;
+    const pn_fml_set *leaves = pn_split_leaves(sp);
+    pn_check *aux = NULL;
+    pn_status st = leaves->n == 0 ? PN_OK
+                                  : pn_check_new(p->cn, PN_EXAM_REACH_CARDINALITY, leaves,
+                                                 p->res->threads, &aux, err);
+    if (st == PN_OK && aux != NULL) {
+        pn_budget b = pn_budget_share(p->budget, share);
+        pn_engine_result r = {.threads = p->res->threads};
+        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .set = leaves,
+                         .o = p->o, .budget = &b, .c = aux, .res = &r, .t0 = p->t0};
+        st = portfolio_run(&sub, err);
+        pn_engine_result_free(&r);
+        uint8_t *done = calloc((size_t)pn_check_count(p->c) + 1, 1);
+        uint32_t n = st == PN_OK ? pn_split_fold(sp, aux, p->cn, p->c, done) : 0;
+        for (uint32_t i = 0; done != NULL && i < pn_check_count(p->c); i++)
+            if (done[i] && p->by[i] == NULL) {
+                p->by[i] = step_names[STEP_SPLIT];
+                p->at[i] = pn_clock_now() - p->t0;
+            }
+        free(done);
+        if (p->o->verbose && p->diag != NULL)
+            fprintf(p->diag, "petrel: split: %u reachability sub-formulas decided %u formulas\n",
+                    leaves->n, n);
+    }
+    pn_check_free(aux);
+    pn_split_free(sp);
     return st;
 }
 
@@ -395,6 +445,7 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
         if (targets)
             step_walk(p, s->share);
         return PN_OK;
+    case STEP_SPLIT: return step_split(p, s->share, err);
     case STEP_EXPLORE:
         if (!pn_check_decided(p->c))
             return step_explore(p, s->share, err);
@@ -411,19 +462,21 @@ static void portfolio_report(const portfolio *p)
 {
     if (p->diag == NULL)
         return;
-    uint32_t per[4] = {0}, unknown = 0;
+    uint32_t per[5] = {0}, unknown = 0;
     for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
         const pn_answer *a = pn_check_answer(p->c, i);
         unknown += a->verdict == PN_VERDICT_UNKNOWN;
-        for (uint32_t k = 0; k < 4 && a->verdict != PN_VERDICT_UNKNOWN; k++)
+        for (uint32_t k = 0; k < 5 && a->verdict != PN_VERDICT_UNKNOWN; k++)
             per[k] += p->by[i] == step_names[k];
         if (p->o->verbose)
             fprintf(p->diag, "petrel: %s: %s by %s at %.3f s\n", a->id,
                     a->verdict == PN_VERDICT_UNKNOWN ? "unknown" : "decided",
                     p->by[i] != NULL ? p->by[i] : "nothing", p->at[i]);
     }
-    fprintf(p->diag, "petrel: answers: %u linear, %u walk, %u explore, %u graph, %u unknown\n",
-            per[STEP_LINEAR], per[STEP_WALK], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
+    fprintf(p->diag,
+            "petrel: answers: %u linear, %u walk, %u split, %u explore, %u graph, %u unknown\n",
+            per[STEP_LINEAR], per[STEP_WALK], per[STEP_SPLIT], per[STEP_EXPLORE], per[STEP_GRAPH],
+            unknown);
 }
 
 static pn_status portfolio_run(portfolio *p, pn_error *err)

@@ -541,3 +541,15 @@ bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
     *techniques = c->items[i].techniques;
     return true;
 }
+
+void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techniques)
+{
+    if (i >= c->n || c->items[i].decided || c->items[i].kind == ITEM_BOUND)
+        return;
+    check_item *it = &c->items[i];
+    it->kind = ITEM_FIXED;
+    it->negate = false;
+    it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    it->techniques = techniques;
+    check_count_work(c);
+}

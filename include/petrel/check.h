@@ -90,6 +90,9 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
 void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
                           uint32_t techniques);
 
+/* A proof of the whole of formula i (any shape, top negations included),
+ * e.g. from its reachability sub-formulas; it no longer needs the graph. */
+void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techniques);
 /* The proven upper bound of open bound answer i (*techniques: what proved
  * it); false when none is known or the answer is decided. */
 bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
