@@ -383,6 +383,8 @@ static pn_status portfolio_run(portfolio *p, pn_error *err);
 static pn_status step_split(portfolio *p, double share, pn_error *err)
 {
     pn_split *sp = NULL;
+    if (p->set == NULL) /* a global property: no formulas */
+        return PN_OK;
     if (pn_split_new(p->exam, p->set, p->c, &sp, err) != PN_OK)
         return err->code;
     const pn_fml_set *leaves = pn_split_leaves(sp);
