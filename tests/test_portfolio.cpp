@@ -12,7 +12,9 @@
 
 #include "petrel/budget.h"
 #include "petrel/check.h"
+#include "petrel/ctl.h"
 #include "petrel/examine.h"
+#include "petrel/ltl.h"
 #include "petrel/formula.h"
 #include "test_enum.h"
 
@@ -229,4 +231,103 @@ TEST(Portfolio, TimedRunsWithWalksAgreeWithEnumeration)
     EXPECT_EQ(t.wrong, 0u);
     EXPECT_GE(t.nets, 40u);
     EXPECT_EQ(t.unknown, 0u);
+}
+
+namespace {
+
+// A path formula over state formulas: X, F, G or U.
+pn_fml_node *rand_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fire)
+{
+    uint32_t k = (uint32_t)(rng() % 4);
+    if (k == 3) {
+        pn_fml_node *a = rand_state(rng, cn, fire, 1);
+        return pn_fml_binary(PN_FML_U, a, rand_state(rng, cn, fire, 1));
+    }
+    pn_fml_kind kind = k == 0 ? PN_FML_X : k == 1 ? PN_FML_F : PN_FML_G;
+    return un(kind, rand_state(rng, cn, fire, 1));
+}
+
+// CTL: boolean combinations of E / A over any path formula; LTL: A over a
+// boolean combination of path formulas.
+pn_fml_node *rand_mixed(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, bool ltl, int depth)
+{
+    if (depth == 0 || rng() % 3 == 0) {
+        if (rng() % 4 == 0)
+            return rand_state(rng, cn, fire, 1);
+        pn_fml_node *p = rand_path(rng, cn, fire);
+        return ltl ? p : un(rng() % 2 ? PN_FML_E : PN_FML_A, p);
+    }
+    if (rng() % 4 == 0 && !ltl)
+        return un(PN_FML_NOT, rand_mixed(rng, cn, fire, ltl, depth - 1));
+    pn_fml_node *kids[2] = {rand_mixed(rng, cn, fire, ltl, depth - 1),
+                            rand_mixed(rng, cn, fire, ltl, depth - 1)};
+    return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, kids, 2);
+}
+
+} // namespace
+
+// The split's folding (reachability leaves, the initial-marking shortcuts
+// of X, F, G, U) against the graph checkers on the whole formula.
+TEST(Portfolio, SplitAgreesWithGraphCheckers)
+{
+    std::mt19937_64 rng(1820);
+    uint32_t nets = 0, decided = 0, wrong = 0;
+    for (int k = 0; k < 2200 && wrong == 0; k++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        if (reachable(cn, 20000).empty())
+            continue;
+        nets++;
+        bool ltl = rng() % 2, fire = rng() % 2;
+        std::vector<pn_fml_node *> roots;
+        for (int i = 0; i < 4; i++) {
+            pn_fml_node *f = rand_mixed(rng, cn, fire, ltl, 2);
+            roots.push_back(ltl ? un(PN_FML_A, f) : f);
+        }
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_error err;
+        pn_error_clear(&err);
+        ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
+        pn_exam exam = ltl ? PN_EXAM_LTL_CARDINALITY : PN_EXAM_CTL_CARDINALITY;
+        pn_examine_opts o;
+        memset(&o, 0, sizeof o);
+        o.explore.threads = 1;
+        o.engine = PN_ENGINE_CPU;
+        pn_report *report = nullptr;
+        ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &report, &err), PN_OK) << err.msg;
+        pn_engine_opts eo;
+        memset(&eo, 0, sizeof eo);
+        eo.threads = 1;
+        eo.record_graph = eo.keep_states = true;
+        pn_engine_result res;
+        memset(&res, 0, sizeof res);
+        ASSERT_EQ(pn_explore(cn, &eo, &res, &err), PN_OK) << err.msg;
+        for (uint32_t i = 0; i < set->n; i++) {
+            const pn_answer *a = pn_check_answer(report->check, i);
+            pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+            bool v = false;
+            const pn_fml_node *r = set->props[i].root;
+            pn_status st = PN_OK;
+            if (pn_fml_is_state(r)) /* simplified to the initial marking */
+                v = pn_fml_eval_state(r, cn, cn->m0);
+            else
+                st = ltl ? pn_ltl_check(&m, r, &v, nullptr, &err) : pn_ctl_check(&m, r, &v, &err);
+            ASSERT_EQ(st, PN_OK) << err.msg;
+            ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);
+            decided += a->techniques != 0;
+            if ((a->verdict == PN_VERDICT_TRUE) != v) {
+                wrong++;
+                char *text = pn_fml_to_string(set->props[i].root, nullptr);
+                ADD_FAILURE() << pn_exam_name(exam) << ": " << text << ": graph says " << v;
+                free(text);
+            }
+        }
+        pn_engine_result_free(&res);
+        pn_report_free(report);
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GE(nets, 2000u);
+    EXPECT_GE(decided, 1000u) << "answers decided before the graph";
+    std::printf("split: %u nets, %u answers decided before the graph\n", nets, decided);
 }

@@ -399,6 +399,8 @@ static pn_status step_split(portfolio *p, double share, pn_error *err)
                          .o = p->o, .budget = &b, .c = aux, .res = &r, .t0 = p->t0};
         st = portfolio_run(&sub, err);
         pn_engine_result_free(&r);
+    }
+    if (st == PN_OK) { /* with no leaves, the initial marking may settle some */
         uint8_t *done = calloc((size_t)pn_check_count(p->c) + 1, 1);
         uint32_t n = st == PN_OK ? pn_split_fold(sp, aux, p->cn, p->c, done) : 0;
         for (uint32_t i = 0; done != NULL && i < pn_check_count(p->c); i++)

@@ -145,24 +145,83 @@ typedef struct fold {
     uint32_t techniques;
 } fold;
 
-static tri fold_leaf(fold *f, const pn_fml_node *n)
+static tri fold_state(const fold *f, const pn_fml_node *n)
 {
-    for (uint32_t k = 0; k < f->s->leaves.n; k++) {
+    return pn_fml_eval_state(n, f->cn, f->cn->m0) ? V_TRUE : V_FALSE;
+}
+
+/* X phi over the successors of the initial marking: every (all) or some
+ * successor; a deadlock has none (CTL), or repeats itself (LTL). */
+static tri fold_next(const fold *f, const pn_fml_node *phi, bool all, bool ltl)
+{
+    const pn_cnet *cn = f->cn;
+    uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
+    if (m == NULL)
+        return V_UNKNOWN;
+    bool any = false, every = true, enabled = false;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        if (!pn_cnet_enabled(cn, cn->m0, t))
+            continue;
+        enabled = true;
+        if (!pn_cnet_fire(cn, cn->m0, t, m)) {
+            free(m);
+            return V_UNKNOWN;
+        }
+        bool v = pn_fml_eval_state(phi, cn, m);
+        any |= v;
+        every &= v;
+    }
+    free(m);
+    if (!enabled)
+        return ltl ? fold_state(f, phi) : all ? V_TRUE : V_FALSE;
+    return (all ? every : any) ? V_TRUE : V_FALSE;
+}
+
+/* What the initial marking alone settles of a path formula p (its
+ * arguments state formulas), on every path (all) or on some: each path
+ * starts there. */
+static tri fold_path(const fold *f, const pn_fml_node *p, bool all, bool ltl)
+{
+    for (uint32_t i = 0; p->kids != NULL && i < p->n; i++)
+        if (!pn_fml_is_state(p->kids[i]))
+            return V_UNKNOWN;
+    switch (p->kind) {
+    case PN_FML_X: return fold_next(f, p->kids[0], all, ltl);
+    case PN_FML_F: return fold_state(f, p->kids[0]) == V_TRUE ? V_TRUE : V_UNKNOWN;
+    case PN_FML_G: return fold_state(f, p->kids[0]) == V_FALSE ? V_FALSE : V_UNKNOWN;
+    case PN_FML_U:
+        if (fold_state(f, p->kids[1]) == V_TRUE)
+            return V_TRUE;
+        return fold_state(f, p->kids[0]) == V_FALSE ? V_FALSE : V_UNKNOWN;
+    default: return V_UNKNOWN;
+    }
+}
+
+static tri fold_leaf(fold *f, const pn_fml_node *n, bool ltl)
+{
+    for (uint32_t k = 0; f->leaves != NULL && k < f->s->leaves.n; k++) {
         if (f->s->from[k] != n)
             continue;
         const pn_answer *a = pn_check_answer(f->leaves, k);
         if (a->verdict != PN_VERDICT_TRUE && a->verdict != PN_VERDICT_FALSE)
-            return V_UNKNOWN;
+            break; /* the initial marking may still settle it */
         f->techniques |= a->techniques ? a->techniques : PN_TECH_EXPLICIT;
         return a->verdict == PN_VERDICT_TRUE ? V_TRUE : V_FALSE;
     }
-    return V_UNKNOWN;
+    tri v = V_UNKNOWN;
+    if (ltl)
+        v = fold_path(f, n, true, true);
+    else if ((n->kind == PN_FML_E || n->kind == PN_FML_A) && n->n == 1)
+        v = fold_path(f, n->kids[0], n->kind == PN_FML_A, false);
+    if (v != V_UNKNOWN)
+        f->techniques |= PN_TECH_EXPLICIT;
+    return v;
 }
 
 static tri fold_eval(fold *f, const pn_fml_node *n, bool ltl)
 {
     if (pn_fml_is_state(n))
-        return pn_fml_eval_state(n, f->cn, f->cn->m0) ? V_TRUE : V_FALSE;
+        return fold_state(f, n);
     if (n->kind == PN_FML_NOT) {
         if (ltl) /* !psi of a path formula is no A-question */
             return V_UNKNOWN;
@@ -194,7 +253,7 @@ static tri fold_eval(fold *f, const pn_fml_node *n, bool ltl)
         /* A(psi1 | psi2) can hold with A psi1 and A psi2 both false. */
         return r == V_FALSE && paths > 1 ? V_UNKNOWN : r;
     }
-    return fold_leaf(f, n);
+    return fold_leaf(f, n, ltl);
 }
 
 uint32_t pn_split_fold(const pn_split *s, const pn_check *leaves, const pn_cnet *cn,
@@ -213,8 +272,9 @@ uint32_t pn_split_fold(const pn_split *s, const pn_check *leaves, const pn_cnet 
             continue;
         fold f = {.s = s, .leaves = leaves, .cn = cn};
         tri v = fold_eval(&f, ltl ? r->kids[0] : r, ltl);
-        if (v == V_UNKNOWN || f.techniques == 0)
-            continue; /* no leaf involved: the formula's own route decides */
+        if (v == V_UNKNOWN)
+            continue;
+        f.techniques |= f.techniques == 0 ? PN_TECH_EXPLICIT : 0; /* the initial marking */
         pn_check_decide_answer(c, i, v == V_TRUE, f.techniques);
         if (decided != NULL)
             decided[i] = 1;
