@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "examine/global_col.h"
+#include "examine/split.h"
 #include "petrel/ctl.h"
 #include "petrel/gpu.h"
 #include "petrel/graph.h"
@@ -17,6 +18,7 @@
 #include "petrel/stubborn.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
+#include "petrel/walk.h"
 
 static bool examine_is_ltl(pn_exam e)
 {
@@ -203,7 +205,6 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 {
     double t0 = pn_clock_now();
     ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
-    pn_check_finish(c, NULL);
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
     pn_status st = r.graph_only != NULL ? pn_lazy_new(cn, pn_budget_memory(budget), &r.z, err)
                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
@@ -224,50 +225,335 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 
 /* ---- one formula examination or global property ------------------------ */
 
-/* The linear layer (host/linear) first, with a third of the time left: what
- * it proves the exploration no longer looks for. Failing to prove is silent. */
-static void examine_linear(const pn_cnet *cn, const pn_engine_opts *o, pn_budget *budget,
-                           pn_check *c, FILE *diag)
+/* ---- the portfolio: one schedule per examination class ------------------ */
+
+/* The steps that decide formulas, cheapest proofs first. Each gets `share`
+ * of the time left when it starts; a step with nothing to do is skipped,
+ * and an answer leaves the open set as soon as a step decides it. */
+typedef enum step_kind {
+    STEP_LINEAR,  /* state equation, invariants, siphons (host/linear) */
+    STEP_WALK,    /* random walks (host/engine/walk.c) */
+    STEP_SPLIT,   /* the reachability sub-formulas (split.c) by the first three */
+    STEP_EXPLORE, /* BFS with the check's visitor: witnesses, or completeness */
+    STEP_GRAPH,   /* CTL / Liveness: the recorded graph (visitor on it too);
+                   * LTL: the product on the fly, formula by formula */
+    STEP_STUBBORN /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
+} step_kind;
+
+typedef struct portfolio_step {
+    step_kind kind;
+    double share;
+} portfolio_step;
+
+static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph",
+                                          "stubborn"};
+#define STEP_COUNT (sizeof step_names / sizeof step_names[0])
+
+/* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
+ * and CTL / LTL examinations whose formulas all are E F / A G / state
+ * formulas (under the MCC semantics, docs/semantics.md). */
+static const portfolio_step plan_reach[] = {
+    {STEP_LINEAR, 1.0 / 3}, {STEP_WALK, 1.0 / 6}, {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
+/* CTL beyond reachability, Liveness: one exploration records the graph and
+ * feeds the visitor, which decides the reachability-shaped ones. */
+static const portfolio_step plan_ctl[] = {
+    {STEP_LINEAR, 1.0 / 5}, {STEP_WALK, 1.0 / 8}, {STEP_SPLIT, 1.0 / 2}, {STEP_GRAPH, 1.0}};
+/* LTL beyond reachability: the reachability-shaped formulas get a BFS of
+ * their own, the others the LTL product with what is left (the product
+ * answers most LTL formulas: the split gets less than in CTL). */
+static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5},
+                                          {STEP_WALK, 1.0 / 8},
+                                          {STEP_SPLIT, 1.0 / 4},
+                                          {STEP_EXPLORE, 1.0 / 3},
+                                          {STEP_GRAPH, 1.0}};
+
+/* LTL with --trace: every FALSE answer needs its lasso, which only the
+ * product gives. */
+static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0}};
+
+typedef struct portfolio {
+    const pn_cnet *cn;
+    pn_exam exam;
+    const pn_fml_set *set;
+    const pn_engine_opts *o;
+    pn_budget *budget;
+    FILE *diag;
+    pn_check *c;
+    pn_engine_result *res;
+    pn_visitor inner, all;  /* the check's visitor; one that never stops */
+    bool finished;          /* pn_check_finish ran after an exploration */
+    uint8_t *target;        /* per answer: a reachability target at the start */
+    const char **by;        /* per answer: the step that decided it */
+    double *at;             /* per answer: seconds from the start */
+    double t0;
+} portfolio;
+
+static uint32_t portfolio_open_targets(const pn_check *c)
 {
-    pn_budget share = pn_budget_share(budget, 1.0 / 3);
-    pn_linear_opts lo = {.budget = &share, .verbose = o->verbose ? diag : NULL};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        n += pn_check_target_of(c, i, &phi, &places, &np) != PN_TARGET_NONE;
+    }
+    return n;
+}
+
+/* Credits step with the answers decided since the last call. */
+static void portfolio_mark(portfolio *p, step_kind step)
+{
+    double t = pn_clock_now() - p->t0;
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        if (p->by[i] != NULL)
+            continue;
+        bool done = pn_check_answer(p->c, i)->verdict != PN_VERDICT_UNKNOWN ||
+                    (p->target[i] &&
+                     pn_check_target_of(p->c, i, &phi, &places, &np) == PN_TARGET_NONE);
+        if (done) {
+            p->by[i] = step_names[step];
+            p->at[i] = t;
+        }
+    }
+}
+
+static void step_linear(portfolio *p, double share)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL};
     pn_error e = {0};
-    if (pn_linear_decide(cn, c, &lo, &e) != PN_OK && diag != NULL)
-        fprintf(diag, "petrel: linear layer: %s\n", e.msg);
+    if (pn_linear_decide(p->cn, p->c, &lo, &e) != PN_OK && p->diag != NULL)
+        fprintf(p->diag, "petrel: linear layer: %s\n", e.msg);
+}
+
+static void step_walk(portfolio *p, double share)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
+                       .verbose = p->o->verbose ? p->diag : NULL};
+    pn_error e = {0};
+    if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
+        fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
+}
+
+/* The visitor's BFS; a complete one decides every reachability answer. */
+static pn_status step_explore(portfolio *p, double share, pn_error *err)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_engine_opts eo = *p->o;
+    eo.budget = share < 1.0 ? &b : p->budget;
+    eo.visitor = pn_check_visitor(p->c);
+    eo.record_graph = eo.keep_states = false;
+    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
+    p->finished = true;
+    return st;
+}
+
+/* The check's visitor on every state of a graph exploration: a decided
+ * target must not stop the exploration the other formulas need. */
+static bool portfolio_see_all(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
+                              uint32_t n_enabled)
+{
+    const pn_visitor *v = ctx;
+    v->on_state(v->ctx, worker, id, m, n_enabled);
+    return false;
+}
+
+static pn_status step_graph(portfolio *p, pn_error *err)
+{
+    if (examine_is_ltl(p->exam)) {
+        if (!p->finished) /* again would forget what completeness proved */
+            pn_check_finish(p->c, NULL);
+        return examine_ltl(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
+    }
+    if (!examine_uses_graph(p->exam, p->c)) { /* the split decided them */
+        if (!pn_check_decided(p->c))
+            return step_explore(p, 1.0, err);
+        if (!p->finished)
+            pn_check_finish(p->c, NULL);
+        return PN_OK;
+    }
+    bool visit = !pn_check_decided(p->c);
+    pn_engine_opts eo = *p->o;
+    p->inner = *pn_check_visitor(p->c);
+    p->all = (pn_visitor){.on_state = portfolio_see_all, .ctx = &p->inner};
+    eo.visitor = visit ? &p->all : NULL;
+    eo.record_graph = eo.keep_states = true;
+    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    /* Without the visitor, completeness proves nothing about a target. */
+    pn_check_finish(p->c, st == PN_OK && visit ? p->res : NULL);
+    if (st == PN_OK)
+        examine_on_graph(p->cn, p->exam, p->set, p->budget, p->c, p->res, p->diag);
+    return st;
+}
+
+static pn_status portfolio_run(portfolio *p, pn_error *err);
+
+/* One search per open E F / A G / deadlock target over the stubborn-set
+ * layer; what it cannot settle within share goes on to the exploration. */
+static void step_stubborn(portfolio *p, double share)
+{
+    pn_budget b = pn_budget_share(p->budget, share);
+    pn_stubborn_decide(p->cn, p->c, &b, p->res, p->o->verbose ? p->diag : NULL);
+}
+
+/* The leaves' own reachability portfolio within share, folded into p->c. */
+static pn_status step_split(portfolio *p, double share, pn_error *err)
+{
+    pn_split *sp = NULL;
+    if (p->set == NULL) /* a global property: no formulas */
+        return PN_OK;
+    if (pn_split_new(p->exam, p->set, p->c, &sp, err) != PN_OK)
+        return err->code;
+    const pn_fml_set *leaves = pn_split_leaves(sp);
+    pn_check *aux = NULL;
+    pn_status st = leaves->n == 0 ? PN_OK
+                                  : pn_check_new(p->cn, PN_EXAM_REACH_CARDINALITY, leaves,
+                                                 p->res->threads, &aux, err);
+    if (st == PN_OK && aux != NULL) {
+        pn_budget b = pn_budget_share(p->budget, share);
+        pn_engine_result r = {.threads = p->res->threads};
+        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .set = leaves,
+                         .o = p->o, .budget = &b, .c = aux, .res = &r, .t0 = p->t0};
+        st = portfolio_run(&sub, err);
+        pn_engine_result_free(&r);
+    }
+    if (st == PN_OK) { /* with no leaves, the initial marking may settle some */
+        uint8_t *done = calloc((size_t)pn_check_count(p->c) + 1, 1);
+        uint32_t n = st == PN_OK ? pn_split_fold(sp, aux, p->cn, p->c, done) : 0;
+        for (uint32_t i = 0; done != NULL && i < pn_check_count(p->c); i++)
+            if (done[i] && p->by[i] == NULL) {
+                p->by[i] = step_names[STEP_SPLIT];
+                p->at[i] = pn_clock_now() - p->t0;
+            }
+        free(done);
+        if (p->o->verbose && p->diag != NULL)
+            fprintf(p->diag, "petrel: split: %u reachability sub-formulas decided %u formulas\n",
+                    leaves->n, n);
+    }
+    pn_check_free(aux);
+    pn_split_free(sp);
+    return st;
+}
+
+static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, bool trace,
+                                            uint32_t *n)
+{
+    if (examine_is_ltl(exam) && trace) {
+        *n = 1;
+        return plan_ltl_trace;
+    }
+    if (!examine_uses_graph(exam, c)) {
+        *n = sizeof plan_reach / sizeof plan_reach[0];
+        return plan_reach;
+    }
+    if (examine_is_ltl(exam)) {
+        *n = sizeof plan_ltl / sizeof plan_ltl[0];
+        return plan_ltl;
+    }
+    *n = sizeof plan_ctl / sizeof plan_ctl[0];
+    return plan_ctl;
+}
+
+static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_error *err)
+{
+    bool targets = portfolio_open_targets(p->c) > 0;
+    switch (s->kind) {
+    case STEP_LINEAR:
+        if (targets)
+            step_linear(p, s->share);
+        return PN_OK;
+    case STEP_WALK:
+        if (targets)
+            step_walk(p, s->share);
+        return PN_OK;
+    case STEP_SPLIT: return step_split(p, s->share, err);
+    case STEP_EXPLORE:
+        if (!pn_check_decided(p->c))
+            return step_explore(p, s->share, err);
+        pn_check_finish(p->c, NULL);
+        return PN_OK;
+    case STEP_GRAPH: return step_graph(p, err);
+    case STEP_STUBBORN:
+        if (targets && !p->o->no_por && !p->o->keep_parents) /* traces need the engine's ids */
+            step_stubborn(p, s->share);
+        return PN_OK;
+    }
+    return PN_OK;
+}
+
+/* -v: per answer the step that decided it and when; always: one summary
+ * line counting the answers per step. */
+static void portfolio_report(const portfolio *p)
+{
+    if (p->diag == NULL)
+        return;
+    uint32_t per[STEP_COUNT] = {0}, unknown = 0;
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
+        const pn_answer *a = pn_check_answer(p->c, i);
+        unknown += a->verdict == PN_VERDICT_UNKNOWN;
+        for (uint32_t k = 0; k < STEP_COUNT && a->verdict != PN_VERDICT_UNKNOWN; k++)
+            per[k] += p->by[i] == step_names[k];
+        if (p->o->verbose)
+            fprintf(p->diag, "petrel: %s: %s by %s at %.3f s\n", a->id,
+                    a->verdict == PN_VERDICT_UNKNOWN ? "unknown" : "decided",
+                    p->by[i] != NULL ? p->by[i] : "nothing", p->at[i]);
+    }
+    fprintf(p->diag,
+            "petrel: answers: %u linear, %u walk, %u stubborn, %u split, %u explore, %u graph, "
+            "%u unknown\n",
+            per[STEP_LINEAR], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT], per[STEP_EXPLORE],
+            per[STEP_GRAPH], unknown);
+}
+
+static pn_status portfolio_run(portfolio *p, pn_error *err)
+{
+    uint32_t n = pn_check_count(p->c), n_steps = 0;
+    p->target = calloc((size_t)n + 1, 1);
+    p->by = calloc((size_t)n + 1, sizeof *p->by);
+    p->at = calloc((size_t)n + 1, sizeof *p->at);
+    pn_status st = p->target && p->by && p->at
+                       ? PN_OK
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    for (uint32_t i = 0; st == PN_OK && i < n; i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        p->target[i] = pn_check_target_of(p->c, i, &phi, &places, &np) != PN_TARGET_NONE;
+    }
+    const portfolio_step *plan = portfolio_plan(p->exam, p->c, p->o->keep_parents, &n_steps);
+    for (uint32_t k = 0; st == PN_OK && k < n_steps; k++) {
+        st = portfolio_step_run(p, &plan[k], err);
+        portfolio_mark(p, plan[k].kind);
+    }
+    if (st == PN_OK)
+        portfolio_report(p);
+    free(p->target);
+    free(p->by);
+    free(p->at);
+    return st;
 }
 
 /* The answers of exam on set (NULL: a global property) into *check, with
- * res the exploration's. o carries the budget. */
+ * res the exploration's. o carries the budget; every answer also carries the
+ * techniques extra (a reduced net's STRUCTURAL_REDUCTION). */
 static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                                   const pn_engine_opts *o, pn_budget *budget, FILE *diag,
-                                  pn_check **check, pn_engine_result *res, pn_error *err)
+                                  uint32_t extra, pn_check **check, pn_engine_result *res,
+                                  pn_error *err)
 {
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
+    pn_check_add_techniques(c, extra);
     pn_check_on_decide(c, o->on_decide, o->on_decide_ctx);
-    bool graph = examine_uses_graph(exam, c);
-    pn_status st = PN_OK;
-    if (graph && examine_is_ltl(exam)) {
-        st = examine_ltl(cn, set, o, budget, c, res, diag, err);
-    } else {
-        if (!graph && pn_linear_applies(exam))
-            examine_linear(cn, o, budget, c, diag);
-        if (!graph && !o->no_por && !o->keep_parents) /* traces need the engine's ids */
-            pn_stubborn_decide(cn, c, budget, res, diag);
-        bool explored = graph || !pn_check_decided(c);
-        if (explored) {
-            pn_engine_opts eo = *o;
-            eo.visitor = graph ? NULL : pn_check_visitor(c);
-            eo.record_graph = eo.keep_states = graph;
-            st = pn_explore(cn, &eo, res, err);
-        }
-        /* In graph mode the visitor saw nothing: only what was decided
-         * before exploring stands, and the graph decides the rest. */
-        pn_check_finish(c, explored && !graph && st == PN_OK ? res : NULL);
-        if (graph && st == PN_OK)
-            examine_on_graph(cn, exam, set, budget, c, res, diag);
-    }
+    portfolio p = {.cn = cn, .exam = exam, .set = set, .o = o, .budget = budget,
+                   .diag = diag, .c = c, .res = res, .t0 = pn_clock_now()};
+    pn_status st = portfolio_run(&p, err);
     if (st != PN_OK) {
         pn_check_free(c);
         return st;
@@ -290,7 +576,7 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
     io.on_decide = NULL;
     pn_status st = pn_col_build(cn->net, exam, &fs, err);
     if (st == PN_OK)
-        st = examine_formulas(cn, pn_col_as(exam), fs, &io, budget, diag, &inner, res, err);
+        st = examine_formulas(cn, pn_col_as(exam), fs, &io, budget, diag, 0, &inner, res, err);
     if (st == PN_OK)
         st = pn_check_new(cn, exam, NULL, 1, check, err);
     if (st == PN_OK)
@@ -377,10 +663,11 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
     }
     if (!pn_reduce_changed(red)) {
         pn_reduced_free(red);
-        return examine_formulas(cn, exam, set, o, budget, opts->diag, &r->check, &r->result, err);
+        return examine_formulas(cn, exam, set, o, budget, opts->diag, 0, &r->check, &r->result, err);
     }
     r->reduced = red;
-    pn_status st = examine_formulas(red->cn, exam, red->set, o, budget, opts->diag, &r->check,
+    pn_status st = examine_formulas(red->cn, exam, red->set, o, budget, opts->diag,
+                                    PN_TECH_STRUCTURAL_REDUCTION, &r->check,
                                     &r->result, err);
     for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
         uint32_t t = pn_check_answer(r->check, i)->techniques;

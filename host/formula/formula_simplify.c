@@ -51,6 +51,21 @@ static bool simp_statelike(const pn_fml_node *n)
     return pn_fml_is_state(n);
 }
 
+/* !F x = G !x and !G x = F !x on every path, finite ones too: moving the
+ * negation inward makes A !F x read as A G !x, a reachability question.
+ * The nodes are reused: no memory. */
+static bool simp_push_not(pn_fml_node **pp)
+{
+    pn_fml_node *n = *pp, *kid = n->kids[0];
+    if (!simp_is(kid, PN_FML_F) && !simp_is(kid, PN_FML_G))
+        return false;
+    n->kids[0] = kid->kids[0];
+    kid->kids[0] = n;
+    kid->kind = simp_is(kid, PN_FML_F) ? PN_FML_G : PN_FML_F;
+    *pp = kid;
+    return true;
+}
+
 static bool simp_not(pn_fml_node **pp)
 {
     pn_fml_node *n = *pp, *kid = n->kids[0];
@@ -178,12 +193,20 @@ static bool simp_until(pn_fml_node **pp)
     return true;
 }
 
+static pn_status simp_rec(pn_fml_node **pp);
+
 /* One rewrite at the root of *pp (children already simplified). */
 static pn_status simp_step(pn_fml_node **pp, bool *changed)
 {
     pn_fml_node *n = *pp;
     switch (n->kind) {
-    case PN_FML_NOT: *changed = simp_not(pp); return PN_OK;
+    case PN_FML_NOT:
+        if (simp_push_not(pp)) { /* the new !x may simplify further */
+            *changed = true;
+            return simp_rec(&(*pp)->kids[0]);
+        }
+        *changed = simp_not(pp);
+        return PN_OK;
     case PN_FML_AND:
     case PN_FML_OR: return simp_nary(pp, changed);
     case PN_FML_INT_LE: *changed = simp_int_le(n); return PN_OK;

@@ -69,6 +69,7 @@ struct pn_check {
     pn_check_listener listen;  /* streaming (pn_check_on_decide) */
     void *listen_ctx;
     uint8_t *told;             /* per answer: the listener has it */
+    uint32_t extra;            /* techniques every answer carries (pn_check_add_techniques) */
 };
 
 static void check_tell_decided(pn_check *c, uint32_t i);
@@ -412,6 +413,10 @@ static void check_tell(pn_check *c, uint32_t i)
     if (c->listen == NULL || c->answers[i].verdict == PN_VERDICT_UNKNOWN ||
         __atomic_exchange_n(&c->told[i], 1, __ATOMIC_ACQ_REL))
         return;
+    if (c->extra != 0) {
+        pn_answer *a = &c->answers[i];
+        a->techniques = (a->techniques ? a->techniques : PN_TECH_EXPLICIT) | c->extra;
+    }
     c->listen(c->listen_ctx, c, i);
 }
 
@@ -591,4 +596,33 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
     check_count_work(c);
     if (reached)
         check_tell_decided(c, i);
+}
+
+bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
+                          uint32_t *techniques)
+{
+    if (i >= c->n || c->items[i].kind != ITEM_BOUND || c->items[i].decided ||
+        !c->items[i].has_limit)
+        return false;
+    *limit = c->items[i].limit;
+    *techniques = c->items[i].techniques;
+    return true;
+}
+
+void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techniques)
+{
+    if (i >= c->n || c->items[i].decided || c->items[i].kind == ITEM_BOUND)
+        return;
+    check_item *it = &c->items[i];
+    it->kind = ITEM_FIXED;
+    it->negate = false;
+    it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    it->techniques = techniques;
+    check_count_work(c);
+    check_tell_decided(c, i);
+}
+
+void pn_check_add_techniques(pn_check *c, uint32_t techniques)
+{
+    c->extra |= techniques;
 }

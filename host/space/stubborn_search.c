@@ -169,7 +169,7 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     if (left == 0)
         return;
     double t0 = pn_clock_now();
-    pn_budget por = pn_budget_share(budget, 0.25);
+    pn_budget por = pn_budget_share(budget, 1.0);
     decide_stats ds = {0};
     for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && !pn_budget_expired(&por); i++) {
         const pn_fml_node *phi = NULL;

@@ -97,6 +97,17 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
  * set techniques do so before the verdict. fn NULL: none. */
 typedef void (*pn_check_listener)(void *ctx, const pn_check *c, uint32_t i);
 void pn_check_on_decide(pn_check *c, pn_check_listener fn, void *ctx);
+/* Every answer told to the listener from now on also carries techniques
+ * (e.g. STRUCTURAL_REDUCTION when c runs on a reduced net); an answer with
+ * none yet counts as EXPLICIT. Call before pn_check_on_decide. */
+void pn_check_add_techniques(pn_check *c, uint32_t techniques);
+/* A proof of the whole of formula i (any shape, top negations included),
+ * e.g. from its reachability sub-formulas; it no longer needs the graph. */
+void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techniques);
+/* The proven upper bound of open bound answer i (*techniques: what proved
+ * it); false when none is known or the answer is decided. */
+bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
+                          uint32_t *techniques);
 
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);

@@ -43,9 +43,10 @@ pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool wa
                              uint64_t *edges, pn_error *err);
 
 /* The examination hook: each open E F / A G answer of c (and
- * ReachabilityDeadlock) searched over the reduced space, within a quarter
- * of the time left (the reduced search is one thread and pays off only
- * where the reduction is large), each formula getting an equal share; what is decided gets
+ * ReachabilityDeadlock) searched over the reduced space within budget
+ * (the portfolio gives it a quarter of the time left: the reduced search is
+ * one thread and pays off only where the reduction is large), each formula
+ * getting an equal share; what is decided gets
  * EXPLICIT and STUBBORN_SETS, the rest stays open for the full exploration.
  * res gets the states and edges of the largest search (a partial run:
  * PN_RUN_STOPPED) when any ran; diag (may be NULL) a line with the sums. */

@@ -1,0 +1,297 @@
+/* Random walks (see walk.h), the memory-less search that ITS-Tools runs
+ * before anything else (Thierry-Mieg, "Structural reductions revisited",
+ * Petri Nets 2020) and TAPAAL runs beside its searches: each worker owns a
+ * pn_space (space.h), walks from the initial marking firing a uniformly
+ * chosen enabled transition (xorshift64, seeded per worker, so a run is
+ * reproducible), restarts after max_steps or at a deadlock, and tests every
+ * open goal on every marking it meets. Workers only raise per-goal flags
+ * and maxima (atomics); the answers are written into the check after they
+ * have joined, by the calling thread. */
+#include "petrel/walk.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "petrel/space.h"
+#include "pn_hd.h"
+
+#define WALK_STEPS 100000
+#define WALK_CHECK_EVERY 64 /* steps between two looks at the clock */
+
+typedef struct walk_goal {
+    uint32_t answer;
+    pn_check_target kind;   /* EF, AG (atom = goal index) or BOUND */
+    const uint32_t *places; /* PN_TARGET_BOUND */
+    uint32_t n_places;
+    uint64_t limit;         /* PN_TARGET_BOUND: the proven upper bound */
+    uint32_t techniques;    /* what proved the limit */
+} walk_goal;
+
+typedef struct walk_shared {
+    const pn_cnet *cn;
+    const pn_walk_opts *o;
+    walk_goal *goals;       /* reach goals first: goal k < n_atoms reads atom k */
+    uint32_t n_goals, n_atoms;
+    const pn_fml_node **atoms;
+    uint8_t *found;         /* per goal, atomic */
+    uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
+    uint32_t open;          /* atomic: goals not found yet */
+} walk_shared;
+
+typedef struct walk_worker {
+    walk_shared *sh;
+    uint32_t id;
+    pn_space *sp;
+    pn_space_atoms *atoms;
+    uint64_t *s, *next, *letter, *marking;
+    uint32_t *enabled;
+    uint64_t rng;
+    pn_status st;
+    pn_error err;
+} walk_worker;
+
+static uint64_t walk_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void walk_found(walk_shared *sh, uint32_t k)
+{
+    if (__atomic_exchange_n(&sh->found[k], 1, __ATOMIC_ACQ_REL) == 0)
+        __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
+}
+
+static uint64_t walk_sum(const walk_goal *g, const uint64_t *m)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < g->n_places; k++) {
+        uint64_t v = m[g->places[k]];
+        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
+    }
+    return sum;
+}
+
+/* Tests every open goal on state w->s, which enables n_enabled transitions. */
+static void walk_visit(walk_worker *w, uint32_t n_enabled)
+{
+    walk_shared *sh = w->sh;
+    if (sh->n_atoms > 0)
+        pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
+    bool marked = false;
+    for (uint32_t k = 0; k < sh->n_goals; k++) {
+        if (__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
+            continue;
+        const walk_goal *g = &sh->goals[k];
+        if (g->kind != PN_TARGET_BOUND) {
+            bool holds = (w->letter[k / 64] >> (k % 64)) & 1;
+            if (holds == (g->kind == PN_TARGET_EF))
+                walk_found(sh, k);
+            continue;
+        }
+        if (!marked)
+            pn_space_marking(w->sp, w->s, w->marking);
+        marked = true;
+        uint64_t sum = walk_sum(g, w->marking);
+        pn_atomic_max_u64(&sh->max[k], sum);
+        if (sum >= g->limit)
+            walk_found(sh, k);
+    }
+}
+
+static pn_status walk_buffers(walk_worker *w)
+{
+    uint32_t words = pn_space_words(w->sp);
+    free(w->s);
+    free(w->next);
+    w->s = malloc(((size_t)words + 1) * sizeof *w->s);
+    w->next = malloc(((size_t)words + 1) * sizeof *w->next);
+    if (w->s == NULL || w->next == NULL)
+        return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
+    return PN_OK;
+}
+
+static bool walk_stop(const walk_worker *w)
+{
+    return __atomic_load_n(&w->sh->open, __ATOMIC_ACQUIRE) == 0 ||
+           pn_budget_expired(w->sh->o->budget);
+}
+
+/* One walk; false when the worker should stop (goals done, budget, error). */
+static bool walk_once(walk_worker *w, uint64_t max_steps)
+{
+    pn_space_initial(w->sp, w->s);
+    for (uint64_t step = 0;; step++) {
+        uint32_t n = pn_space_enabled(w->sp, w->s, w->enabled);
+        walk_visit(w, n);
+        if (step % WALK_CHECK_EVERY == 0 && walk_stop(w))
+            return false;
+        if (n == 0 || step >= max_steps)
+            return true;
+        uint32_t t = w->enabled[walk_rand(&w->rng) % n];
+        uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
+        if (over != 0) { /* a field overflowed: widen, walk again */
+            uint32_t p = over - 1;
+            w->st = pn_space_widen(w->sp, &p, 1, &w->err);
+            if (w->st == PN_OK)
+                w->st = walk_buffers(w);
+            return w->st == PN_OK;
+        }
+        uint64_t *tmp = w->s;
+        w->s = w->next;
+        w->next = tmp;
+    }
+}
+
+static pn_status walk_setup(walk_worker *w)
+{
+    walk_shared *sh = w->sh;
+    if (pn_space_pt_new(sh->cn, &w->sp, &w->err) != PN_OK)
+        return w->err.code;
+    if (sh->n_atoms > 0 &&
+        pn_space_atoms_new(w->sp, sh->atoms, sh->n_atoms, &w->atoms, &w->err) != PN_OK)
+        return w->err.code;
+    uint32_t lw = w->atoms != NULL ? pn_space_atoms_words(w->atoms) : 1;
+    w->letter = calloc(lw, sizeof *w->letter);
+    w->marking = calloc((size_t)sh->cn->n_places + 1, sizeof *w->marking);
+    w->enabled = calloc((size_t)sh->cn->n_transitions + 1, sizeof *w->enabled);
+    if (w->letter == NULL || w->marking == NULL || w->enabled == NULL)
+        return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
+    return walk_buffers(w);
+}
+
+static void *walk_thread(void *arg)
+{
+    walk_worker *w = arg;
+    const pn_walk_opts *o = w->sh->o;
+    w->st = walk_setup(w);
+    uint64_t steps = o->max_steps ? o->max_steps : WALK_STEPS;
+    for (uint64_t n = 0; w->st == PN_OK && (o->max_walks == 0 || n < o->max_walks); n++)
+        if (!walk_once(w, steps))
+            break;
+    return NULL;
+}
+
+static void walk_worker_free(walk_worker *w)
+{
+    pn_space_atoms_free(w->atoms);
+    pn_space_free(w->sp);
+    free(w->s);
+    free(w->next);
+    free(w->letter);
+    free(w->marking);
+    free(w->enabled);
+}
+
+/* The open answers a walk can decide: reach targets (atoms first), then
+ * bounds whose upper limit is proven. */
+static void walk_collect(walk_shared *sh, const pn_check *c)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < pn_check_count(c); i++) {
+            const pn_fml_node *phi = NULL;
+            const uint32_t *places = NULL;
+            uint32_t np = 0;
+            pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
+            walk_goal g = {.answer = i, .kind = k, .places = places, .n_places = np};
+            bool reach = k == PN_TARGET_EF || k == PN_TARGET_AG;
+            if (pass == 0 && reach && phi != NULL) {
+                sh->atoms[sh->n_atoms++] = phi;
+                sh->goals[sh->n_goals++] = g;
+            } else if (pass == 1 && k == PN_TARGET_BOUND &&
+                       pn_check_bound_known(c, i, &g.limit, &g.techniques)) {
+                sh->goals[sh->n_goals++] = g;
+            }
+        }
+    }
+}
+
+/* Writes what was found into c; returns how many answers it decided. */
+static uint32_t walk_apply(const walk_shared *sh, pn_check *c, FILE *verbose)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < sh->n_goals; k++) {
+        const walk_goal *g = &sh->goals[k];
+        if (!sh->found[k])
+            continue;
+        if (g->kind == PN_TARGET_BOUND) {
+            if (sh->max[k] != g->limit) /* above a proven bound: never answer */
+                continue;
+            pn_check_bound_limit(c, g->answer, g->limit, true,
+                                 g->techniques | PN_TECH_RANDOM_WALK);
+        } else {
+            pn_check_decide_target(c, g->answer, g->kind == PN_TARGET_EF, PN_TECH_RANDOM_WALK);
+        }
+        n++;
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: walk: %s: %s\n", pn_check_answer(c, g->answer)->id,
+                    g->kind == PN_TARGET_EF   ? "E F true (witness)"
+                    : g->kind == PN_TARGET_AG ? "A G false (counterexample)"
+                                              : "bound attained");
+    }
+    return n;
+}
+
+static pn_status walk_run(walk_shared *sh, uint32_t threads, pn_error *err)
+{
+    walk_worker *w = calloc(threads, sizeof *w);
+    pthread_t *tid = calloc(threads, sizeof *tid);
+    pn_status st = w != NULL && tid != NULL
+                       ? PN_OK
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
+    uint32_t started = 0;
+    uint64_t seed = sh->o->seed ? sh->o->seed : 0x9E3779B97F4A7C15ULL;
+    for (uint32_t i = 0; st == PN_OK && i < threads; i++) {
+        w[i] = (walk_worker){.sh = sh, .id = i, .rng = seed ^ (0xD1B54A32D192ED03ULL * (i + 1))};
+        if (w[i].rng == 0)
+            w[i].rng = 1;
+        if (pthread_create(&tid[i], NULL, walk_thread, &w[i]) != 0)
+            break;
+        started++;
+    }
+    for (uint32_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    for (uint32_t i = 0; i < started && st == PN_OK; i++)
+        if (w[i].st != PN_OK)
+            st = pn_fail(err, w[i].st, "%s", w[i].err.msg);
+    for (uint32_t i = 0; w != NULL && i < threads; i++)
+        walk_worker_free(&w[i]);
+    free(w);
+    free(tid);
+    return st;
+}
+
+pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
+                         uint32_t *decided, pn_error *err)
+{
+    if (decided != NULL)
+        *decided = 0;
+    bool bounded = (o->budget != NULL && o->budget->deadline > 0) || o->max_walks > 0;
+    uint32_t n = pn_check_count(c);
+    if (!bounded || n == 0)
+        return PN_OK;
+    walk_shared sh = {.cn = cn, .o = o};
+    sh.goals = calloc(n, sizeof *sh.goals);
+    sh.atoms = calloc(n, sizeof *sh.atoms);
+    sh.found = calloc(n, 1);
+    sh.max = calloc(n, sizeof *sh.max);
+    pn_status st = sh.goals && sh.atoms && sh.found && sh.max
+                       ? PN_OK
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
+    if (st == PN_OK)
+        walk_collect(&sh, c);
+    sh.open = sh.n_goals;
+    if (st == PN_OK && sh.n_goals > 0)
+        st = walk_run(&sh, o->threads ? o->threads : 1, err);
+    uint32_t k = st == PN_OK ? walk_apply(&sh, c, o->verbose) : 0;
+    if (decided != NULL)
+        *decided = k;
+    free(sh.goals);
+    free(sh.atoms);
+    free(sh.found);
+    free(sh.max);
+    return st;
+}

@@ -1,0 +1,184 @@
+// Comparing a method with full enumeration on small nets (test_linear.cpp,
+// test_walk.cpp): the net builder, formula sets, the reachable markings,
+// random reachability formulas and their true answers, in one copy.
+#ifndef PETREL_TEST_ENUM_H
+#define PETREL_TEST_ENUM_H
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "petrel/check.h"
+#include "petrel/cnet.h"
+#include "petrel/formula.h"
+#include "petrel/net.h"
+#include "test_ptrs.h"
+#include "test_random_net.h"
+
+struct Net {
+    NetPtr net;
+    CnetPtr cn;
+};
+
+inline Net build(const RandomNetSpec &s)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Net n;
+    n.net.reset(pn_net_new("linear"));
+    for (size_t p = 0; p < s.m0.size(); p++)
+        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
+                                   s.m0[p], &err),
+                  0);
+    for (uint32_t t = 0; t < s.n_trans; t++)
+        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
+                                        &err),
+                  0);
+    for (const RandomArc &a : s.arcs)
+        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+    pn_cnet *cn = nullptr;
+    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
+    n.cn.reset(cn);
+    return n;
+}
+
+inline SetPtr make_set(const pn_net *net, const std::vector<pn_fml_node *> &roots)
+{
+    pn_fml_set *s = (pn_fml_set *)calloc(1, sizeof *s);
+    s->props = (pn_fml_prop *)calloc(roots.size() + 1, sizeof *s->props);
+    s->net = net;
+    for (size_t i = 0; i < roots.size(); i++) {
+        EXPECT_NE(roots[i], nullptr);
+        s->props[i].id = strdup(("f" + std::to_string(i)).c_str());
+        s->props[i].root = roots[i];
+        s->props[i].status = PN_OK;
+    }
+    s->n = (uint32_t)roots.size();
+    return SetPtr(s);
+}
+
+// Every reachable marking (breadth first); empty when there are more than
+// limit.
+inline std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t limit)
+{
+    std::set<std::vector<uint64_t>> seen;
+    std::deque<std::vector<uint64_t>> queue;
+    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
+    seen.insert(m0);
+    queue.push_back(m0);
+    while (!queue.empty()) {
+        std::vector<uint64_t> m = queue.front();
+        queue.pop_front();
+        for (uint32_t t = 0; t < cn->n_transitions; t++) {
+            if (!pn_cnet_enabled(cn, m.data(), t))
+                continue;
+            std::vector<uint64_t> out(cn->n_places);
+            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
+            if (seen.insert(out).second)
+                queue.push_back(out);
+            if (seen.size() > limit)
+                return {};
+        }
+    }
+    return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
+}
+
+// ---- formulas ---------------------------------------------------------------
+inline pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
+{
+    uint32_t n = 1 + (uint32_t)(rng() % n_max);
+    std::vector<uint32_t> v(n);
+    for (auto &x : v)
+        x = (uint32_t)(rng() % range);
+    return pn_fml_list(k, v.data(), n);
+}
+
+inline pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint32_t k = (uint32_t)(rng() % 10);
+    if (fireability && k < 7)
+        return k == 6 && rng() % 3 == 0 ? pn_fml_leaf(PN_FML_DEADLOCK)
+                                        : list(PN_FML_FIREABLE, rng, 2, T);
+    if (k < 4)
+        return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 3, P),
+                             pn_fml_const(rng() % 7));
+    if (k < 7)
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 7),
+                             list(PN_FML_TOKENS, rng, 3, P));
+    return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 2, P),
+                         list(PN_FML_TOKENS, rng, 2, P));
+}
+
+inline pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability, int depth)
+{
+    if (depth == 0 || rng() % 3 == 0)
+        return rand_atom(rng, cn, fireability);
+    uint32_t k = (uint32_t)(rng() % 5);
+    if (k == 0)
+        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, fireability, depth - 1));
+    uint32_t n = 2 + (uint32_t)(rng() % 2);
+    std::vector<pn_fml_node *> kids(n);
+    for (auto &c : kids)
+        c = rand_state(rng, cn, fireability, depth - 1);
+    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
+}
+
+inline pn_fml_node *rand_root(std::mt19937_64 &rng, const pn_cnet *cn, uint32_t kind)
+{
+    if (kind == 2)
+        return list(PN_FML_PLACE_BOUND, rng, 2, cn->n_places);
+    pn_fml_node *phi = rand_state(rng, cn, kind == 1, 3);
+    pn_fml_node *r = rng() % 2 ? pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi))
+                               : pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, phi));
+    return rng() % 4 == 0 ? pn_fml_unary(PN_FML_NOT, r) : r;
+}
+
+// The answer by enumeration: TRUE/FALSE, or the bound.
+inline pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
+                const std::vector<std::vector<uint64_t>> &states)
+{
+    pn_answer a;
+    memset(&a, 0, sizeof a);
+    bool neg = false;
+    while (root->kind == PN_FML_NOT) {
+        neg = !neg;
+        root = root->kids[0];
+    }
+    if (root->kind == PN_FML_PLACE_BOUND) {
+        a.verdict = PN_VERDICT_VALUE;
+        for (const auto &m : states)
+            a.value = std::max(a.value, pn_fml_eval_int(root, m.data()));
+        return a;
+    }
+    const pn_fml_node *phi = nullptr;
+    pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
+    EXPECT_NE(shape, PN_FML_REACH_NONE);
+    bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
+    for (const auto &m : states) {
+        bool v = pn_fml_eval_state(phi, cn, m.data());
+        any |= v;
+        all &= v;
+    }
+    bool v = (ef ? any : all) != neg;
+    a.verdict = v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+    return a;
+}
+
+inline bool agrees(const pn_answer &got, const pn_answer &want)
+{
+    if (got.verdict == PN_VERDICT_UNKNOWN)
+        return true;
+    if (got.verdict != want.verdict)
+        return false;
+    return got.verdict != PN_VERDICT_VALUE || got.value == want.value;
+}
+
+#endif

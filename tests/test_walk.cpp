@@ -1,0 +1,218 @@
+// Random walks (host/engine/walk.c) and the portfolio of examine.c: a
+// hand-made deep deadlock and witness the walks must find, random nets where
+// every walk verdict is compared with full enumeration (test_enum.h), and
+// CTL / LTL examinations whose reachability-shaped formulas now take the
+// reachability steps, compared with enumeration and with the graph
+// checkers' answers for the formulas that still need them.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "petrel/budget.h"
+#include "petrel/check.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
+#include "petrel/walk.h"
+#include "test_enum.h"
+
+namespace {
+
+pn_fml_node *tokens(uint32_t p) { return pn_fml_list(PN_FML_TOKENS, &p, 1); }
+pn_fml_node *at_least(uint32_t p, uint64_t k)
+{
+    return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(k), tokens(p));
+}
+pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); }
+pn_fml_node *ag(pn_fml_node *phi) { return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, phi)); }
+
+// A chain p0 -> p1 -> ... -> pN of one token, each place with a self-loop
+// beside its forward step: a walk goes forward with probability 1/2, and
+// the only deadlock (the token in pN) lies N steps deep.
+Net chain(uint32_t N)
+{
+    RandomNetSpec s;
+    s.m0.assign(N + 1, 0);
+    s.m0[0] = 1;
+    s.n_trans = 2 * N;
+    for (uint32_t i = 0; i < N; i++) {
+        s.arcs.push_back({i, 2 * i, true, 1});
+        s.arcs.push_back({i + 1, 2 * i, false, 1});
+        s.arcs.push_back({i, 2 * i + 1, true, 1});
+        s.arcs.push_back({i, 2 * i + 1, false, 1});
+    }
+    return build(s);
+}
+
+pn_walk_opts walk_opts(uint32_t threads, uint64_t walks, uint64_t steps)
+{
+    pn_walk_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    o.max_walks = walks;
+    o.max_steps = steps;
+    return o;
+}
+
+} // namespace
+
+TEST(Walk, FindsDeepDeadlockAndWitness)
+{
+    const uint32_t N = 300;
+    Net n = chain(N);
+    const pn_cnet *cn = n.cn.get();
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 2, &c, &err), PN_OK);
+    CheckPtr dead(c);
+    pn_walk_opts o = walk_opts(2, 4, 100000);
+    uint32_t decided = 0;
+    ASSERT_EQ(pn_walk_decide(cn, c, &o, &decided, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    EXPECT_EQ(decided, 1u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(pn_check_answer(c, 0)->techniques, (uint32_t)PN_TECH_RANDOM_WALK);
+
+    // EF pN >= 1 (TRUE), AG pN < 1 (FALSE), AG at most one token (TRUE: no
+    // witness exists, so the walks must leave it open), and the bound of pN
+    // once its limit 1 is known.
+    std::vector<pn_fml_node *> roots = {
+        ef(at_least(N, 1)), ag(pn_fml_unary(PN_FML_NOT, at_least(N, 1))),
+        ag(pn_fml_unary(PN_FML_NOT, at_least(N / 2, 2))), pn_fml_list(PN_FML_PLACE_BOUND, &N, 1)};
+    SetPtr set = make_set(n.net.get(), roots);
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_CARDINALITY, set.get(), 2, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_check_bound_limit(c, 3, 1, false, PN_TECH_LINEAR_EQUATIONS);
+    ASSERT_EQ(pn_walk_decide(cn, c, &o, &decided, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    EXPECT_EQ(decided, 3u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(pn_check_answer(c, 1)->verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(pn_check_answer(c, 2)->verdict, PN_VERDICT_UNKNOWN);
+    EXPECT_EQ(pn_check_answer(c, 3)->verdict, PN_VERDICT_VALUE);
+    EXPECT_EQ(pn_check_answer(c, 3)->value, 1u);
+    EXPECT_EQ(pn_check_answer(c, 3)->techniques,
+              (uint32_t)(PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK));
+}
+
+// A walk of 10 steps cannot reach a deadlock 300 steps deep.
+TEST(Walk, ShortWalksDecideNothingOutOfReach)
+{
+    Net n = chain(300);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_walk_opts o = walk_opts(1, 50, 10);
+    uint32_t decided = 7;
+    ASSERT_EQ(pn_walk_decide(n.cn.get(), c, &o, &decided, &err), PN_OK);
+    pn_check_finish(c, nullptr);
+    EXPECT_EQ(decided, 0u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_UNKNOWN);
+}
+
+namespace {
+
+struct WalkTally {
+    uint32_t nets = 0, items = 0, decided = 0, bounds = 0, deadlocks = 0, wrong = 0;
+};
+
+// The true bound of root (a PLACE_BOUND) over states.
+uint64_t true_bound(const pn_fml_node *root, const std::vector<std::vector<uint64_t>> &states)
+{
+    uint64_t b = 0;
+    for (const auto &m : states)
+        b = std::max(b, pn_fml_eval_int(root, m.data()));
+    return b;
+}
+
+void walk_random(std::mt19937_64 &rng, WalkTally &t)
+{
+    uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+    Net n = build(random_bounded_spec(rng, P, T));
+    const pn_cnet *cn = n.cn.get();
+    auto states = reachable(cn, 20000);
+    if (states.empty())
+        return;
+    t.nets++;
+    uint32_t kind = (uint32_t)(rng() % 3);
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 4; i++)
+        roots.push_back(rand_root(rng, cn, kind));
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_exam exam = kind == 2 ? PN_EXAM_UPPER_BOUNDS : PN_EXAM_REACH_CARDINALITY;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    uint32_t threads = 1 + (uint32_t)(rng() % 2);
+    ASSERT_EQ(pn_check_new(cn, exam, set.get(), threads, &c, &err), PN_OK) << err.msg;
+    CheckPtr check(c);
+    // Bounds: the true limit as if proven, or one above it (never reached:
+    // the walks must not answer).
+    std::vector<uint64_t> limit(set->n);
+    for (uint32_t i = 0; kind == 2 && i < set->n; i++) {
+        limit[i] = true_bound(set->props[i].root, states) + (rng() % 4 == 0);
+        pn_check_bound_limit(c, i, limit[i], false, PN_TECH_LINEAR_EQUATIONS);
+    }
+    pn_walk_opts o = walk_opts(threads, 8, 1 + rng() % 40);
+    o.seed = rng();
+    ASSERT_EQ(pn_walk_decide(cn, c, &o, nullptr, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    for (uint32_t i = 0; i < set->n; i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        pn_answer want = truth(set->props[i].root, cn, states);
+        t.items++;
+        if (a->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        t.decided++;
+        t.bounds += kind == 2;
+        EXPECT_TRUE(a->techniques & PN_TECH_RANDOM_WALK);
+        bool bad = !agrees(*a, want) || (kind == 2 && a->value != limit[i]);
+        if (bad) {
+            t.wrong++;
+            char *text = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << "walk: " << text << ": got " << a->verdict << "/" << a->value
+                          << " want " << want.verdict << "/" << want.value;
+            free(text);
+        }
+    }
+    // ReachabilityDeadlock by walks alone.
+    bool dead = false;
+    pn_fml_node *d = pn_fml_leaf(PN_FML_DEADLOCK);
+    for (const auto &m : states)
+        dead |= pn_fml_eval_state(d, cn, m.data());
+    pn_fml_free(d);
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
+    CheckPtr dc(c);
+    pn_walk_opts od = walk_opts(1, 8, 30);
+    ASSERT_EQ(pn_walk_decide(cn, c, &od, nullptr, &err), PN_OK);
+    pn_check_finish(c, nullptr);
+    pn_verdict v = pn_check_answer(c, 0)->verdict;
+    if (v != PN_VERDICT_UNKNOWN) {
+        t.deadlocks++;
+        EXPECT_TRUE(dead);
+        t.wrong += !dead || v != PN_VERDICT_TRUE;
+    }
+}
+
+} // namespace
+
+TEST(Walk, RandomNetsAgreeWithEnumeration)
+{
+    std::mt19937_64 rng(18);
+    WalkTally t;
+    for (int k = 0; k < 2500 && t.wrong == 0; k++)
+        walk_random(rng, t);
+    EXPECT_EQ(t.wrong, 0u);
+    EXPECT_GE(t.nets, 2000u);
+    // Walks find witnesses only, but on small nets they find many.
+    EXPECT_GE(t.decided, t.items / 4) << t.decided << " of " << t.items;
+    EXPECT_GE(t.bounds, 300u);
+    EXPECT_GE(t.deadlocks, 200u);
+    std::printf("walk: %u nets, %u items, %u decided (%u bounds), %u deadlocks found\n", t.nets,
+                t.items, t.decided, t.bounds, t.deadlocks);
+}
