@@ -211,6 +211,68 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
     return st;
 }
 
+/* ---- CTL on the fly ----------------------------------------------------- */
+
+/* CTL: each formula first on the fly (ctl_otf.c) within half of the time,
+ * sharing the net states found so far, in the passes of
+ * examine_ltl_passes (a quarter share, an equal share, the rest); what is
+ * left goes to the recorded graph when it fits (the states found on the
+ * fly are dropped first). */
+static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget,
+                            pn_check *c, pn_engine_result *res)
+{
+    double t0 = pn_clock_now();
+    pn_budget half = pn_budget_share(budget, 0.5);
+    bool timed = budget != NULL && budget->deadline > 0;
+    pn_lazy *z = NULL;
+    pn_error err = {0};
+    if (pn_lazy_new(cn, pn_budget_memory(budget), &z, &err) != PN_OK)
+        return;
+    for (int pass = timed ? 0 : 2; pass < 3 && z != NULL && !pn_budget_expired(&half); pass++) {
+        uint32_t left = examine_unknown(c);
+        for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && z != NULL &&
+                             !pn_budget_expired(&half); i++) {
+            const pn_fml_node *root = set->props[i].status == PN_OK ? set->props[i].root : NULL;
+            if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN || root == NULL)
+                continue;
+            double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
+            pn_budget share = pn_budget_share(&half, fraction);
+            left--;
+            bool v = false;
+            pn_error e = {0};
+            pn_status st = pn_ctl_check_otf(z, root, &share, &v, &e);
+            if (st == PN_OK)
+                pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+            else if (examine_out_of_memory(st)) {
+                pn_lazy_free(z);
+                z = NULL;
+                pn_lazy_new(cn, pn_budget_memory(budget), &z, &e);
+            }
+        }
+    }
+    if (z != NULL)
+        examine_ltl_report(z, res, pn_clock_now() - t0);
+    pn_lazy_free(z);
+}
+
+/* CTL on the fly, then the graph for what is left. */
+static pn_status examine_ctl(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                             const pn_engine_opts *o, pn_budget *budget, pn_check *c,
+                             pn_engine_result *res, FILE *diag, pn_error *err)
+{
+    pn_check_finish(c, NULL);
+    examine_ctl_otf(cn, set, budget, c, res);
+    if (examine_unknown(c) == 0 || pn_budget_expired(budget))
+        return PN_OK;
+    pn_engine_opts eo = *o;
+    eo.visitor = NULL;
+    eo.record_graph = eo.keep_states = true;
+    pn_status st = pn_explore(cn, &eo, res, err);
+    if (st == PN_OK)
+        examine_on_graph(cn, exam, set, budget, c, res, diag);
+    return st;
+}
+
 /* ---- one formula examination or global property ------------------------ */
 
 /* The linear layer (host/linear) first, with a third of the time left: what
@@ -238,6 +300,8 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
     pn_status st = PN_OK;
     if (graph && examine_is_ltl(exam)) {
         st = examine_ltl(cn, set, o, budget, c, res, diag, err);
+    } else if (graph && exam != PN_EXAM_LIVENESS && set != NULL) {
+        st = examine_ctl(cn, exam, set, o, budget, c, res, diag, err);
     } else {
         if (!graph && pn_linear_applies(exam))
             examine_linear(cn, o, budget, c, diag);
