@@ -223,6 +223,51 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
     return st;
 }
 
+/* ---- CTL on the fly ----------------------------------------------------- */
+
+/* CTL: each formula on the fly (ctl_otf.c) within `share` of the time
+ * left, sharing the net states found so far, in the passes of
+ * examine_ltl_passes (a quarter share, an equal share, the rest); what is
+ * left goes to the recorded graph (the portfolio's next step; the states
+ * found on the fly are dropped first). Answers are decided in the check
+ * (pn_check_decide_answer), so that a later pn_check_finish keeps them. */
+static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget,
+                            double share_of_left, pn_check *c, pn_engine_result *res)
+{
+    double t0 = pn_clock_now();
+    pn_budget half = pn_budget_share(budget, share_of_left);
+    bool timed = budget != NULL && budget->deadline > 0;
+    pn_lazy *z = NULL;
+    pn_error err = {0};
+    if (pn_lazy_new(cn, pn_budget_memory(budget), &z, &err) != PN_OK)
+        return;
+    for (int pass = timed ? 0 : 2; pass < 3 && z != NULL && !pn_budget_expired(&half); pass++) {
+        uint32_t left = examine_unknown(c);
+        for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && z != NULL &&
+                             !pn_budget_expired(&half); i++) {
+            const pn_fml_node *root = set->props[i].status == PN_OK ? set->props[i].root : NULL;
+            if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN || root == NULL)
+                continue;
+            double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
+            pn_budget share = pn_budget_share(&half, fraction);
+            left--;
+            bool v = false;
+            pn_error e = {0};
+            pn_status st = pn_ctl_check_otf(z, root, &share, &v, &e);
+            if (st == PN_OK)
+                pn_check_decide_answer(c, i, v, PN_TECH_EXPLICIT);
+            else if (examine_out_of_memory(st)) {
+                pn_lazy_free(z);
+                z = NULL;
+                pn_lazy_new(cn, pn_budget_memory(budget), &z, &e);
+            }
+        }
+    }
+    if (z != NULL)
+        examine_ltl_report(z, res, pn_clock_now() - t0);
+    pn_lazy_free(z);
+}
+
 /* ---- one formula examination or global property ------------------------ */
 
 /* ---- the portfolio: one schedule per examination class ------------------ */
@@ -237,7 +282,8 @@ typedef enum step_kind {
     STEP_EXPLORE, /* BFS with the check's visitor: witnesses, or completeness */
     STEP_GRAPH,   /* CTL / Liveness: the recorded graph (visitor on it too);
                    * LTL: the product on the fly, formula by formula */
-    STEP_STUBBORN /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
+    STEP_STUBBORN, /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
+    STEP_LOCAL     /* CTL formulas one by one, on the fly (host/logic/ctl_otf.c) */
 } step_kind;
 
 typedef struct portfolio_step {
@@ -246,7 +292,7 @@ typedef struct portfolio_step {
 } portfolio_step;
 
 static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph",
-                                          "stubborn"};
+                                          "stubborn", "local"};
 #define STEP_COUNT (sizeof step_names / sizeof step_names[0])
 
 /* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
@@ -254,10 +300,14 @@ static const char *const step_names[] = {"linear", "walk", "split", "explore", "
  * formulas (under the MCC semantics, docs/semantics.md). */
 static const portfolio_step plan_reach[] = {
     {STEP_LINEAR, 1.0 / 3}, {STEP_WALK, 1.0 / 6}, {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
-/* CTL beyond reachability, Liveness: one exploration records the graph and
- * feeds the visitor, which decides the reachability-shaped ones. */
-static const portfolio_step plan_ctl[] = {
-    {STEP_LINEAR, 1.0 / 5}, {STEP_WALK, 1.0 / 8}, {STEP_SPLIT, 1.0 / 2}, {STEP_GRAPH, 1.0}};
+/* CTL beyond reachability, Liveness: local CTL answers what it can without
+ * the whole state space; then one exploration records the graph and feeds
+ * the visitor, which decides the reachability-shaped ones. */
+static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
+                                          {STEP_WALK, 1.0 / 8},
+                                          {STEP_SPLIT, 1.0 / 4},
+                                          {STEP_LOCAL, 1.0 / 2},
+                                          {STEP_GRAPH, 1.0}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
  * their own, the others the LTL product with what is left (the product
  * answers most LTL formulas: the split gets less than in CTL). */
@@ -478,6 +528,11 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
         pn_check_finish(p->c, NULL);
         return PN_OK;
     case STEP_GRAPH: return step_graph(p, err);
+    case STEP_LOCAL:
+        if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
+            !pn_check_decided(p->c))
+            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->c, p->res);
+        return PN_OK;
     case STEP_STUBBORN:
         if (targets && !p->o->no_por && !p->o->keep_parents) /* traces need the engine's ids */
             step_stubborn(p, s->share);
@@ -504,10 +559,10 @@ static void portfolio_report(const portfolio *p)
                     p->by[i] != NULL ? p->by[i] : "nothing", p->at[i]);
     }
     fprintf(p->diag,
-            "petrel: answers: %u linear, %u walk, %u stubborn, %u split, %u explore, %u graph, "
-            "%u unknown\n",
-            per[STEP_LINEAR], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT], per[STEP_EXPLORE],
-            per[STEP_GRAPH], unknown);
+            "petrel: answers: %u linear, %u walk, %u stubborn, %u split, %u local, %u explore, "
+            "%u graph, %u unknown\n",
+            per[STEP_LINEAR], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT], per[STEP_LOCAL],
+            per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
 }
 
 static pn_status portfolio_run(portfolio *p, pn_error *err)

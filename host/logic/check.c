@@ -422,11 +422,21 @@ static void check_tell(pn_check *c, uint32_t i)
 
 /* The answer of an item a witness or a proof just decided, as
  * pn_check_finish will write it; only the deciding thread writes it. */
+static void check_write_decided(pn_check *c, uint32_t i);
+
 static void check_tell_decided(pn_check *c, uint32_t i)
+{
+    if (c->listen == NULL)
+        return;
+    check_write_decided(c, i);
+    check_tell(c, i);
+}
+
+static void check_write_decided(pn_check *c, uint32_t i)
 {
     const check_item *it = &c->items[i];
     pn_answer *a = &c->answers[i];
-    if (c->listen == NULL || it->decided == 0 || it->kind == ITEM_NONE)
+    if (it->decided == 0 || it->kind == ITEM_NONE)
         return;
     if (it->techniques != 0)
         a->techniques = it->techniques;
@@ -443,7 +453,6 @@ static void check_tell_decided(pn_check *c, uint32_t i)
         a->witness = it->witness ? it->witness - 1 : 0;
         a->verdict = v;
     }
-    check_tell(c, i);
 }
 
 void pn_check_on_decide(pn_check *c, pn_check_listener fn, void *ctx)
@@ -619,7 +628,10 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     it->techniques = techniques;
     check_count_work(c);
-    check_tell_decided(c, i);
+    /* Single-threaded callers read the answer at once (the portfolio's
+     * open count), listener or not. */
+    check_write_decided(c, i);
+    check_tell(c, i);
 }
 
 void pn_check_add_techniques(pn_check *c, uint32_t techniques)

@@ -16,6 +16,7 @@
 #include "petrel/error.h"
 #include "petrel/formula.h"
 #include "petrel/graph.h"
+#include "petrel/lazy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,14 @@ typedef struct pn_ctl_model {
  * is not a CTL formula (a temporal operator not directly under A or E),
  * PN_ERR_OUT_OF_MEMORY when the arrays do not fit the budget. */
 pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_error *err);
+
+/* As pn_ctl_check, locally (host/logic/ctl_otf.c): over the on-demand
+ * space z, exploring only the states the answer needs; z keeps them for
+ * the next formula. budget (may be NULL): past its deadline PN_ERR_TIMEOUT
+ * (PN_ERR_CANCELLED); past z's memory budget PN_ERR_OUT_OF_MEMORY (then
+ * free z, as after any failed pn_lazy_succ). Nothing is guessed. */
+pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err);
 
 /* Liveness: every transition is enabled in some state of every bottom SCC.
  * Iterative SCC decomposition (no recursion). */

@@ -1,0 +1,260 @@
+// The local CTL checker (ctl_otf.c): hand-computed values on small nets,
+// including the MCC deadlock convention, and agreement with the recorded
+// graph checker (ctl.c) on thousands of random nets and random CTL formulas.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "petrel/cnet.h"
+#include "petrel/ctl.h"
+#include "petrel/engine.h"
+#include "petrel/formula.h"
+#include "petrel/graph.h"
+#include "petrel/lazy.h"
+#include "petrel/net.h"
+#include "test_random_net.h"
+
+namespace {
+
+// A net, its complete exploration (for pn_ctl_check) and an on-demand space
+// shared by the on-the-fly checks.
+struct Model {
+    pn_net *net = nullptr;
+    pn_cnet *cn = nullptr;
+    pn_lazy *z = nullptr;
+    pn_engine_result res;
+    bool complete = false;
+    explicit Model(const RandomNetSpec &s)
+    {
+        pn_error err = {};
+        net = pn_net_new("ctl_otf");
+        for (size_t p = 0; p < s.m0.size(); p++)
+            EXPECT_GE(pn_net_add_place(net, ("p" + std::to_string(p)).c_str(), nullptr, s.m0[p],
+                                       &err), 0);
+        for (uint32_t t = 0; t < s.n_trans; t++)
+            EXPECT_GE(pn_net_add_transition(net, ("t" + std::to_string(t)).c_str(), nullptr, &err),
+                      0);
+        for (const auto &a : s.arcs)
+            EXPECT_EQ(pn_net_add_arc(net, a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+        EXPECT_EQ(pn_cnet_compile(net, &cn, &err), PN_OK) << err.msg;
+        pn_engine_opts o;
+        memset(&o, 0, sizeof o);
+        o.threads = 1;
+        o.record_graph = true;
+        o.keep_states = true;
+        EXPECT_EQ(pn_explore(cn, &o, &res, &err), PN_OK) << err.msg;
+        complete = res.status == PN_RUN_COMPLETE;
+        EXPECT_EQ(pn_lazy_new(cn, 0, &z, &err), PN_OK) << err.msg;
+    }
+    ~Model()
+    {
+        pn_lazy_free(z);
+        pn_engine_result_free(&res);
+        pn_cnet_free(cn);
+        pn_net_free(net);
+    }
+    bool graph(const pn_fml_node *f)
+    {
+        pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+        pn_error err = {};
+        bool v = false;
+        EXPECT_EQ(pn_ctl_check(&m, f, &v, &err), PN_OK) << err.msg;
+        return v;
+    }
+    bool otf(const pn_fml_node *f)
+    {
+        pn_error err = {};
+        bool v = false;
+        EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, &err), PN_OK) << err.msg;
+        return v;
+    }
+    // Both checkers must agree with the hand-computed value; f is consumed.
+    bool check(pn_fml_node *f)
+    {
+        bool a = otf(f), b = graph(f);
+        EXPECT_EQ(a, b);
+        pn_fml_free(f);
+        return a;
+    }
+};
+
+RandomNetSpec spec(const std::vector<uint64_t> &m0, uint32_t T,
+                   const std::vector<std::pair<int, int>> &pre,
+                   const std::vector<std::pair<int, int>> &post)
+{
+    RandomNetSpec s;
+    s.m0 = m0;
+    s.n_trans = T;
+    for (auto [p, t] : pre)
+        s.arcs.push_back({(uint32_t)p, (uint32_t)t, true, 1});
+    for (auto [t, p] : post)
+        s.arcs.push_back({(uint32_t)p, (uint32_t)t, false, 1});
+    return s;
+}
+
+pn_fml_node *has(uint32_t p)
+{
+    return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), pn_fml_list(PN_FML_TOKENS, &p, 1));
+}
+pn_fml_node *tt() { return pn_fml_leaf(PN_FML_TRUE); }
+pn_fml_node *ff() { return pn_fml_leaf(PN_FML_FALSE); }
+pn_fml_node *q(pn_fml_kind quant, pn_fml_kind temporal, pn_fml_node *a)
+{
+    return pn_fml_unary(quant, pn_fml_unary(temporal, a));
+}
+pn_fml_node *qu(pn_fml_kind quant, pn_fml_node *a, pn_fml_node *b)
+{
+    return pn_fml_unary(quant, pn_fml_binary(PN_FML_U, a, b));
+}
+pn_fml_node *lor(pn_fml_node *a, pn_fml_node *b) { return pn_fml_binary(PN_FML_OR, a, b); }
+pn_fml_node *land(pn_fml_node *a, pn_fml_node *b) { return pn_fml_binary(PN_FML_AND, a, b); }
+pn_fml_node *lnot(pn_fml_node *a) { return pn_fml_unary(PN_FML_NOT, a); }
+
+// p0 -t0-> p1 -t1-> p2, then a deadlock.
+RandomNetSpec chain() { return spec({1, 0, 0}, 2, {{0, 0}, {1, 1}}, {{0, 1}, {1, 2}}); }
+// {p0}: t0 -> {p1} (t2 loops there), t1 -> {p2} (deadlock).
+RandomNetSpec forked()
+{
+    return spec({1, 0, 0}, 3, {{0, 0}, {0, 1}, {1, 2}}, {{0, 1}, {1, 2}, {2, 1}});
+}
+
+// ---- random CTL formulas ----
+
+pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn)
+{
+    uint32_t k = (uint32_t)(rng() % 10);
+    uint32_t p = (uint32_t)(rng() % cn->n_places), t = (uint32_t)(rng() % cn->n_transitions);
+    if (k < 4)
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1),
+                             pn_fml_const(rng() % 4));
+    if (k < 7)
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 4),
+                             pn_fml_list(PN_FML_TOKENS, &p, 1));
+    if (k < 9)
+        return pn_fml_list(PN_FML_FIREABLE, &t, 1);
+    return pn_fml_leaf(rng() % 2 ? PN_FML_DEADLOCK : PN_FML_TRUE);
+}
+
+pn_fml_node *rand_ctl(std::mt19937_64 &rng, const pn_cnet *cn, int depth)
+{
+    if (depth == 0 || rng() % 5 == 0)
+        return rand_atom(rng, cn);
+    uint32_t k = (uint32_t)(rng() % 11);
+    pn_fml_kind quant = rng() % 2 ? PN_FML_A : PN_FML_E;
+    switch (k) {
+    case 0: return lnot(rand_ctl(rng, cn, depth - 1));
+    case 1: return land(rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
+    case 2: return lor(rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
+    case 3:
+    case 4: return q(quant, PN_FML_X, rand_ctl(rng, cn, depth - 1));
+    case 5:
+    case 6: return q(quant, PN_FML_F, rand_ctl(rng, cn, depth - 1));
+    case 7:
+    case 8: return q(quant, PN_FML_G, rand_ctl(rng, cn, depth - 1));
+    default: return qu(quant, rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
+    }
+}
+
+} // namespace
+
+TEST(CtlOtf, NextAndDeadlockConvention)
+{
+    Model m(chain());
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_X, has(1))));
+    EXPECT_TRUE(m.check(q(PN_FML_A, PN_FML_X, has(1))));
+    EXPECT_FALSE(m.check(q(PN_FML_E, PN_FML_X, has(2))));
+    // At the deadlock {p2}: EX true is FALSE, AX false is TRUE.
+    EXPECT_FALSE(m.check(q(PN_FML_E, PN_FML_F, land(has(2), q(PN_FML_E, PN_FML_X, tt())))));
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_F, land(has(2), q(PN_FML_A, PN_FML_X, ff())))));
+    // Maximal paths end there: EG true holds, EG p0 does not, AF p2 does.
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_G, tt())));
+    EXPECT_FALSE(m.check(q(PN_FML_E, PN_FML_G, has(0))));
+    EXPECT_TRUE(m.check(q(PN_FML_A, PN_FML_F, has(2))));
+    EXPECT_TRUE(m.check(q(PN_FML_A, PN_FML_G, lor(lnot(has(2)), q(PN_FML_E, PN_FML_G, has(2))))));
+    // Until: a state where neither holds is no witness; at the deadlock
+    // A[a U b] reduces to b.
+    EXPECT_TRUE(m.check(qu(PN_FML_E, has(0), has(1))));
+    EXPECT_TRUE(m.check(qu(PN_FML_A, has(0), has(1))));
+    EXPECT_FALSE(m.check(qu(PN_FML_A, has(0), has(2))));
+    EXPECT_TRUE(m.check(qu(PN_FML_A, lor(has(0), has(1)), has(2))));
+    EXPECT_TRUE(m.check(qu(PN_FML_A, tt(), has(0)))); // p0 holds now
+    EXPECT_FALSE(m.check(qu(PN_FML_E, has(0), has(2))));
+}
+
+TEST(CtlOtf, BranchingAndCycles)
+{
+    Model m(forked());
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_F, has(2))));
+    EXPECT_FALSE(m.check(q(PN_FML_A, PN_FML_F, has(2))));   // the t2 loop avoids p2
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_G, lor(has(0), has(1)))));
+    EXPECT_FALSE(m.check(q(PN_FML_A, PN_FML_G, lor(has(0), has(1)))));
+    EXPECT_TRUE(m.check(q(PN_FML_A, PN_FML_X, lor(has(1), has(2)))));
+    EXPECT_FALSE(m.check(q(PN_FML_A, PN_FML_X, has(1))));
+    EXPECT_TRUE(m.check(q(PN_FML_E, PN_FML_F, q(PN_FML_A, PN_FML_G, has(1)))));
+    EXPECT_FALSE(m.check(q(PN_FML_A, PN_FML_F, q(PN_FML_A, PN_FML_G, has(1)))));
+    // A[p0|p1 U p2]: the cycle on {p1} never reaches p2.
+    EXPECT_FALSE(m.check(qu(PN_FML_A, lor(has(0), has(1)), has(2))));
+    EXPECT_TRUE(m.check(qu(PN_FML_E, lor(has(0), has(1)), has(2))));
+    EXPECT_TRUE(m.check(lnot(q(PN_FML_A, PN_FML_F, has(1)))));
+}
+
+TEST(CtlOtf, MemoryBudgetGivesUp)
+{
+    // Twenty tokens moving around a ring of five places: 10,626 states, and
+    // AG true needs them all.
+    RandomNetSpec s = spec({20, 0, 0, 0, 0}, 5, {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}},
+                           {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}});
+    Model m(s);
+    pn_lazy *z = nullptr;
+    pn_error err = {};
+    ASSERT_EQ(pn_lazy_new(m.cn, 1 << 18, &z, &err), PN_OK) << err.msg;
+    pn_fml_node *f = q(PN_FML_A, PN_FML_G, tt());
+    bool v = false;
+    EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, &err), PN_ERR_OUT_OF_MEMORY);
+    pn_lazy_free(z);
+    EXPECT_TRUE(m.check(f));
+}
+
+TEST(CtlOtf, UnsupportedShape)
+{
+    Model m(chain());
+    pn_fml_node *f = pn_fml_unary(PN_FML_F, has(1));
+    pn_error err = {};
+    bool v;
+    EXPECT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, &err), PN_ERR_UNSUPPORTED);
+    pn_fml_free(f);
+}
+
+// 2,000 random nets, sixteen random formulas each on one shared on-demand
+// space: the on-the-fly values equal the recorded graph's.
+TEST(CtlOtf, RandomNetsAgreeWithTheGraphChecker)
+{
+    std::mt19937_64 rng(19);
+    int nets = 0, formulas = 0, disagree = 0, trues = 0;
+    while (nets < 2000) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
+        Model m(random_bounded_spec(rng, P, T));
+        if (!m.complete || m.res.states > 3000)
+            continue;
+        nets++;
+        for (int i = 0; i < 16; i++) {
+            pn_fml_node *f = rand_ctl(rng, m.cn, 1 + (int)(rng() % 4));
+            bool a = m.otf(f), b = m.graph(f);
+            formulas++;
+            trues += b;
+            if (a != b && ++disagree <= 5) {
+                ADD_FAILURE() << "net " << nets << " formula " << i << ": otf " << a
+                              << " graph " << b;
+            }
+            pn_fml_free(f);
+        }
+    }
+    EXPECT_EQ(disagree, 0);
+    printf("%d nets, %d formulas, %d true\n", nets, formulas, trues);
+    EXPECT_GT(trues, formulas / 10); // both values occur often
+    EXPECT_LT(trues, formulas - formulas / 10);
+}
