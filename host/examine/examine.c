@@ -530,7 +530,7 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_GRAPH: return step_graph(p, err);
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
-            !pn_check_decided(p->c))
+            examine_unknown(p->c) > 0)
             examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->c, p->res);
         return PN_OK;
     case STEP_STUBBORN:
