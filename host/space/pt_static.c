@@ -83,9 +83,8 @@ fail:
     return static_nomem(err);
 }
 
-/* The consumers of each place (transitions with it as input), CSR. */
-static pn_status static_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
-                                  pn_error *err)
+pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
+                         pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     uint32_t *off = calloc((size_t)P + 2, sizeof *off);
@@ -112,7 +111,7 @@ pn_status pn_pt_static_relations(pn_pt *pt, pn_error *err)
     if (pt->en_off != NULL)
         return PN_OK;
     uint32_t *coff = NULL, *cons = NULL;
-    pn_status st = static_consumers(pt->cn, &coff, &cons, err);
+    pn_status st = pn_pt_consumers(pt->cn, &coff, &cons, err);
     if (st == PN_OK)
         st = static_rel(pt->cn, coff, cons, -1, &pt->dis_off, &pt->dis, err);
     if (st == PN_OK)

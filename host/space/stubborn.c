@@ -40,6 +40,8 @@
  * the set with the fewest enabled transitions is kept. */
 #include "petrel/stubborn.h"
 
+#include "space/pt.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,26 +93,6 @@ static bool stubborn_place_lists(const pn_cnet *cn, int sign, uint32_t **off_out
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
             if ((cn->delta[k].delta > 0) == (sign > 0))
                 items[off[cn->delta[k].place + 1]++] = t;
-    return true;
-}
-
-/* Per place, the transitions with it as an input (reads included). */
-static bool stubborn_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions;
-    uint32_t *off = calloc((size_t)P + 2, sizeof *off);
-    uint32_t *items = malloc(((size_t)cn->pre_off[T] + 1) * sizeof *items);
-    *off_out = off;
-    *items_out = items;
-    if (off == NULL || items == NULL)
-        return false;
-    for (uint32_t k = 0; k < cn->pre_off[T]; k++)
-        off[cn->pre[k].place + 2]++;
-    for (uint32_t p = 0; p < P; p++)
-        off[p + 2] += off[p + 1];
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            items[off[cn->pre[k].place + 1]++] = t;
     return true;
 }
 
@@ -506,7 +488,8 @@ static bool stubborn_alloc(stubborn *b)
     b->pl_stamp = calloc(3 * ((size_t)b->P + 1), sizeof *b->pl_stamp);
     return b->m != NULL && b->en != NULL && b->en_stamp != NULL && b->in_stamp != NULL &&
            b->stack != NULL && b->seeds != NULL && b->best != NULL && b->deg != NULL &&
-           b->pl_stamp != NULL && stubborn_consumers(b->cn, &b->cons_off, &b->cons) &&
+           b->pl_stamp != NULL &&
+           pn_pt_consumers(b->cn, &b->cons_off, &b->cons, NULL) == PN_OK &&
            stubborn_place_lists(b->cn, 1, &b->inc_off, &b->inc) &&
            stubborn_place_lists(b->cn, -1, &b->dec_off, &b->dec);
 }
