@@ -8,17 +8,18 @@
 #include "petrel/lazy.h"
 #include "petrel/stubborn.h"
 
-/* The space to search: the P/T net, with the layer when reducing. */
+/* The space to search: the P/T net, with the layer when reducing (*pt:
+ * the net below it, owned by the layer). */
 static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
-                              pn_space **out, pn_error *err)
+                              pn_space **out, pn_space **pt, pn_error *err)
 {
-    pn_space *pt = NULL;
-    pn_status st = pn_space_pt_new(cn, &pt, err);
+    *pt = NULL;
+    pn_status st = pn_space_pt_new(cn, pt, err);
     if (st != PN_OK || !reduce) {
-        *out = pt;
+        *out = *pt;
         return st;
     }
-    return pn_stubborn_new(cn, pt, goal, want, out, err);
+    return pn_stubborn_new(cn, *pt, goal, want, out, err);
 }
 
 /* Whether a goal reads "deadlock": deadlocks lie deep, other goals are
@@ -54,11 +55,36 @@ static pn_status search_push(uint32_t **stack, uint64_t *n_stack, uint64_t *cap,
     return PN_OK;
 }
 
+/* A search that fires more than 9 in 10 of the enabled transitions over
+ * its first SEARCH_PROBE states reduces too little to beat the parallel
+ * full exploration, which then gets the time instead (speed only: giving
+ * up decides nothing). */
+#define SEARCH_PROBE 2048
+
+typedef struct search_probe {
+    pn_space *full;         /* the unreduced space; NULL: no probe */
+    uint32_t *buf;          /* room for the enabled transitions */
+    uint64_t fired, enabled;
+} search_probe;
+
+static pn_status search_probe_state(search_probe *pr, pn_lazy *z, uint32_t id, uint32_t n_succ,
+                                    uint64_t steps, pn_error *err)
+{
+    if (pr->full == NULL || steps > SEARCH_PROBE)
+        return PN_OK;
+    pr->fired += n_succ;
+    pr->enabled += pn_space_enabled(pr->full, pn_lazy_state(z, id), pr->buf);
+    if (steps == SEARCH_PROBE && pr->fired * 10 > pr->enabled * 9)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "stubborn sets reduce too little here");
+    return PN_OK;
+}
+
 /* Breadth first (ids in the order states are found), or depth first for
  * deadlock goals, which then come early. A goal is checked when its state
  * is taken; a complete search sees every state either way. */
 static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
-                            const pn_budget *budget, bool *found, pn_error *err)
+                            search_probe *pr, const pn_budget *budget, bool *found,
+                            pn_error *err)
 {
     bool dfs = search_reads_deadlock(goal);
     uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
@@ -84,6 +110,8 @@ static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *go
         const uint32_t *succ = NULL;
         uint32_t n = 0;
         st = pn_lazy_succ(z, id, &succ, &n, err);
+        if (st == PN_OK)
+            st = search_probe_state(pr, z, id, n, steps, err);
         if (st == PN_OK && dfs)
             st = search_push(&stack, &n_stack, &cap, succ, n, before, err);
     }
@@ -92,26 +120,42 @@ static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *go
     return st;
 }
 
-pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
-                             const pn_budget *budget, bool *found, uint64_t *states,
+/* pn_stubborn_search; probe: give up (PN_ERR_UNSUPPORTED) where the layer
+ * reduces too little (search_probe). */
+static pn_status search_goal(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
+                             bool probe, const pn_budget *budget, bool *found, uint64_t *states,
                              uint64_t *edges, pn_error *err)
 {
     *found = false;
     *states = *edges = 0;
-    pn_space *sp = NULL;
+    pn_space *sp = NULL, *pt = NULL;
     pn_lazy *z = NULL;
-    pn_status st = search_space(cn, goal, want, reduce, &sp, err);
+    pn_status st = search_space(cn, goal, want, reduce, &sp, &pt, err);
     if (st == PN_OK)
         st = pn_lazy_new_space(sp, pn_budget_memory(budget), &z, err);
+    search_probe pr = {.full = reduce && probe ? pt : NULL};
+    if (st == PN_OK && pr.full != NULL) {
+        pr.buf = malloc(((size_t)cn->n_transitions + 1) * sizeof *pr.buf);
+        if (pr.buf == NULL)
+            st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
+    }
     if (st == PN_OK) {
-        st = search_run(z, cn, goal, want, budget, found, err);
+        st = search_run(z, cn, goal, want, &pr, budget, found, err);
         *states = pn_lazy_states(z);
         *edges = pn_lazy_edges(z);
     }
     pn_lazy_free(z);
+    free(pr.buf);
     if (st != PN_OK)
         *found = false;
     return st;
+}
+
+pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
+                             const pn_budget *budget, bool *found, uint64_t *states,
+                             uint64_t *edges, pn_error *err)
+{
+    return search_goal(cn, goal, want, reduce, false, budget, found, states, edges, err);
 }
 
 /* ---- the examination hook ------------------------------------------------ */
@@ -131,7 +175,7 @@ static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_targ
     uint64_t states = 0, edges = 0;
     pn_error err = {0};
     /* A G phi fails exactly where a state without phi is reachable. */
-    pn_status st = pn_stubborn_search(cn, phi, ef, true, share, &found, &states, &edges, &err);
+    pn_status st = search_goal(cn, phi, ef, true, true, share, &found, &states, &edges, &err);
     ds->tried++;
     ds->states += states;
     ds->edges += edges;
@@ -166,7 +210,10 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
                         pn_engine_result *res, FILE *diag)
 {
     uint32_t left = decide_open(c);
-    if (left == 0)
+    /* Without a deadline, one search per formula can cost more than the one
+     * full exploration that answers them all. */
+    bool timed = budget != NULL && budget->deadline > 0;
+    if (left == 0 || (!timed && left > 1))
         return;
     double t0 = pn_clock_now();
     pn_budget por = pn_budget_share(budget, 1.0);
