@@ -339,7 +339,9 @@ TEST_P(OracleCheck, MatchesOracle)
         EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED ||
                     (limit > 0 && res.status == PN_RUN_TIMEOUT))
             << pn_run_status_name(res.status);
-        if (res.status == PN_RUN_COMPLETE)
+        // A structurally reduced net (report->reduced) has a smaller space
+        // of its own: a complete run of it sees that one, not the original's.
+        if (res.status == PN_RUN_COMPLETE && report->reduced == nullptr)
             EXPECT_EQ(res.states, cs.states) << "a complete run must see the whole space";
         else
             EXPECT_LE(res.states, cs.states);
