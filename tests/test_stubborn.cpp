@@ -21,36 +21,10 @@
 #include "petrel/pnml.h"
 #include "petrel/stubborn.h"
 #include "test_ptrs.h"
+#include "test_enum.h"
 #include "test_random_net.h"
 
 namespace {
-
-struct Net {
-    NetPtr net;
-    CnetPtr cn;
-};
-
-Net build(const RandomNetSpec &s)
-{
-    pn_error err;
-    pn_error_clear(&err);
-    Net n;
-    n.net.reset(pn_net_new("stubborn"));
-    for (size_t p = 0; p < s.m0.size(); p++)
-        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
-                                   s.m0[p], &err),
-                  0);
-    for (uint32_t t = 0; t < s.n_trans; t++)
-        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
-                                        &err),
-                  0);
-    for (const RandomArc &a : s.arcs)
-        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
-    pn_cnet *cn = nullptr;
-    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
-    n.cn.reset(cn);
-    return n;
-}
 
 struct NodeDeleter {
     void operator()(pn_fml_node *n) const { pn_fml_free(n); }
