@@ -41,6 +41,7 @@ void cli_stream_block_signals(void)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
@@ -50,6 +51,7 @@ static void stream_unblock_signals(void)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
@@ -82,10 +84,13 @@ static void *stream_watch(void *arg)
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);
     for (;;) {
         if (s->deadline <= 0) {
             int sig = 0;
-            if (sigwait(&set, &sig) == 0)
+            if (sigwait(&set, &sig) == 0 && sig == SIGUSR1)
+                return NULL;
+            if (sig != 0)
                 stream_fire(s);
             continue;
         }
@@ -94,7 +99,10 @@ static void *stream_watch(void *arg)
             stream_fire(s);
         struct timespec ts = {.tv_sec = (time_t)left,
                               .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
-        if (sigtimedwait(&set, NULL, &ts) > 0)
+        int sig = sigtimedwait(&set, NULL, &ts);
+        if (sig == SIGUSR1)
+            return NULL;
+        if (sig > 0)
             stream_fire(s);
     }
     return NULL;
@@ -120,7 +128,10 @@ void cli_stream_free(cli_stream *s)
     if (s == NULL)
         return;
     if (s->watching) {
-        pthread_cancel(s->watchdog);
+        /* SIGUSR1 (blocked everywhere, waited for by the watchdog) asks it to
+         * return: pthread_cancel of a thread in sigtimedwait crashes under
+         * qemu -cpu SandyBridge (check-sandybridge). */
+        pthread_kill(s->watchdog, SIGUSR1);
         pthread_join(s->watchdog, NULL);
     }
     for (uint32_t i = 0; s->ids != NULL && i < s->n; i++)
