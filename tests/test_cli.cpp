@@ -626,3 +626,39 @@ TEST_F(Cli, GlobalPropertyNamedWhenTheTimeLimitStrikesWhileReading)
     EXPECT_EQ(r.out, "FORMULA OneSafe CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, kQuick) << show(r);
 }
+
+// ---- the portfolio's probe ------------------------------------------------------------------
+
+// The count before " <step>" on the "petrel: answers:" summary line, or -1.
+static long answers_by(const std::string &err, const std::string &step)
+{
+    size_t at = err.find("petrel: answers: ");
+    if (at == std::string::npos)
+        return -1;
+    std::string line = err.substr(at, err.find('\n', at) - at);
+    size_t end = line.find(" " + step + ",");
+    if (end == std::string::npos && line.size() >= step.size() + 1 &&
+        line.compare(line.size() - step.size() - 1, std::string::npos, " " + step) == 0)
+        end = line.size() - step.size() - 1;
+    if (end == std::string::npos)
+        return -1;
+    size_t begin = line.rfind(' ', end - 1);
+    return std::stol(line.substr(begin + 1, end - begin - 1));
+}
+
+// Dekker-PT-010 RC: the invariants the linear layer leaves are no walk's to
+// refute; a small space is enumerated first (the probe), not after the walks
+// spent their share (20 s of a 120 s budget before the probe existed).
+TEST_F(Cli, SmallSpaceIsEnumeratedBeforeTheWalks)
+{
+    NEED_MCC("Dekker-PT-010");
+    Run r = run("-e ReachabilityCardinality --timeout 600 " + quote(kMcc + "/Dekker-PT-010"));
+    ASSERT_EQ(r.code, 0) << show(r);
+    // Not a timing test: walks that ran would have spent 1/6 of 600 s.
+    EXPECT_LT(r.seconds, 60.0) << show(r);
+    EXPECT_EQ(count_of(r.out, "FORMULA Dekker-PT-010-ReachabilityCardinality-"), 16u) << show(r);
+    EXPECT_EQ(count_of(r.out, "CANNOT_COMPUTE"), 0u) << show(r);
+    EXPECT_GE(answers_by(r.err, "probe"), 1) << show(r);
+    EXPECT_EQ(answers_by(r.err, "walk"), 0) << show(r);
+    EXPECT_EQ(answers_by(r.err, "unknown"), 0) << show(r);
+}

@@ -283,7 +283,8 @@ typedef enum step_kind {
     STEP_GRAPH,   /* CTL / Liveness: the recorded graph (visitor on it too);
                    * LTL: the product on the fly, formula by formula */
     STEP_STUBBORN, /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
-    STEP_LOCAL     /* CTL formulas one by one, on the fly (host/logic/ctl_otf.c) */
+    STEP_LOCAL,    /* CTL formulas one by one, on the fly (host/logic/ctl_otf.c) */
+    STEP_PROBE     /* a small complete exploration, kept only if it completes */
 } step_kind;
 
 typedef struct portfolio_step {
@@ -292,18 +293,20 @@ typedef struct portfolio_step {
 } portfolio_step;
 
 static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph",
-                                          "stubborn", "local"};
+                                          "stubborn", "local", "probe"};
 #define STEP_COUNT (sizeof step_names / sizeof step_names[0])
 
 /* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
  * and CTL / LTL examinations whose formulas all are E F / A G / state
  * formulas (under the MCC semantics, docs/semantics.md). */
 static const portfolio_step plan_reach[] = {
-    {STEP_LINEAR, 1.0 / 3}, {STEP_WALK, 1.0 / 6}, {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
+    {STEP_LINEAR, 1.0 / 3}, {STEP_PROBE, 1.0 / 10}, {STEP_WALK, 1.0 / 6},
+    {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
 /* CTL beyond reachability, Liveness: local CTL answers what it can without
  * the whole state space; then one exploration records the graph and feeds
  * the visitor, which decides the reachability-shaped ones. */
 static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
+                                          {STEP_PROBE, 1.0 / 10},
                                           {STEP_WALK, 1.0 / 8},
                                           {STEP_SPLIT, 1.0 / 4},
                                           {STEP_LOCAL, 1.0 / 2},
@@ -348,6 +351,15 @@ static uint32_t portfolio_open_targets(const pn_check *c)
         n += pn_check_target_of(c, i, &phi, &places, &np) != PN_TARGET_NONE;
     }
     return n;
+}
+
+/* Open answers that no witness decides (CTL beyond E F / A G, Liveness). */
+static bool portfolio_open_others(const portfolio *p)
+{
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++)
+        if (!p->target[i] && pn_check_answer(p->c, i)->verdict == PN_VERDICT_UNKNOWN)
+            return true;
+    return false;
 }
 
 /* Credits step with the answers decided since the last call. */
@@ -441,6 +453,43 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     return st;
 }
 
+/* Most nets with a small state space are decided faster by enumerating it
+ * than by the steps after this one: a walk cannot prove an invariant and
+ * would spend its whole share on it (Dekker-PT-010 RC: 20 s of walks
+ * against 0.1 s of BFS). So a first exploration runs under a small memory
+ * cap and a small time share; it decides everything only if it completes
+ * (or its visitor decided every target), else what it held is freed and the
+ * witnesses its visitor met stay. */
+#define PROBE_MEMORY (64ull << 20)
+
+static void step_probe(portfolio *p, double share)
+{
+    bool graph = examine_uses_graph(p->exam, p->c);
+    bool visit = !pn_check_decided(p->c);
+    pn_budget b = pn_budget_share(p->budget, share);
+    uint64_t held = pn_budget_memory(&b);
+    b.memory = held != 0 && held < PROBE_MEMORY ? held : PROBE_MEMORY;
+    pn_engine_opts eo = *p->o;
+    eo.budget = &b;
+    p->inner = *pn_check_visitor(p->c);
+    p->all = (pn_visitor){.on_state = portfolio_see_all, .ctx = &p->inner};
+    eo.visitor = !visit ? NULL : graph ? &p->all : &p->inner;
+    eo.record_graph = eo.keep_states = graph;
+    pn_error e = {0}; /* a real failure shows again in the steps after */
+    pn_status st = pn_explore(p->cn, &eo, p->res, &e);
+    /* STOPPED: the visitor decided every target (it never stops a graph). */
+    if (st != PN_OK ||
+        (p->res->status != PN_RUN_COMPLETE && p->res->status != PN_RUN_STOPPED)) {
+        pn_engine_result_free(p->res); /* the next exploration starts afresh */
+        return;
+    }
+    if (visit)
+        pn_check_finish(p->c, p->res);
+    p->finished = visit;
+    if (graph)
+        examine_on_graph(p->cn, p->exam, p->set, p->budget, p->c, p->res, p->diag);
+}
+
 static pn_status portfolio_run(portfolio *p, pn_error *err);
 
 /* One search per open E F / A G / deadlock target over the stubborn-set
@@ -523,6 +572,8 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
         return PN_OK;
     case STEP_SPLIT: return step_split(p, s->share, err);
     case STEP_EXPLORE:
+        if (p->finished) /* the probe completed, or its visitor decided all */
+            return PN_OK;
         if (!pn_check_decided(p->c))
             return step_explore(p, s->share, err);
         pn_check_finish(p->c, NULL);
@@ -532,6 +583,10 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
             examine_unknown(p->c) > 0)
             examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->c, p->res);
+        return PN_OK;
+    case STEP_PROBE:
+        if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))
+            step_probe(p, s->share);
         return PN_OK;
     case STEP_STUBBORN:
         if (targets && !p->o->no_por && !p->o->keep_parents) /* traces need the engine's ids */
@@ -559,10 +614,10 @@ static void portfolio_report(const portfolio *p)
                     p->by[i] != NULL ? p->by[i] : "nothing", p->at[i]);
     }
     fprintf(p->diag,
-            "petrel: answers: %u linear, %u walk, %u stubborn, %u split, %u local, %u explore, "
-            "%u graph, %u unknown\n",
-            per[STEP_LINEAR], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT], per[STEP_LOCAL],
-            per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
+            "petrel: answers: %u linear, %u probe, %u walk, %u stubborn, %u split, %u local, "
+            "%u explore, %u graph, %u unknown\n",
+            per[STEP_LINEAR], per[STEP_PROBE], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT],
+            per[STEP_LOCAL], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
 }
 
 static pn_status portfolio_run(portfolio *p, pn_error *err)
@@ -581,7 +636,9 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
         p->target[i] = pn_check_target_of(p->c, i, &phi, &places, &np) != PN_TARGET_NONE;
     }
     const portfolio_step *plan = portfolio_plan(p->exam, p->c, p->o->keep_parents, &n_steps);
-    for (uint32_t k = 0; st == PN_OK && k < n_steps; k++) {
+    /* A complete exploration (the probe's) writes every answer: the steps
+     * after it would only look again at targets already final. */
+    for (uint32_t k = 0; st == PN_OK && k < n_steps && examine_unknown(p->c) > 0; k++) {
         st = portfolio_step_run(p, &plan[k], err);
         portfolio_mark(p, plan[k].kind);
     }
