@@ -16,6 +16,7 @@
 #include "petrel/graph.h"
 #include "petrel/lazy.h"
 #include "petrel/net.h"
+#include "examine/ctl_simplify.h"
 #include "test_random_net.h"
 
 namespace {
@@ -124,38 +125,51 @@ RandomNetSpec forked()
 
 // ---- random CTL formulas ----
 
-pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn)
+// Constants below max_const: small ones make both values of an atom
+// reachable, large ones atoms that the linear layer proves constant.
+pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, uint64_t max_const)
 {
     uint32_t k = (uint32_t)(rng() % 10);
     uint32_t p = (uint32_t)(rng() % cn->n_places), t = (uint32_t)(rng() % cn->n_transitions);
     if (k < 4)
         return pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1),
-                             pn_fml_const(rng() % 4));
+                             pn_fml_const(rng() % max_const));
     if (k < 7)
-        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 4),
+        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % max_const),
                              pn_fml_list(PN_FML_TOKENS, &p, 1));
     if (k < 9)
         return pn_fml_list(PN_FML_FIREABLE, &t, 1);
     return pn_fml_leaf(rng() % 2 ? PN_FML_DEADLOCK : PN_FML_TRUE);
 }
 
-pn_fml_node *rand_ctl(std::mt19937_64 &rng, const pn_cnet *cn, int depth)
+pn_fml_node *rand_ctl(std::mt19937_64 &rng, const pn_cnet *cn, int depth,
+                      uint64_t max_const = 4)
 {
     if (depth == 0 || rng() % 5 == 0)
-        return rand_atom(rng, cn);
+        return rand_atom(rng, cn, max_const);
+    auto sub = [&] { return rand_ctl(rng, cn, depth - 1, max_const); };
     uint32_t k = (uint32_t)(rng() % 11);
     pn_fml_kind quant = rng() % 2 ? PN_FML_A : PN_FML_E;
     switch (k) {
-    case 0: return lnot(rand_ctl(rng, cn, depth - 1));
-    case 1: return land(rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
-    case 2: return lor(rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
+    case 0: return lnot(sub());
+    case 1: {
+        pn_fml_node *a = sub();
+        return land(a, sub());
+    }
+    case 2: {
+        pn_fml_node *a = sub();
+        return lor(a, sub());
+    }
     case 3:
-    case 4: return q(quant, PN_FML_X, rand_ctl(rng, cn, depth - 1));
+    case 4: return q(quant, PN_FML_X, sub());
     case 5:
-    case 6: return q(quant, PN_FML_F, rand_ctl(rng, cn, depth - 1));
+    case 6: return q(quant, PN_FML_F, sub());
     case 7:
-    case 8: return q(quant, PN_FML_G, rand_ctl(rng, cn, depth - 1));
-    default: return qu(quant, rand_ctl(rng, cn, depth - 1), rand_ctl(rng, cn, depth - 1));
+    case 8: return q(quant, PN_FML_G, sub());
+    default: {
+        pn_fml_node *a = sub();
+        return qu(quant, a, sub());
+    }
     }
 }
 
@@ -257,4 +271,141 @@ TEST(CtlOtf, RandomNetsAgreeWithTheGraphChecker)
     printf("%d nets, %d formulas, %d true\n", nets, formulas, trues);
     EXPECT_GT(trues, formulas / 10); // both values occur often
     EXPECT_LT(trues, formulas - formulas / 10);
+}
+
+// ---- the CTL rewrites (formula_ctl.c) and the linear simplification
+// (examine/ctl_simplify.c) ----
+
+namespace {
+
+std::string rewritten(pn_fml_node *f)
+{
+    pn_error err = {};
+    EXPECT_EQ(pn_fml_ctl_rewrite(&f, &err), PN_OK);
+    char *t = pn_fml_to_string(f, nullptr);
+    std::string s = t != nullptr ? t : "";
+    free(t);
+    pn_fml_free(f);
+    return s;
+}
+
+} // namespace
+
+TEST(CtlRewrite, Rules)
+{
+    auto p0 = [] { return has(0); };
+    // Absorption.
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_F, q(PN_FML_E, PN_FML_F, p0()))), "EF(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_G, q(PN_FML_A, PN_FML_G, p0()))), "AG(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_F, q(PN_FML_A, PN_FML_F, p0()))), "AF(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_G, q(PN_FML_E, PN_FML_G, p0()))), "EG(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_F, q(PN_FML_A, PN_FML_F, p0()))), "EF(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_F, q(PN_FML_E, PN_FML_F, p0()))), "EF(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_G, q(PN_FML_E, PN_FML_G, p0()))), "AG(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_G, q(PN_FML_A, PN_FML_G, p0()))), "AG(1 <= p#0)");
+    // Not absorbed: AG EF, EF EG, AF AG.
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_G, q(PN_FML_E, PN_FML_F, p0()))), "AGEF(1 <= p#0)");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_F, q(PN_FML_E, PN_FML_G, p0()))), "EFEG(1 <= p#0)");
+    // Negations move inward, and EF !EF x reads as EF AG !x.
+    EXPECT_EQ(rewritten(lnot(q(PN_FML_A, PN_FML_G, p0()))), "EF(!(1 <= p#0))");
+    EXPECT_EQ(rewritten(lnot(q(PN_FML_A, PN_FML_X, p0()))), "EX(!(1 <= p#0))");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_F, lnot(q(PN_FML_A, PN_FML_G, p0())))),
+              "EF(!(1 <= p#0))");
+    // Next over constants.
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_X, tt())), "!deadlock");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_X, ff())), "deadlock");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_X, tt())), "true");
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_X, ff())), "false");
+    // E F over a disjunction: the state part, each E F, the rest.
+    EXPECT_EQ(rewritten(q(PN_FML_E, PN_FML_F,
+                          lor(lor(p0(), q(PN_FML_E, PN_FML_F, has(1))),
+                              q(PN_FML_A, PN_FML_X, has(2))))),
+              "(EF(1 <= p#0) | EF(1 <= p#1) | EFAX(1 <= p#2))");
+    EXPECT_EQ(rewritten(q(PN_FML_A, PN_FML_G, land(p0(), q(PN_FML_E, PN_FML_X, has(2))))),
+              "(AG(1 <= p#0) & AGEX(1 <= p#2))");
+}
+
+// 2,000 random nets, sixteen random formulas each: the rewritten formula
+// has the value of the original, on the graph and on the fly.
+TEST(CtlRewrite, RandomNetsKeepTheValue)
+{
+    std::mt19937_64 rng(1918);
+    int nets = 0, formulas = 0, changed = 0, disagree = 0;
+    while (nets < 2000) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
+        Model m(random_bounded_spec(rng, P, T));
+        if (!m.complete || m.res.states > 3000)
+            continue;
+        nets++;
+        for (int i = 0; i < 16; i++) {
+            pn_fml_node *f = rand_ctl(rng, m.cn, 1 + (int)(rng() % 5));
+            pn_fml_node *g = pn_fml_clone(f);
+            pn_error err = {};
+            ASSERT_EQ(pn_fml_ctl_rewrite(&g, &err), PN_OK);
+            bool want = m.graph(f);
+            formulas++;
+            changed += !pn_fml_equal(f, g);
+            if ((m.graph(g) != want || m.otf(g) != want) && ++disagree <= 5) {
+                char *a = pn_fml_to_string(f, nullptr), *b = pn_fml_to_string(g, nullptr);
+                ADD_FAILURE() << "net " << nets << ": " << a << " is " << want << ", " << b
+                              << " is not";
+                free(a);
+                free(b);
+            }
+            pn_fml_free(f);
+            pn_fml_free(g);
+        }
+    }
+    EXPECT_EQ(disagree, 0);
+    EXPECT_GT(changed, formulas / 4); // the rules do apply
+    printf("%d nets, %d formulas, %d rewritten\n", nets, formulas, changed);
+}
+
+// Random nets with formulas whose atoms the linear layer often proves
+// constant: every simplified formula has the original's value.
+TEST(CtlSimplify, RandomNetsKeepTheValue)
+{
+    std::mt19937_64 rng(2018);
+    int nets = 0, formulas = 0, changed = 0, disagree = 0;
+    uint32_t constants = 0;
+    while (nets < 2000) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
+        Model m(random_bounded_spec(rng, P, T));
+        if (!m.complete || m.res.states > 3000)
+            continue;
+        nets++;
+        const int n = 8;
+        pn_fml_set set = {};
+        std::vector<pn_fml_prop> props(n);
+        for (int i = 0; i < n; i++)
+            props[i] = {(char *)"f", rand_ctl(rng, m.cn, 1 + (int)(rng() % 4), 9), PN_OK, nullptr};
+        set.n = n;
+        set.props = props.data();
+        pn_budget b = pn_budget_make(10.0, nullptr, 0);
+        pn_fml_set *out = nullptr;
+        pn_error err = {};
+        uint32_t decided = 0;
+        ASSERT_EQ(pn_ctl_simplify(m.cn, &set, &b, nullptr, &out, &decided, &err), PN_OK)
+            << err.msg;
+        constants += decided;
+        for (int i = 0; i < n; i++) {
+            const pn_fml_node *f = props[i].root, *g = out->props[i].root;
+            bool want = m.graph(f);
+            formulas++;
+            changed += !pn_fml_equal(f, g);
+            if ((m.graph(g) != want || m.otf(g) != want) && ++disagree <= 5) {
+                char *a = pn_fml_to_string(f, nullptr), *c = pn_fml_to_string(g, nullptr);
+                ADD_FAILURE() << "net " << nets << ": " << a << " is " << want << ", " << c
+                              << " is not";
+                free(a);
+                free(c);
+            }
+            pn_fml_free(props[i].root);
+        }
+        pn_fml_set_free(out);
+    }
+    EXPECT_EQ(disagree, 0);
+    EXPECT_GT(constants, (uint32_t)nets); // the linear layer does decide sub-formulas
+    printf("%d nets, %d formulas, %d simplified, %u sub-formulas constant\n", nets, formulas,
+           changed, constants);
 }

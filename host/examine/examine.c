@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "examine/ctl_simplify.h"
 #include "examine/global_col.h"
 #include "examine/split.h"
 #include "petrel/ctl.h"
@@ -23,6 +24,11 @@
 static bool examine_is_ltl(pn_exam e)
 {
     return e == PN_EXAM_LTL_CARDINALITY || e == PN_EXAM_LTL_FIREABILITY;
+}
+
+static bool examine_is_ctl(pn_exam e)
+{
+    return e == PN_EXAM_CTL_CARDINALITY || e == PN_EXAM_CTL_FIREABILITY;
 }
 
 static bool examine_uses_graph(pn_exam e, const pn_check *c)
@@ -750,6 +756,7 @@ void pn_report_free(pn_report *r)
     pn_check_free(r->check);
     pn_engine_result_free(&r->result);
     pn_reduced_free(r->reduced);
+    pn_fml_set_free(r->simplified);
     free(r);
 }
 
@@ -789,6 +796,31 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
     return st;
 }
 
+/* CTL formulas simplified before the portfolio chooses its plan, so that
+ * those that become reachability or state formulas take the faster paths.
+ * A sixth of the time; on failure the formulas as read. */
+#define SIMPLIFY_SHARE (1.0 / 6)
+
+static const pn_fml_set *examine_simplify_ctl(const pn_cnet *cn, const pn_fml_set *set,
+                                              const pn_engine_opts *o, pn_budget *budget,
+                                              FILE *diag, pn_report *r)
+{
+    pn_budget b = pn_budget_share(budget, SIMPLIFY_SHARE);
+    uint32_t decided = 0;
+    double t0 = pn_clock_now();
+    pn_error e = {0};
+    if (pn_ctl_simplify(cn, set, &b, o->verbose ? diag : NULL, &r->simplified, &decided, &e) !=
+        PN_OK) {
+        if (diag != NULL)
+            fprintf(diag, "petrel: CTL simplification: %s\n", e.msg);
+        return set;
+    }
+    if (o->verbose && diag != NULL)
+        fprintf(diag, "petrel: CTL simplification: %u sub-formulas constant in %.3f s\n",
+                decided, pn_clock_now() - t0);
+    return r->simplified;
+}
+
 static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                              const pn_examine_opts *opts, pn_budget *budget, pn_report *r,
                              pn_error *err)
@@ -807,6 +839,8 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (pn_col_rewritten(cn, exam))
         return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
+    if (examine_is_ctl(exam) && set != NULL)
+        set = examine_simplify_ctl(cn, set, &o, budget, opts->diag, r);
     return examine_reduced(cn, exam, set, opts, &o, budget, r, err);
 }
 

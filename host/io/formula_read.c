@@ -627,3 +627,28 @@ void pn_fml_set_free(pn_fml_set *set)
     free(set->props);
     free(set);
 }
+
+pn_fml_set *pn_fml_set_clone(const pn_fml_set *set)
+{
+    pn_fml_set *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->props = calloc((size_t)set->n + 1, sizeof *s->props)) == NULL) {
+        free(s);
+        return NULL;
+    }
+    s->net = set->net;
+    for (; s->n < set->n; s->n++) {
+        const pn_fml_prop *p = &set->props[s->n];
+        pn_fml_prop *q = &s->props[s->n];
+        q->status = p->status;
+        q->id = fml_strdup(p->id);
+        q->error = p->error != NULL ? fml_strdup(p->error) : NULL;
+        q->root = pn_fml_clone(p->root);
+        if (q->id == NULL || (p->error != NULL && q->error == NULL) ||
+            (p->root != NULL && q->root == NULL)) {
+            s->n++;
+            pn_fml_set_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}

@@ -119,7 +119,8 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
         if (lr != LIN_FEASIBLE)
             return GOAL_UNKNOWN;
         bool found = false;
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
+        if (!r->o->proofs_only &&
+            lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
                           &found, err) != PN_OK)
             return GOAL_UNKNOWN;
         if (found)
@@ -152,7 +153,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
         res = lin_cube(r, d, k, &g, deadline, err);
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
-    if (res == GOAL_UNKNOWN && err->code == PN_OK) {
+    if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
         if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline, goal_visit, &g, &found,
                             err) == PN_OK &&

@@ -53,6 +53,8 @@ typedef struct pn_report {
     pn_engine_result result;
     struct pn_reduced *reduced; /* the net and formulas check answered on;
                                    NULL: the original ones */
+    pn_fml_set *simplified;     /* CTL: the formulas check answered, after
+                                   host/examine/ctl_simplify.c; NULL: none */
 } pn_report;
 
 void pn_report_free(pn_report *r);

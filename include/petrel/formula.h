@@ -136,6 +136,15 @@ char *pn_fml_to_string(const pn_fml_node *n, const pn_net *net);
 pn_status pn_fml_simplify(pn_fml_node **root, pn_error *err);
 /* Every property whose status is PN_OK. */
 pn_status pn_fml_set_simplify(pn_fml_set *set, pn_error *err);
+/* pn_fml_simplify and sound CTL rules (formula_ctl.c), to a fixpoint:
+ * negations pushed through quantified F, G, X; EF EF = EF, AG AG = AG,
+ * AF AF = AF, EG EG = EG, EF AF = AF EF = EF, AG EG = EG AG = AG; AX / EX
+ * over constants; E F over a disjunction and A G over a conjunction split
+ * into reachability questions. For CTL formulas only (a path quantifier
+ * over each temporal operator); the same guarantees on NOMEM. */
+pn_status pn_fml_ctl_rewrite(pn_fml_node **root, pn_error *err);
+/* A copy of set (ids, errors, trees); NULL on NOMEM. */
+pn_fml_set *pn_fml_set_clone(const pn_fml_set *set);
 
 /* ---- evaluating (formula_eval.c) ----------------------------------------
  * phi must satisfy pn_fml_is_state (anything else reads as false); marking

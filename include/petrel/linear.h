@@ -23,6 +23,10 @@ typedef struct pn_linear_opts {
     const pn_budget *budget;
     FILE *verbose;               /* optional: one line per answer it tried */
     uint32_t max_cubes;          /* DNF cubes per formula; 0: 64 */
+    /* No firing sequences: only what the state equation, traps and
+     * invariants prove (E F false, A G true); for questions whose
+     * witnesses nobody needs (the CTL simplification's). */
+    bool proofs_only;
 } pn_linear_opts;
 
 /* What it proves goes into c: pn_check_decide_target for E F / A G

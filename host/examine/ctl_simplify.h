@@ -1,0 +1,27 @@
+/* CTL formulas simplified with what the linear layer proves (ctl_simplify.c). */
+#ifndef PETREL_EXAMINE_CTL_SIMPLIFY_H
+#define PETREL_EXAMINE_CTL_SIMPLIFY_H
+
+#include <stdio.h>
+
+#include "petrel/budget.h"
+#include "petrel/cnet.h"
+#include "petrel/formula.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A copy of set with every formula rewritten (pn_fml_ctl_rewrite) and
+ * every sub-formula that the linear layer proves constant on the
+ * reachable markings of cn replaced by the constant, within budget (may be
+ * NULL: the linear layer's own limit). *decided (may be NULL) counts the
+ * sub-formulas replaced. verbose (may be NULL): what was asked and the
+ * formulas after. PN_OK with *out, or PN_ERR_NOMEM. */
+pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_budget *budget,
+                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
