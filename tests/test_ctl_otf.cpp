@@ -15,6 +15,7 @@
 #include "petrel/formula.h"
 #include "petrel/graph.h"
 #include "petrel/lazy.h"
+#include "petrel/ltl.h"
 #include "petrel/net.h"
 #include "examine/ctl_simplify.h"
 #include "test_random_net.h"
@@ -70,7 +71,7 @@ struct Model {
     {
         pn_error err = {};
         bool v = false;
-        EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, &err), PN_OK) << err.msg;
+        EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, nullptr, &err), PN_OK) << err.msg;
         return v;
     }
     // Both checkers must agree with the hand-computed value; f is consumed.
@@ -228,7 +229,7 @@ TEST(CtlOtf, MemoryBudgetGivesUp)
     ASSERT_EQ(pn_lazy_new(m.cn, 1 << 18, &z, &err), PN_OK) << err.msg;
     pn_fml_node *f = q(PN_FML_A, PN_FML_G, tt());
     bool v = false;
-    EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, &err), PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, nullptr, &err), PN_ERR_OUT_OF_MEMORY);
     pn_lazy_free(z);
     EXPECT_TRUE(m.check(f));
 }
@@ -239,7 +240,7 @@ TEST(CtlOtf, UnsupportedShape)
     pn_fml_node *f = pn_fml_unary(PN_FML_F, has(1));
     pn_error err = {};
     bool v;
-    EXPECT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, &err), PN_ERR_UNSUPPORTED);
+    EXPECT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, nullptr, &err), PN_ERR_UNSUPPORTED);
     pn_fml_free(f);
 }
 
@@ -408,4 +409,104 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
     EXPECT_GT(constants, (uint32_t)nets); // the linear layer does decide sub-formulas
     printf("%d nets, %d formulas, %d simplified, %u sub-formulas constant\n", nets, formulas,
            changed, constants);
+}
+
+// ---- traces ----
+
+namespace {
+
+bool dead(const pn_cnet *cn, const std::vector<uint64_t> &m)
+{
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        if (pn_cnet_enabled(cn, m.data(), t))
+            return false;
+    return true;
+}
+
+// The markings along trace (prefix, then cycle), or empty when a step is
+// not enabled.
+std::vector<std::vector<uint64_t>> replay(const pn_cnet *cn, const pn_ltl_lasso &l)
+{
+    std::vector<std::vector<uint64_t>> ms{std::vector<uint64_t>(cn->m0, cn->m0 + cn->n_places)};
+    for (uint64_t k = 0; k < l.prefix + l.cycle; k++) {
+        uint32_t t = l.trans[k];
+        if (t == UINT32_MAX) // a deadlock ends the path
+            return dead(cn, ms.back()) && k + 1 == l.prefix + l.cycle
+                       ? ms : std::vector<std::vector<uint64_t>>{};
+        std::vector<uint64_t> next(cn->n_places);
+        if (!pn_cnet_enabled(cn, ms.back().data(), t) ||
+            !pn_cnet_fire(cn, ms.back().data(), t, next.data()))
+            return {};
+        ms.push_back(next);
+    }
+    return ms;
+}
+
+} // namespace
+
+// E F / E U witnesses and A G / A F / A U counterexamples (E G witnesses):
+// replayed on the net, each path proves its answer.
+TEST(CtlOtf, TracesAreProofs)
+{
+    std::mt19937_64 rng(4);
+    int nets = 0, traces = 0, cycles = 0, deadlocks = 0;
+    while (nets < 2000) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
+        Model m(random_bounded_spec(rng, P, T));
+        if (!m.complete || m.res.states > 3000)
+            continue;
+        nets++;
+        for (int i = 0; i < 8; i++) {
+            int shape = (int)(rng() % 6);
+            pn_fml_node *a = shape >= 4 ? rand_atom(rng, m.cn, 4) : tt();
+            pn_fml_node *b = rand_atom(rng, m.cn, 4);
+            // exists: an E U search (EF, E U, A G as !EF!); its goal b.
+            bool exists = shape == 0 || shape == 2 || shape == 4, neg = shape == 2 || shape == 3;
+            pn_fml_kind quant = exists ? PN_FML_E : PN_FML_A;
+            pn_fml_node *goal = neg ? lnot(pn_fml_clone(b)) : pn_fml_clone(b);
+            pn_fml_node *f = shape >= 4 ? qu(quant, pn_fml_clone(a), pn_fml_clone(b))
+                             : shape == 2 ? q(PN_FML_A, PN_FML_G, pn_fml_clone(b))
+                             : shape == 3 ? q(PN_FML_E, PN_FML_G, pn_fml_clone(b))
+                                          : q(quant, PN_FML_F, pn_fml_clone(b));
+            pn_ltl_lasso l;
+            pn_error err = {};
+            bool v = false;
+            ASSERT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, &l, &err), PN_OK) << err.msg;
+            bool search_met = exists ? v != neg : v == neg; // E U true / A U false
+            EXPECT_EQ(l.trans != nullptr, search_met) << "shape " << shape;
+            if (l.trans != nullptr) {
+                traces++;
+                auto ms = replay(m.cn, l);
+                ASSERT_FALSE(ms.empty()) << "shape " << shape << ": not a path of the net";
+                size_t last = ms.size() - 1;
+                for (size_t k = 0; k < ms.size(); k++) {
+                    bool ak = pn_fml_eval_state(a, m.cn, ms[k].data());
+                    bool gk = pn_fml_eval_state(goal, m.cn, ms[k].data());
+                    if (exists) { // a until the goal, which the last state has
+                        EXPECT_EQ(l.cycle, 0u);
+                        EXPECT_TRUE(k == last ? gk : ak && !gk) << "shape " << shape;
+                    } else if (l.cycle == 0) { // a and not b, until neither
+                        EXPECT_TRUE(!gk && (k == last ? !ak : ak)) << "shape " << shape;
+                    } else { // a and not b forever
+                        EXPECT_TRUE(ak && !gk) << "shape " << shape;
+                    }
+                }
+                bool dl = l.cycle == 1 && l.trans[l.prefix] == UINT32_MAX;
+                deadlocks += dl;
+                if (l.cycle > 0 && !dl) { // the cycle closes
+                    cycles++;
+                    EXPECT_EQ(ms[l.prefix], ms[last]);
+                }
+            }
+            pn_ltl_lasso_free(&l);
+            pn_fml_free(f);
+            pn_fml_free(goal);
+            pn_fml_free(a);
+            pn_fml_free(b);
+        }
+    }
+    EXPECT_GT(cycles, 100);
+    EXPECT_GT(deadlocks, 100);
+    printf("%d nets, %d traces (%d cycles, %d ending at a deadlock)\n", nets, traces, cycles,
+           deadlocks);
 }

@@ -164,10 +164,18 @@ static void cli_print_answers(const cli_run *r, const pn_check *c,
         cli_stream_answer(r->out, c, i, res);
 }
 
-/* An LTL counterexample: the prefix, then the cycle in brackets, repeated
- * forever; a deadlock's stuttering step prints as "(deadlock)". */
+/* An LTL counterexample or a CTL path: the prefix, then the cycle in
+ * brackets, repeated forever; a deadlock's stuttering step prints as
+ * "(deadlock)". A path without a cycle prints as a reachability trace. */
 static void cli_print_lasso(const cli_run *r, const pn_answer *a)
 {
+    if (a->lasso_cycle == 0) {
+        fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)a->lasso_prefix);
+        for (uint64_t k = 0; k < a->lasso_prefix; k++)
+            fprintf(stderr, " %s", r->net->trans_id[a->lasso[k]]);
+        fputc('\n', stderr);
+        return;
+    }
     fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle):", a->id,
             (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle);
     for (uint64_t k = 0; k < a->lasso_prefix + a->lasso_cycle; k++) {

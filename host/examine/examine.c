@@ -238,7 +238,8 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
  * found on the fly are dropped first). Answers are decided in the check
  * (pn_check_decide_answer), so that a later pn_check_finish keeps them. */
 static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget,
-                            double share_of_left, pn_check *c, pn_engine_result *res)
+                            double share_of_left, bool trace, pn_check *c,
+                            pn_engine_result *res)
 {
     double t0 = pn_clock_now();
     pn_budget half = pn_budget_share(budget, share_of_left);
@@ -259,7 +260,10 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
             left--;
             bool v = false;
             pn_error e = {0};
-            pn_status st = pn_ctl_check_otf(z, root, &share, &v, &e);
+            pn_ltl_lasso path;
+            pn_status st = pn_ctl_check_otf(z, root, &share, &v, trace ? &path : NULL, &e);
+            if (st == PN_OK && trace && path.trans != NULL)
+                pn_check_set_lasso(c, i, path.trans, path.prefix, path.cycle);
             if (st == PN_OK)
                 pn_check_decide_answer(c, i, v, PN_TECH_EXPLICIT);
             else if (examine_out_of_memory(st)) {
@@ -329,6 +333,9 @@ static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5},
 /* LTL with --trace: every FALSE answer needs its lasso, which only the
  * product gives. */
 static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0}};
+/* CTL with --trace: the local checker's searches give the paths (E F / E U
+ * witnesses, A G / A F / A U counterexamples); the graph what is left. */
+static const portfolio_step plan_ctl_trace[] = {{STEP_LOCAL, 1.0 / 2}, {STEP_GRAPH, 1.0}};
 
 typedef struct portfolio {
     const pn_cnet *cn;
@@ -560,6 +567,10 @@ static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, boo
         *n = sizeof plan_ltl / sizeof plan_ltl[0];
         return plan_ltl;
     }
+    if (trace && exam != PN_EXAM_LIVENESS) {
+        *n = sizeof plan_ctl_trace / sizeof plan_ctl_trace[0];
+        return plan_ctl_trace;
+    }
     *n = sizeof plan_ctl / sizeof plan_ctl[0];
     return plan_ctl;
 }
@@ -588,7 +599,8 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
             examine_unknown(p->c) > 0)
-            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->c, p->res);
+            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->o->keep_parents, p->c,
+                            p->res);
         return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))

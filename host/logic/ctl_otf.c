@@ -30,10 +30,17 @@
  *
  * Memory: one byte per (state, temporal or state subformula) plus the
  * search stacks, declared to the lazy space's budget. Time: the deadline is
- * polled every few hundred steps. */
+ * polled every few hundred steps.
+ *
+ * Traces: the search of the root's until operator from the initial state
+ * stops with the proof on its stack: the path to a b-state (E U), to a
+ * state with neither a nor b or to a deadlock, or the cycle closed at a
+ * gray state (A U). */
 #include "petrel/ctl.h"
 
 #include <stdlib.h>
+
+#include "petrel/ltl.h"
 #include <string.h>
 
 enum { V_UNKNOWN = 0, V_TRUE = 1, V_FALSE = 2, V_GRAY = 3, V_BLACK = 4 };
@@ -68,6 +75,9 @@ typedef struct ootf {
     uint64_t stack_cap, visited_cap;
     uint32_t poll;
     bool failed;
+    bool dead_end;      /* otf_enter's last goal was a deadlock (A U) */
+    uint32_t trace_node; /* ONONE: no trace wanted */
+    pn_ltl_lasso *trace;
 } ootf;
 
 #define ONONE UINT32_MAX
@@ -328,6 +338,7 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
         return -1;
     if (b) {
         d->val[t] = V_TRUE;
+        o->dead_end = false;
         return !au;
     }
     int a = otf_lit(o, d->kids[0], false, t);
@@ -339,6 +350,7 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
         return -1;
     if (!a || (au && n == 0)) { /* AU at a deadlock reduces to b */
         d->val[t] = V_FALSE;
+        o->dead_end = a;
         return au;
     }
     if (!otf_grow((void **)&o->stack, &o->stack_cap, *sp + 1, sizeof *o->stack, o) ||
@@ -348,6 +360,33 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
     o->visited[(*nv)++] = t;
     d->val[t] = V_GRAY;
     return 2;
+}
+
+/* The root search's proof: the states on the stack (sp frames), then t;
+ * cycle: t is on the stack and closes a cycle there; else a deadlock at t
+ * (o->dead_end) ends the path. Without memory there is no trace, the
+ * verdict stands. */
+static void otf_trace(ootf *o, uint64_t sp, uint32_t t, bool cycle)
+{
+    uint64_t start = sp; /* the cycle's first frame */
+    for (uint64_t k = 0; cycle && k < sp; k++)
+        if (o->stack[k].s == t) {
+            start = k;
+            break;
+        }
+    pn_ltl_lasso *l = o->trace;
+    l->trans = malloc((sp + 2) * sizeof *l->trans);
+    if (l->trans == NULL)
+        return;
+    for (uint64_t k = 0; k < sp; k++)
+        l->trans[k] = pn_lazy_trans(o->z, o->stack[k].s, k + 1 < sp ? o->stack[k + 1].s : t);
+    l->prefix = cycle ? start : sp;
+    l->cycle = cycle ? sp - start : 0;
+    if (!cycle && o->dead_end) {
+        l->trans[sp] = UINT32_MAX;
+        l->cycle = 1;
+    }
+    o->trace_node = ONONE; /* one trace */
 }
 
 /* E[a U b] (au false) or A[a U b] (au true) at s, depth first. */
@@ -393,7 +432,11 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
             e = otf_enter(o, d, au, t, &sp, &nv);
             goal = e == 1;
         }
+        if (goal && id == o->trace_node && s == 0 && (v == V_UNKNOWN || v == V_GRAY))
+            otf_trace(o, sp, t, v == V_GRAY);
     }
+    if (goal && sp == 0 && id == o->trace_node && s == 0) /* decided at s itself */
+        otf_trace(o, 0, s, false);
     d = &o->nodes[id];
     if (e < 0) {
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
@@ -465,13 +508,23 @@ static void otf_free(ootf *o)
 }
 
 pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_error *err)
+                           bool *value, pn_ltl_lasso *trace, pn_error *err)
 {
-    ootf o = {.z = z, .budget = budget, .err = err};
+    ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE};
     pn_status st = PN_OK;
     uint32_t root = otf_add(&o, phi);
     if (root == ONONE)
         st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
+    if (trace != NULL) {
+        memset(trace, 0, sizeof *trace);
+        uint32_t r = root;
+        while (st == PN_OK && o.nodes[r].kind == 1)
+            r = o.nodes[r].kids[0];
+        if (st == PN_OK && (o.nodes[r].kind == 6 || o.nodes[r].kind == 7)) {
+            o.trace_node = r;
+            o.trace = trace;
+        }
+    }
     if (st == PN_OK && o.n_atoms > 0) {
         st = pn_space_atoms_new(pn_lazy_space(z), o.atoms, o.n_atoms, &o.sa, err);
         if (st == PN_OK) {
@@ -493,5 +546,7 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
             *value = v == 1;
     }
     otf_free(&o);
+    if (st != PN_OK && trace != NULL)
+        pn_ltl_lasso_free(trace);
     return st;
 }

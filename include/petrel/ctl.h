@@ -46,8 +46,16 @@ pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_
  * the next formula. budget (may be NULL): past its deadline PN_ERR_TIMEOUT
  * (PN_ERR_CANCELLED); past z's memory budget PN_ERR_OUT_OF_MEMORY (then
  * free z, as after any failed pn_lazy_succ). Nothing is guessed. */
+struct pn_ltl_lasso;
+/* trace (may be NULL; petrel/ltl.h): when phi is, under negations, an
+ * until-shaped operator (E F, E U, A F, A U, and A G / E G as their
+ * negations) whose search met its goal, the path from the initial state
+ * that proves it: a witness of E F / E U / E G, a counterexample of A G /
+ * A F / A U. prefix transitions, then cycle ones repeated (0: a finite
+ * path; one UINT32_MAX entry: the path ends at a deadlock). trans is NULL
+ * when there is none; free it with pn_ltl_lasso_free. */
 pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_error *err);
+                           bool *value, struct pn_ltl_lasso *trace, pn_error *err);
 
 /* Liveness: every transition is enabled in some state of every bottom SCC.
  * Iterative SCC decomposition (no recursion). */
