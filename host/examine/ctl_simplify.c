@@ -280,3 +280,29 @@ pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_bud
     *out = copy;
     return PN_OK;
 }
+
+static uint32_t cs_deadlocks(pn_fml_node **pp, bool replace)
+{
+    pn_fml_node *n = *pp;
+    if (n->kind == PN_FML_DEADLOCK) {
+        pn_fml_node *f = replace ? pn_fml_leaf(PN_FML_FALSE) : NULL;
+        if (f != NULL) {
+            pn_fml_free(n);
+            *pp = f;
+        }
+        return 1;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        k += cs_deadlocks(&n->kids[i], replace);
+    return k;
+}
+
+uint32_t pn_ctl_deadlock_atoms(pn_fml_set *set, bool replace)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < set->n; i++)
+        if (set->props[i].status == PN_OK && set->props[i].root != NULL)
+            k += cs_deadlocks(&set->props[i].root, replace);
+    return k;
+}

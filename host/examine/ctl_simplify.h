@@ -21,6 +21,11 @@ extern "C" {
 pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_budget *budget,
                           FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
 
+/* The deadlock atoms of set's formulas: counted, and with replace, each
+ * replaced by FALSE, which is sound once no reachable marking is a
+ * deadlock (every CTL sub-formula is evaluated at reachable markings). */
+uint32_t pn_ctl_deadlock_atoms(pn_fml_set *set, bool replace);
+
 #ifdef __cplusplus
 }
 #endif

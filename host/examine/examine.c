@@ -238,7 +238,7 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
  * found on the fly are dropped first). Answers are decided in the check
  * (pn_check_decide_answer), so that a later pn_check_finish keeps them. */
 static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget,
-                            double share_of_left, bool trace, pn_check *c,
+                            double share_of_left, bool trace, FILE *verbose, pn_check *c,
                             pn_engine_result *res)
 {
     double t0 = pn_clock_now();
@@ -261,7 +261,12 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
             bool v = false;
             pn_error e = {0};
             pn_ltl_lasso path;
+            double t1 = pn_clock_now();
             pn_status st = pn_ctl_check_otf(z, root, &share, &v, trace ? &path : NULL, &e);
+            if (verbose != NULL)
+                fprintf(verbose, "petrel: local: %s: %s in %.3f s (pass %d, %lu states known)\n",
+                        pn_check_answer(c, i)->id, st != PN_OK ? e.msg : v ? "TRUE" : "FALSE",
+                        pn_clock_now() - t1, pass, (unsigned long)pn_lazy_states(z));
             if (st == PN_OK && trace && path.trans != NULL)
                 pn_check_set_lasso(c, i, path.trans, path.prefix, path.cycle);
             if (st == PN_OK)
@@ -599,8 +604,8 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
             examine_unknown(p->c) > 0)
-            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->o->keep_parents, p->c,
-                            p->res);
+            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->o->keep_parents,
+                            p->o->verbose ? p->diag : NULL, p->c, p->res);
         return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))
@@ -812,23 +817,70 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
  * those that become reachability or state formulas take the faster paths.
  * A sixth of the time; on failure the formulas as read. */
 #define SIMPLIFY_SHARE (1.0 / 6)
+/* The deadlock question, when the simplified formulas ask it. */
+#define DEADLOCK_SHARE (1.0 / 10)
+
+static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                                 const pn_examine_opts *opts, pn_engine_opts *o,
+                                 pn_budget *budget, pn_report *r, pn_error *err);
+
+/* Is no deadlock reachable? ReachabilityDeadlock's own portfolio (linear
+ * layer, reductions, stubborn sets, ...) within share, streaming nothing. */
+static bool examine_deadlock_free(const pn_cnet *cn, const pn_examine_opts *opts,
+                                  const pn_engine_opts *o, pn_budget *budget, double share)
+{
+    pn_examine_opts so = *opts;
+    so.diag = NULL;
+    so.write_reduced = NULL;
+    pn_engine_opts eo = *o;
+    eo.on_decide = NULL;
+    eo.verbose = false;
+    eo.progress = NULL;
+    pn_budget b = pn_budget_share(budget, share);
+    pn_report *r = calloc(1, sizeof *r);
+    pn_error e = {0};
+    bool free_of = r != NULL &&
+                   examine_reduced(cn, PN_EXAM_REACH_DEADLOCK, NULL, &so, &eo, &b, r, &e) ==
+                       PN_OK &&
+                   r->check != NULL &&
+                   pn_check_answer(r->check, 0)->verdict == PN_VERDICT_FALSE;
+    pn_report_free(r);
+    return free_of;
+}
 
 static const pn_fml_set *examine_simplify_ctl(const pn_cnet *cn, const pn_fml_set *set,
+                                              const pn_examine_opts *opts,
                                               const pn_engine_opts *o, pn_budget *budget,
-                                              FILE *diag, pn_report *r)
+                                              pn_report *r)
 {
+    FILE *diag = opts->diag, *verbose = o->verbose ? diag : NULL;
     pn_budget b = pn_budget_share(budget, SIMPLIFY_SHARE);
     uint32_t decided = 0;
     double t0 = pn_clock_now();
     pn_error e = {0};
-    if (pn_ctl_simplify(cn, set, &b, o->verbose ? diag : NULL, &r->simplified, &decided, &e) !=
-        PN_OK) {
+    pn_status st = pn_ctl_simplify(cn, set, &b, verbose, &r->simplified, &decided, &e);
+    /* The rules turn EX true into !deadlock: where no deadlock is
+     * reachable, such atoms are FALSE, and another pass may fold more. */
+    if (st == PN_OK && pn_ctl_deadlock_atoms(r->simplified, false) > 0 &&
+        examine_deadlock_free(cn, opts, o, budget, DEADLOCK_SHARE)) {
+        uint32_t more = 0, atoms = pn_ctl_deadlock_atoms(r->simplified, true);
+        pn_fml_set *again = NULL;
+        b = pn_budget_share(budget, SIMPLIFY_SHARE);
+        st = pn_ctl_simplify(cn, r->simplified, &b, verbose, &again, &more, &e);
+        pn_fml_set_free(r->simplified);
+        r->simplified = again;
+        decided += atoms + more;
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: CTL simplification: no deadlock is reachable: %u atoms "
+                             "false\n", atoms);
+    }
+    if (st != PN_OK) {
         if (diag != NULL)
             fprintf(diag, "petrel: CTL simplification: %s\n", e.msg);
         return set;
     }
-    if (o->verbose && diag != NULL)
-        fprintf(diag, "petrel: CTL simplification: %u sub-formulas constant in %.3f s\n",
+    if (verbose != NULL)
+        fprintf(verbose, "petrel: CTL simplification: %u sub-formulas constant in %.3f s\n",
                 decided, pn_clock_now() - t0);
     return r->simplified;
 }
@@ -852,7 +904,7 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
         return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
     if (examine_is_ctl(exam) && set != NULL)
-        set = examine_simplify_ctl(cn, set, &o, budget, opts->diag, r);
+        set = examine_simplify_ctl(cn, set, opts, &o, budget, r);
     return examine_reduced(cn, exam, set, opts, &o, budget, r, err);
 }
 
