@@ -21,6 +21,16 @@
 #define PN_PREFETCH(p) __builtin_prefetch((const void *)(p))
 #endif
 
+/* xorshift64 (Marsaglia, "Xorshift RNGs", J. Stat. Softw. 2003): the random
+ * walks' generator; *s must not be 0. A fixed seed makes a run reproducible. */
+PN_HD static uint64_t pn_xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 /* Acquire load: a reader that sees a published table slot must also see the
  * state words written before it. */
 PN_HD static uint64_t pn_atomic_load_u64(const uint64_t *p)

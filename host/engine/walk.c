@@ -51,14 +51,6 @@ typedef struct walk_worker {
     pn_error err;
 } walk_worker;
 
-static uint64_t walk_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void walk_found(walk_shared *sh, uint32_t k)
 {
     if (__atomic_exchange_n(&sh->found[k], 1, __ATOMIC_ACQ_REL) == 0)
@@ -131,7 +123,7 @@ static bool walk_once(walk_worker *w, uint64_t max_steps)
             return false;
         if (n == 0 || step >= max_steps)
             return true;
-        uint32_t t = w->enabled[walk_rand(&w->rng) % n];
+        uint32_t t = w->enabled[pn_xorshift64(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
         if (over != 0) { /* a field overflowed: widen, walk again */
             uint32_t p = over - 1;

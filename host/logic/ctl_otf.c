@@ -32,6 +32,15 @@
  * search stacks, declared to the lazy space's budget. Time: the deadline is
  * polled every few hundred steps.
  *
+ * Random walks: an E[a U b] search whose a and b are state formulas first
+ * walks at random from its state through a-states (TAPAAL and ITS-Tools
+ * run such walks for reachability; here they serve nested E F / E U and
+ * the A G counterexamples under any operator). A walk that meets b is a
+ * witness: every state on it is reachable and satisfies a. Walks are cheap
+ * per step (no ids, no successor lists), where a depth-first step expands
+ * every successor of a state; a node whose walks keep failing stops
+ * trying them.
+ *
  * Traces: the search of the root's until operator from the initial state
  * stops with the proof on its stack: the path to a b-state (E U), to a
  * state with neither a nor b or to a deadlock, or the cycle closed at a
@@ -41,6 +50,7 @@
 #include <stdlib.h>
 
 #include "petrel/ltl.h"
+#include "pn_hd.h"
 #include <string.h>
 
 enum { V_UNKNOWN = 0, V_TRUE = 1, V_FALSE = 2, V_GRAY = 3, V_BLACK = 4 };
@@ -52,6 +62,8 @@ typedef struct onode {
     uint32_t *kids, n;  /* indices; EU/AU: kids[0] = a (UINT32_MAX: true), kids[1] = b */
     bool neg_b, neg_out; /* EG/AG: b is !kid, the result is negated */
     uint8_t *val;       /* per state (kinds 0, 4..7) */
+    bool walkable;      /* EU with state-formula a and b: random walks */
+    uint32_t walk_win, walk_fail;
 } onode;
 
 typedef struct oframe {
@@ -78,7 +90,17 @@ typedef struct ootf {
     bool dead_end;      /* otf_enter's last goal was a deadlock (A U) */
     uint32_t trace_node; /* ONONE: no trace wanted */
     pn_ltl_lasso *trace;
+    uint64_t rng;
+    uint64_t *walk_s, *walk_next;  /* the walk's state and its successor */
+    uint32_t *walk_en, *walk_path; /* enabled transitions; the walk so far */
+    uint32_t walk_words;
 } ootf;
+
+/* Walks per search and steps per walk; a node stops walking once its
+ * failures pass OTF_WALK_PATIENCE plus four per success. */
+#define OTF_WALK_TRIES 4
+#define OTF_WALK_STEPS 1024
+#define OTF_WALK_PATIENCE 16
 
 #define ONONE UINT32_MAX
 
@@ -362,6 +384,114 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
     return 2;
 }
 
+/* ---- random walks ---------------------------------------------------------- */
+
+/* Atoms and Boolean connectives only (ONONE, the a of E F, is true). */
+static bool otf_statelike(const ootf *o, uint32_t id)
+{
+    if (id == ONONE || o->nodes[id].kind == 0)
+        return true;
+    if (o->nodes[id].kind > 3)
+        return false;
+    for (uint32_t k = 0; k < o->nodes[id].n; k++)
+        if (!otf_statelike(o, o->nodes[id].kids[k]))
+            return false;
+    return true;
+}
+
+/* A state-level subtree's value on o->letter. */
+static bool otf_letter(const ootf *o, uint32_t id)
+{
+    if (id == ONONE)
+        return true;
+    const onode *d = &o->nodes[id];
+    switch (d->kind) {
+    case 0: return (o->letter[d->atom / 64] >> (d->atom % 64)) & 1;
+    case 1: return !otf_letter(o, d->kids[0]);
+    default: break;
+    }
+    bool any = d->kind == 3;
+    for (uint32_t k = 0; k < d->n; k++)
+        if (otf_letter(o, d->kids[k]) == any)
+            return any;
+    return !any;
+}
+
+static bool otf_walk_buffers(ootf *o, uint32_t words)
+{
+    if (o->walk_en == NULL) {
+        uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
+        o->walk_en = malloc(((size_t)T + 1) * sizeof *o->walk_en);
+        o->walk_path = malloc(OTF_WALK_STEPS * sizeof *o->walk_path);
+    }
+    if (words != o->walk_words) {
+        free(o->walk_s);
+        free(o->walk_next);
+        o->walk_s = malloc((size_t)words * sizeof *o->walk_s);
+        o->walk_next = malloc((size_t)words * sizeof *o->walk_next);
+        o->walk_words = words;
+    }
+    return o->walk_en && o->walk_path && o->walk_s && o->walk_next;
+}
+
+/* Walks from s (where a holds and b does not) through a-states: 1 and
+ * *len steps in o->walk_path when one meets b, 0 when none does (a field
+ * that overflows, which only the lazy space may widen, ends the walks
+ * too), -1 on failure (o->err). */
+static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t *len)
+{
+    if (d->walk_fail > OTF_WALK_PATIENCE + 4 * d->walk_win)
+        return 0;
+    pn_space *sp = pn_lazy_space(o->z);
+    uint32_t words = pn_space_words(sp);
+    if (!otf_walk_buffers(o, words))
+        return 0; /* no memory for walks: the search goes on without them */
+    for (int try = 0; try < OTF_WALK_TRIES; try++) {
+        memcpy(o->walk_s, pn_lazy_state(o->z, s), (size_t)words * sizeof *o->walk_s);
+        for (uint32_t step = 0; step < OTF_WALK_STEPS; step++) {
+            if (!otf_tick(o))
+                return -1;
+            uint32_t n = pn_space_enabled(sp, o->walk_s, o->walk_en);
+            if (step > 0) {
+                pn_space_atoms_eval(o->sa, o->walk_s, n, o->letter);
+                if (otf_letter(o, d->kids[1]) != d->neg_b) {
+                    d->walk_win++;
+                    *len = step;
+                    return 1;
+                }
+                if (!otf_letter(o, d->kids[0]))
+                    break;
+            }
+            if (n == 0)
+                break;
+            uint32_t t = o->walk_en[pn_xorshift64(&o->rng) % n];
+            if (pn_space_fire(sp, o->walk_s, t, o->walk_next) != 0) {
+                d->walk_fail++;
+                return 0;
+            }
+            uint64_t *tmp = o->walk_s;
+            o->walk_s = o->walk_next;
+            o->walk_next = tmp;
+            o->walk_path[step] = t;
+        }
+    }
+    d->walk_fail++;
+    return 0;
+}
+
+/* The trace of a walk from the initial state. */
+static void otf_trace_walk(ootf *o, uint32_t len)
+{
+    pn_ltl_lasso *l = o->trace;
+    l->trans = malloc(((size_t)len + 1) * sizeof *l->trans);
+    if (l->trans == NULL)
+        return;
+    memcpy(l->trans, o->walk_path, (size_t)len * sizeof *l->trans);
+    l->prefix = len;
+    l->cycle = 0;
+    o->trace_node = ONONE;
+}
+
 /* The root search's proof: the states on the stack (sp frames), then t;
  * cycle: t is on the stack and closes a cycle there; else a deadlock at t
  * (o->dead_end) ends the path. Without memory there is no trace, the
@@ -403,6 +533,14 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     o->stack_cap = o->visited_cap = 0;
     int e = otf_enter(o, d, au, s, &sp, &nv);
     bool goal = e == 1;
+    uint32_t walked = 0;
+    if (e == 2 && d->walkable) {
+        int w = otf_walk(o, d, s, &walked);
+        e = w < 0 ? -1 : e;
+        goal = w == 1;
+        if (goal && id == o->trace_node && s == 0)
+            otf_trace_walk(o, walked);
+    }
     while (e >= 0 && !goal && sp > 0) {
         if (!otf_tick(o)) {
             e = -1;
@@ -503,6 +641,10 @@ static void otf_free(ootf *o)
     free(o->letter);
     free(o->stack);
     free(o->visited);
+    free(o->walk_s);
+    free(o->walk_next);
+    free(o->walk_en);
+    free(o->walk_path);
     pn_space_atoms_free(o->sa);
     pn_lazy_set_other(o->z, 0);
 }
@@ -510,11 +652,17 @@ static void otf_free(ootf *o)
 pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_ltl_lasso *trace, pn_error *err)
 {
-    ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE};
+    ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE,
+              .rng = 0x9e3779b97f4a7c15ull};
     pn_status st = PN_OK;
     uint32_t root = otf_add(&o, phi);
     if (root == ONONE)
         st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
+    for (uint32_t i = 0; st == PN_OK && i < o.n_nodes; i++) {
+        onode *d = &o.nodes[i];
+        d->walkable = d->kind == 6 && otf_statelike(&o, d->kids[0]) &&
+                      otf_statelike(&o, d->kids[1]);
+    }
     if (trace != NULL) {
         memset(trace, 0, sizeof *trace);
         uint32_t r = root;
