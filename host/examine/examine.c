@@ -838,6 +838,8 @@ static bool examine_deadlock_free(const pn_cnet *cn, const pn_examine_opts *opts
     eo.progress = NULL;
     pn_budget b = pn_budget_share(budget, share);
     pn_report *r = calloc(1, sizeof *r);
+    if (r != NULL) /* the check gets one worker slot per engine thread */
+        r->result.threads = eo.threads ? eo.threads : 1;
     pn_error e = {0};
     bool free_of = r != NULL &&
                    examine_reduced(cn, PN_EXAM_REACH_DEADLOCK, NULL, &so, &eo, &b, r, &e) ==
