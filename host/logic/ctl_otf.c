@@ -88,6 +88,7 @@ typedef struct ootf {
     uint32_t poll;
     bool failed;
     bool dead_end;      /* otf_enter's last goal was a deadlock (A U) */
+    uint32_t top;        /* the root under its negations */
     uint32_t trace_node; /* ONONE: no trace wanted */
     pn_ltl_lasso *trace;
     uint64_t rng;
@@ -97,10 +98,13 @@ typedef struct ootf {
 } ootf;
 
 /* Walks per search and steps per walk; a node stops walking once its
- * failures pass OTF_WALK_PATIENCE plus four per success. */
+ * failures pass OTF_WALK_PATIENCE plus four per success. The search of
+ * the formula's top operator at the initial state runs once: its walks
+ * are longer and may take half of the time left. */
 #define OTF_WALK_TRIES 4
 #define OTF_WALK_STEPS 1024
 #define OTF_WALK_PATIENCE 16
+#define OTF_TOP_WALK_STEPS 65536
 
 #define ONONE UINT32_MAX
 
@@ -422,7 +426,7 @@ static bool otf_walk_buffers(ootf *o, uint32_t words)
     if (o->walk_en == NULL) {
         uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
         o->walk_en = malloc(((size_t)T + 1) * sizeof *o->walk_en);
-        o->walk_path = malloc(OTF_WALK_STEPS * sizeof *o->walk_path);
+        o->walk_path = malloc(OTF_TOP_WALK_STEPS * sizeof *o->walk_path);
     }
     if (words != o->walk_words) {
         free(o->walk_s);
@@ -440,17 +444,24 @@ static bool otf_walk_buffers(ootf *o, uint32_t words)
  * too), -1 on failure (o->err). */
 static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t *len)
 {
-    if (d->walk_fail > OTF_WALK_PATIENCE + 4 * d->walk_win)
+    bool top = s == 0 && d == &o->nodes[o->top];
+    double left = pn_budget_left_s(o->budget);
+    double until = top && left < 1e29 ? pn_clock_now() + left / 2 : 0;
+    uint32_t tries = until > 0 ? UINT32_MAX : OTF_WALK_TRIES;
+    uint32_t steps = until > 0 ? OTF_TOP_WALK_STEPS : OTF_WALK_STEPS;
+    if (!top && d->walk_fail > OTF_WALK_PATIENCE + 4 * d->walk_win)
         return 0;
     pn_space *sp = pn_lazy_space(o->z);
     uint32_t words = pn_space_words(sp);
     if (!otf_walk_buffers(o, words))
         return 0; /* no memory for walks: the search goes on without them */
-    for (int try = 0; try < OTF_WALK_TRIES; try++) {
+    for (uint32_t try = 0; try < tries && (until == 0 || pn_clock_now() < until); try++) {
         memcpy(o->walk_s, pn_lazy_state(o->z, s), (size_t)words * sizeof *o->walk_s);
-        for (uint32_t step = 0; step < OTF_WALK_STEPS; step++) {
+        for (uint32_t step = 0; step < steps; step++) {
             if (!otf_tick(o))
                 return -1;
+            if (until > 0 && step % 1024 == 1023 && pn_clock_now() >= until)
+                break;
             uint32_t n = pn_space_enabled(sp, o->walk_s, o->walk_en);
             if (step > 0) {
                 pn_space_atoms_eval(o->sa, o->walk_s, n, o->letter);
@@ -663,13 +674,12 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
         d->walkable = d->kind == 6 && otf_statelike(&o, d->kids[0]) &&
                       otf_statelike(&o, d->kids[1]);
     }
+    for (o.top = root; st == PN_OK && o.nodes[o.top].kind == 1;)
+        o.top = o.nodes[o.top].kids[0];
     if (trace != NULL) {
         memset(trace, 0, sizeof *trace);
-        uint32_t r = root;
-        while (st == PN_OK && o.nodes[r].kind == 1)
-            r = o.nodes[r].kids[0];
-        if (st == PN_OK && (o.nodes[r].kind == 6 || o.nodes[r].kind == 7)) {
-            o.trace_node = r;
+        if (st == PN_OK && (o.nodes[o.top].kind == 6 || o.nodes[o.top].kind == 7)) {
+            o.trace_node = o.top;
             o.trace = trace;
         }
     }
