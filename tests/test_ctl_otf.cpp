@@ -174,6 +174,20 @@ pn_fml_node *rand_ctl(std::mt19937_64 &rng, const pn_cnet *cn, int depth,
     }
 }
 
+// Calls each(m) on count random bounded nets whose exploration completed
+// with at most 3,000 states.
+template <class Each> void random_models(std::mt19937_64 &rng, int count, Each each)
+{
+    for (int nets = 0; nets < count;) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
+        Model m(random_bounded_spec(rng, P, T));
+        if (!m.complete || m.res.states > 3000)
+            continue;
+        nets++;
+        each(m);
+    }
+}
+
 } // namespace
 
 TEST(CtlOtf, NextAndDeadlockConvention)
@@ -250,11 +264,7 @@ TEST(CtlOtf, RandomNetsAgreeWithTheGraphChecker)
 {
     std::mt19937_64 rng(19);
     int nets = 0, formulas = 0, disagree = 0, trues = 0;
-    while (nets < 2000) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
-        Model m(random_bounded_spec(rng, P, T));
-        if (!m.complete || m.res.states > 3000)
-            continue;
+    random_models(rng, 2000, [&](Model &m) {
         nets++;
         for (int i = 0; i < 16; i++) {
             pn_fml_node *f = rand_ctl(rng, m.cn, 1 + (int)(rng() % 4));
@@ -267,7 +277,7 @@ TEST(CtlOtf, RandomNetsAgreeWithTheGraphChecker)
             }
             pn_fml_free(f);
         }
-    }
+    });
     EXPECT_EQ(disagree, 0);
     printf("%d nets, %d formulas, %d true\n", nets, formulas, trues);
     EXPECT_GT(trues, formulas / 10); // both values occur often
@@ -332,11 +342,7 @@ TEST(CtlRewrite, RandomNetsKeepTheValue)
 {
     std::mt19937_64 rng(1918);
     int nets = 0, formulas = 0, changed = 0, disagree = 0;
-    while (nets < 2000) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
-        Model m(random_bounded_spec(rng, P, T));
-        if (!m.complete || m.res.states > 3000)
-            continue;
+    random_models(rng, 2000, [&](Model &m) {
         nets++;
         for (int i = 0; i < 16; i++) {
             pn_fml_node *f = rand_ctl(rng, m.cn, 1 + (int)(rng() % 5));
@@ -356,7 +362,7 @@ TEST(CtlRewrite, RandomNetsKeepTheValue)
             pn_fml_free(f);
             pn_fml_free(g);
         }
-    }
+    });
     EXPECT_EQ(disagree, 0);
     EXPECT_GT(changed, formulas / 4); // the rules do apply
     printf("%d nets, %d formulas, %d rewritten\n", nets, formulas, changed);
@@ -369,11 +375,7 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
     std::mt19937_64 rng(2018);
     int nets = 0, formulas = 0, changed = 0, disagree = 0;
     uint32_t constants = 0;
-    while (nets < 2000) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
-        Model m(random_bounded_spec(rng, P, T));
-        if (!m.complete || m.res.states > 3000)
-            continue;
+    random_models(rng, 2000, [&](Model &m) {
         nets++;
         const int n = 8;
         pn_fml_set set = {};
@@ -404,7 +406,7 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
             pn_fml_free(props[i].root);
         }
         pn_fml_set_free(out);
-    }
+    });
     EXPECT_EQ(disagree, 0);
     EXPECT_GT(constants, (uint32_t)nets); // the linear layer does decide sub-formulas
     printf("%d nets, %d formulas, %d simplified, %u sub-formulas constant\n", nets, formulas,
@@ -450,11 +452,7 @@ TEST(CtlOtf, TracesAreProofs)
 {
     std::mt19937_64 rng(4);
     int nets = 0, traces = 0, cycles = 0, deadlocks = 0;
-    while (nets < 2000) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
-        Model m(random_bounded_spec(rng, P, T));
-        if (!m.complete || m.res.states > 3000)
-            continue;
+    random_models(rng, 2000, [&](Model &m) {
         nets++;
         for (int i = 0; i < 8; i++) {
             int shape = (int)(rng() % 6);
@@ -504,7 +502,7 @@ TEST(CtlOtf, TracesAreProofs)
             pn_fml_free(a);
             pn_fml_free(b);
         }
-    }
+    });
     EXPECT_GT(cycles, 100);
     EXPECT_GT(deadlocks, 100);
     printf("%d nets, %d traces (%d cycles, %d ending at a deadlock)\n", nets, traces, cycles,
