@@ -99,12 +99,15 @@ typedef struct ootf {
 
 /* Walks per search and steps per walk; a node stops walking once its
  * failures pass OTF_WALK_PATIENCE plus four per success. The search of
- * the formula's top operator at the initial state runs once: its walks
- * are longer and may take half of the time left. */
+ * the formula's top operator at the initial state runs once: it
+ * alternates with walks of OTF_TOP_WALK_STEPS, one after every
+ * OTF_TOP_WALK_STEPS steps of the depth-first search, so that the walks
+ * cost about what the search costs (nothing much where the search ends
+ * soon). */
 #define OTF_WALK_TRIES 4
 #define OTF_WALK_STEPS 1024
 #define OTF_WALK_PATIENCE 16
-#define OTF_TOP_WALK_STEPS 65536
+#define OTF_TOP_WALK_STEPS 16384
 
 #define ONONE UINT32_MAX
 
@@ -438,30 +441,22 @@ static bool otf_walk_buffers(ootf *o, uint32_t words)
     return o->walk_en && o->walk_path && o->walk_s && o->walk_next;
 }
 
-/* Walks from s (where a holds and b does not) through a-states: 1 and
- * *len steps in o->walk_path when one meets b, 0 when none does (a field
- * that overflows, which only the lazy space may widen, ends the walks
- * too), -1 on failure (o->err). */
-static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t *len)
+/* Up to tries walks of up to steps steps from s (where a holds and b does
+ * not) through a-states: 1 and *len steps in o->walk_path when one meets
+ * b, 0 when none does (a field that overflows, which only the lazy space
+ * may widen, ends the walks too), -1 on failure (o->err). */
+static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t tries, uint32_t steps,
+                    uint32_t *len)
 {
-    bool top = s == 0 && d == &o->nodes[o->top];
-    double left = pn_budget_left_s(o->budget);
-    double until = top && left < 1e29 ? pn_clock_now() + left / 2 : 0;
-    uint32_t tries = until > 0 ? UINT32_MAX : OTF_WALK_TRIES;
-    uint32_t steps = until > 0 ? OTF_TOP_WALK_STEPS : OTF_WALK_STEPS;
-    if (!top && d->walk_fail > OTF_WALK_PATIENCE + 4 * d->walk_win)
-        return 0;
     pn_space *sp = pn_lazy_space(o->z);
     uint32_t words = pn_space_words(sp);
     if (!otf_walk_buffers(o, words))
         return 0; /* no memory for walks: the search goes on without them */
-    for (uint32_t try = 0; try < tries && (until == 0 || pn_clock_now() < until); try++) {
+    for (uint32_t try = 0; try < tries; try++) {
         memcpy(o->walk_s, pn_lazy_state(o->z, s), (size_t)words * sizeof *o->walk_s);
         for (uint32_t step = 0; step < steps; step++) {
             if (!otf_tick(o))
                 return -1;
-            if (until > 0 && step % 1024 == 1023 && pn_clock_now() >= until)
-                break;
             uint32_t n = pn_space_enabled(sp, o->walk_s, o->walk_en);
             if (step > 0) {
                 pn_space_atoms_eval(o->sa, o->walk_s, n, o->letter);
@@ -545,17 +540,23 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     int e = otf_enter(o, d, au, s, &sp, &nv);
     bool goal = e == 1;
     uint32_t walked = 0;
-    if (e == 2 && d->walkable) {
-        int w = otf_walk(o, d, s, &walked);
+    bool top = s == 0 && id == o->top, by_walk = false;
+    if (e == 2 && d->walkable &&
+        (top || d->walk_fail <= OTF_WALK_PATIENCE + 4 * d->walk_win)) {
+        int w = otf_walk(o, d, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked);
         e = w < 0 ? -1 : e;
-        goal = w == 1;
-        if (goal && id == o->trace_node && s == 0)
-            otf_trace_walk(o, walked);
+        goal = by_walk = w == 1;
     }
-    while (e >= 0 && !goal && sp > 0) {
+    for (uint64_t steps = 1; e >= 0 && !goal && sp > 0; steps++) {
         if (!otf_tick(o)) {
             e = -1;
             break;
+        }
+        if (top && d->walkable && steps % OTF_TOP_WALK_STEPS == 0) {
+            int w = otf_walk(o, d, s, 1, OTF_TOP_WALK_STEPS, &walked);
+            e = w < 0 ? -1 : e;
+            goal = by_walk = w == 1;
+            continue;
         }
         oframe *f = &o->stack[sp - 1];
         const uint32_t *succ;
@@ -587,7 +588,12 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     if (goal && sp == 0 && id == o->trace_node && s == 0) /* decided at s itself */
         otf_trace(o, 0, s, false);
     d = &o->nodes[id];
-    if (e < 0) {
+    if (by_walk && e >= 0) { /* s reaches b; what the search met may not */
+        otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
+        r = 1;
+        if (id == o->trace_node && s == 0)
+            otf_trace_walk(o, walked);
+    } else if (e < 0) {
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
         r = -1;
     } else if (au) {
@@ -637,6 +643,66 @@ static int otf_eval(ootf *o, uint32_t id, uint32_t s)
     d = &o->nodes[id];
     d->val[s] = v ? V_TRUE : V_FALSE;
     return v ^ d->neg_out;
+}
+
+/* ---- the Boolean layer on top ---------------------------------------------- */
+
+/* Temporal operators reached from id through NOT / AND / OR. */
+static uint32_t otf_top_leaves(const ootf *o, uint32_t id)
+{
+    const onode *d = &o->nodes[id];
+    if (d->kind == 0)
+        return 0;
+    if (d->kind > 3)
+        return 1;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < d->n; k++)
+        n += otf_top_leaves(o, d->kids[k]);
+    return n;
+}
+
+/* The formula's Boolean layer at the initial state in three-valued logic,
+ * each temporal leaf within its own share of the time left (1 / the
+ * leaves not tried yet), so that a leaf that needs more than its share
+ * cannot keep a decisive sibling from being evaluated: 1, 0, -1 unknown
+ * (a leaf ran out of its share), -2 failure (o->err: the budget itself,
+ * memory). A leaf that runs out has unwound its searches (settled
+ * configurations stay settled, the others are unknown again), so the
+ * evaluation goes on. */
+static int otf_layer(ootf *o, uint32_t id, uint32_t *left)
+{
+    onode *d = &o->nodes[id];
+    if (d->kind == 1) {
+        int v = otf_layer(o, d->kids[0], left);
+        return v < 0 ? v : !v;
+    }
+    if (d->kind == 2 || d->kind == 3) {
+        int any = d->kind == 3, r = !any;
+        for (uint32_t k = 0; k < d->n; k++) {
+            int v = otf_layer(o, o->nodes[id].kids[k], left);
+            if (v == -2 || v == any)
+                return v;
+            r = v < 0 ? -1 : r;
+        }
+        return r;
+    }
+    if (d->kind == 0) {
+        int v = otf_eval(o, id, 0);
+        return v < 0 ? -2 : v;
+    }
+    const pn_budget *outer = o->budget;
+    pn_budget share = pn_budget_share(outer, 1.0 / (*left > 0 ? *left : 1));
+    *left -= *left > 0;
+    o->budget = &share;
+    int v = otf_eval(o, id, 0);
+    o->budget = outer;
+    if (v >= 0)
+        return v;
+    if (o->err->code != PN_ERR_TIMEOUT || pn_budget_expired(outer))
+        return -2;
+    pn_error_clear(o->err);
+    o->failed = false;
+    return -1;
 }
 
 /* ---- entry ---------------------------------------------------------------- */
@@ -696,9 +762,13 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
         const uint32_t *succ;
         uint32_t n;
         int v = -1;
+        uint32_t leaves = otf_top_leaves(&o, root);
+        bool layered = leaves > 1 && budget != NULL && budget->deadline > 0;
         if (pn_lazy_succ(z, 0, &succ, &n, err) == PN_OK && otf_room(&o))
-            v = otf_eval(&o, root, 0);
-        if (v < 0)
+            v = layered ? otf_layer(&o, root, &leaves) : otf_eval(&o, root, 0);
+        if (v == -1 && layered)
+            st = pn_fail(err, PN_ERR_TIMEOUT, "CTL: time limit reached (some operators undecided)");
+        else if (v < 0)
             st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
         else
             *value = v == 1;
