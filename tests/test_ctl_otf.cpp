@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -511,4 +512,38 @@ TEST(CtlOtf, TracesAreProofs)
     EXPECT_GT(deadlocks, 100);
     printf("%d nets, %d traces (%d cycles, %d ending at a deadlock)\n", nets, traces, cycles,
            deadlocks);
+}
+
+// The CLI with --trace checks CTL locally first: the answers stay the
+// oracle's, and the formulas decided by a path print it.
+TEST(CtlOtf, CliTracePrintsPaths)
+{
+    std::string dir = std::string(PETREL_SHARED_DIR) + "/mcc/Philosophers-PT-000005";
+    FILE *oracle = fopen((dir + "/Philosophers-PT-000005-CTLF.out").c_str(), "r");
+    if (oracle == nullptr)
+        GTEST_SKIP() << dir << " is absent";
+    std::map<std::string, std::string> want;
+    char id[512], value[64];
+    char line[8192];
+    while (fgets(line, sizeof line, oracle) != nullptr)
+        if (sscanf(line, "FORMULA %511s %63s", id, value) == 2)
+            want[id] = value;
+    fclose(oracle);
+    std::string cmd = std::string(PETREL_CLI_PATH) + " " + dir +
+                      " -e CTLFireability --trace --threads 1 --timeout 60 2>&1";
+    FILE *p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    int answers = 0, traces = 0;
+    while (fgets(line, sizeof line, p) != nullptr) {
+        if (sscanf(line, "FORMULA %511s %63s", id, value) == 2) {
+            answers++;
+            if (want[id] != "?") {
+                EXPECT_EQ(want[id], value) << id;
+            }
+        }
+        traces += std::string(line).rfind("petrel: trace ", 0) == 0;
+    }
+    EXPECT_EQ(pclose(p), 0);
+    EXPECT_EQ(answers, 16);
+    EXPECT_GE(traces, 4);
 }
