@@ -341,7 +341,7 @@ TEST(CtlRewrite, Rules)
               "(AG(1 <= p#0) & AGEX(1 <= p#2))");
 }
 
-// 2,000 random nets, sixteen random formulas each: the rewritten formula
+// 2,000 random nets, eight random formulas each: the rewritten formula
 // has the value of the original, on the graph and on the fly.
 TEST(CtlRewrite, RandomNetsKeepTheValue)
 {
@@ -349,7 +349,7 @@ TEST(CtlRewrite, RandomNetsKeepTheValue)
     int nets = 0, formulas = 0, changed = 0, disagree = 0;
     random_models(rng, 2000, [&](Model &m) {
         nets++;
-        for (int i = 0; i < 16; i++) {
+        for (int i = 0; i < 8; i++) {
             pn_fml_node *f = rand_ctl(rng, m.cn, 1 + (int)(rng() % 5));
             pn_fml_node *g = pn_fml_clone(f);
             pn_error err = {};
