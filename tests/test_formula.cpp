@@ -22,19 +22,11 @@ extern "C" {
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 }
+#include "test_ptrs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct NetDel { void operator()(pn_net *n) const { pn_net_free(n); } };
-struct CnetDel { void operator()(pn_cnet *c) const { pn_cnet_free(c); } };
-struct SetDel { void operator()(pn_fml_set *s) const { pn_fml_set_free(s); } };
-struct NodeDel { void operator()(pn_fml_node *n) const { pn_fml_free(n); } };
-using NetPtr = std::unique_ptr<pn_net, NetDel>;
-using CnetPtr = std::unique_ptr<pn_cnet, CnetDel>;
-using SetPtr = std::unique_ptr<pn_fml_set, SetDel>;
-using NodePtr = std::unique_ptr<pn_fml_node, NodeDel>;
 
 // p1(1) -t1-> p2(0) -t2-> p1; p3(2) -3-> t3 (disabled at m0).
 NetPtr TinyNet()
