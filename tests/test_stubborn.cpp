@@ -16,20 +16,18 @@
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
+#include "petrel/lazy.h"
+#include "petrel/ltl.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "petrel/stubborn.h"
 #include "test_ptrs.h"
 #include "test_enum.h"
+#include "test_ltl_random.h"
 #include "test_random_net.h"
 
 namespace {
-
-struct NodeDeleter {
-    void operator()(pn_fml_node *n) const { pn_fml_free(n); }
-};
-using NodePtr = std::unique_ptr<pn_fml_node, NodeDeleter>;
 
 struct Found {
     bool found;
@@ -127,50 +125,6 @@ RandomNetSpec random_spec(std::mt19937_64 &rng)
     return s;
 }
 
-pn_fml_node *rand_list(std::mt19937_64 &rng, pn_fml_kind k, uint32_t n_max, uint32_t range)
-{
-    uint32_t n = 1 + (uint32_t)(rng() % n_max);
-    std::vector<uint32_t> v(n);
-    for (auto &x : v)
-        x = (uint32_t)(rng() % range);
-    return pn_fml_list(k, v.data(), n);
-}
-
-pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions;
-    switch (rng() % 8) {
-    case 0: return pn_fml_leaf(PN_FML_DEADLOCK);
-    case 1:
-    case 2: return rand_list(rng, PN_FML_FIREABLE, 2, T);
-    case 3:
-    case 4:
-        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 3, P),
-                             pn_fml_const(rng() % 6));
-    case 5:
-    case 6:
-        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 6),
-                             rand_list(rng, PN_FML_TOKENS, 3, P));
-    default:
-        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 2, P),
-                             rand_list(rng, PN_FML_TOKENS, 2, P));
-    }
-}
-
-pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, int depth)
-{
-    if (depth == 0 || rng() % 3 == 0)
-        return rand_atom(rng, cn);
-    uint32_t k = (uint32_t)(rng() % 5);
-    if (k == 0)
-        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, depth - 1));
-    uint32_t n = 2 + (uint32_t)(rng() % 2);
-    std::vector<pn_fml_node *> kids(n);
-    for (auto &c : kids)
-        c = rand_state(rng, cn, depth - 1);
-    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
-}
-
 struct Tally {
     uint32_t runs = 0, found = 0, wrong = 0;
     uint64_t full_states = 0, reduced_states = 0;
@@ -199,41 +153,178 @@ void compare(const pn_cnet *cn, const pn_fml_node *goal, bool want, Tally &t)
     }
 }
 
-TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
+// n random nets, each with the goal goal_of makes (and the value wanted):
+// the reduced search agrees with the full one on every goal, both answers
+// occur, and the reduction reduces something.
+template <typename GoalOf> Tally random_runs(uint64_t seed, int n, GoalOf goal_of)
 {
-    std::mt19937_64 rng(17);
+    std::mt19937_64 rng(seed);
     Tally t;
-    NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
-    for (int i = 0; i < 10000; i++) {
+    for (int i = 0; i < n; i++) {
         Net net = build(random_spec(rng));
-        compare(net.cn.get(), dead.get(), true, t);
+        bool want = true;
+        NodePtr goal(goal_of(rng, net.cn.get(), &want));
+        compare(net.cn.get(), goal.get(), want, t);
     }
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 8000u);
-    // Both answers occur, and the reduction reduces something.
+    EXPECT_GE(t.runs, (uint32_t)n * 4 / 5);
     EXPECT_GT(t.found, t.runs / 10);
     EXPECT_LT(t.found, t.runs - t.runs / 10);
     EXPECT_LT(t.reduced_states, t.full_states);
-    std::printf("deadlock: %u nets, %u with a deadlock, %lu states full, %lu reduced\n", t.runs,
-                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    std::printf("%u goals, %u reachable, %lu states full, %lu reduced\n", t.runs, t.found,
+                (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    return t;
 }
 
+TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
+{
+    random_runs(17, 10000, [](std::mt19937_64 &, const pn_cnet *, bool *) {
+        return pn_fml_leaf(PN_FML_DEADLOCK);
+    });
+}
+
+// Cardinality and fireability goals (test_enum.h's), wanted true or false.
 TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
 {
-    std::mt19937_64 rng(1717);
-    Tally t;
-    for (int i = 0; i < 10000; i++) {
-        Net net = build(random_spec(rng));
-        NodePtr goal(rand_state(rng, net.cn.get(), 3));
-        compare(net.cn.get(), goal.get(), rng() % 2 == 0, t);
+    random_runs(1717, 10000, [](std::mt19937_64 &rng, const pn_cnet *cn, bool *want) {
+        pn_fml_node *goal = rand_state(rng, cn, rng() % 2 == 0, 3);
+        *want = rng() % 2 == 0;
+        return goal;
+    });
+}
+
+// ---- LTL without next ----------------------------------------------------
+
+struct Ltl {
+    pn_status st;
+    bool value;
+    uint64_t states; // net states the product met
+};
+
+// pn_ltl_check_otf of phi over the plain on-demand space or the reduced one.
+Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_lazy *z = nullptr;
+    Ltl r = {PN_OK, false, 0};
+    r.st = reduce ? pn_ltl_por_lazy_new(cn, phi, 0, &z, &err) : pn_lazy_new(cn, 0, &z, &err);
+    EXPECT_EQ(r.st, PN_OK) << err.msg;
+    if (r.st == PN_OK)
+        r.st = pn_ltl_check_otf(z, phi, nullptr, &r.value, nullptr, nullptr, &err);
+    EXPECT_EQ(r.st, PN_OK) << err.msg;
+    r.states = z != nullptr ? pn_lazy_states(z) : 0;
+    pn_lazy_free(z);
+    return r;
+}
+
+NodePtr parse_A(const pn_fml_node *psi) { return NodePtr(pn_fml_unary(PN_FML_A, pn_fml_clone(psi))); }
+
+// n independent transitions p_i -> q_i and A F (q_0 >= 1): only t_0 is
+// visible, the others are fired in one order (n + 1 states, not 2^n).
+TEST(StubbornLtl, IndependentTransitionsOneInterleaving)
+{
+    const uint32_t n = 10;
+    RandomNetSpec s;
+    s.m0.assign(2 * n, 0);
+    s.n_trans = n;
+    for (uint32_t i = 0; i < n; i++) {
+        s.m0[i] = 1;
+        s.arcs.push_back({i, i, true, 1});
+        s.arcs.push_back({n + i, i, false, 1});
     }
-    EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 8000u);
-    EXPECT_GT(t.found, t.runs / 10);
-    EXPECT_LT(t.found, t.runs - t.runs / 10);
-    EXPECT_LT(t.reduced_states, t.full_states);
-    std::printf("reachability: %u goals, %u reachable, %lu states full, %lu reduced\n", t.runs,
-                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    Net net = build(s);
+    uint32_t q0 = n;
+    NodePtr f(pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1),
+                                                  pn_fml_list(PN_FML_TOKENS, &q0, 1))));
+    NodePtr phi = parse_A(f.get());
+    ASSERT_TRUE(pn_ltl_por_applies(phi.get()));
+    Ltl full = ltl(net.cn.get(), phi.get(), false), red = ltl(net.cn.get(), phi.get(), true);
+    EXPECT_TRUE(full.value);
+    EXPECT_TRUE(red.value);
+    EXPECT_EQ(full.states, 1u << n);
+    EXPECT_EQ(red.states, n + 1);
+    // With X the formula is not stutter-invariant: no reduction.
+    NodePtr x(pn_fml_unary(PN_FML_X, pn_fml_clone(f.get())));
+    EXPECT_FALSE(pn_ltl_por_applies(parse_A(x.get()).get()));
+    NodePtr dead(pn_fml_unary(PN_FML_F, pn_fml_leaf(PN_FML_DEADLOCK)));
+    EXPECT_FALSE(pn_ltl_por_applies(parse_A(dead.get()).get()));
+}
+
+// The ignoring problem: t and u toggle a token between a and b forever,
+// independent of v (c -> d), the only visible transition. Without the
+// cycle proviso the reduced graph would only follow the toggle and never
+// fire v, and A G (d <= 0) would come out TRUE.
+TEST(StubbornLtl, CycleProvisoFiresTheIgnoredTransition)
+{
+    RandomNetSpec s;
+    s.m0 = {1, 0, 1, 0}; // a, b, c, d
+    s.n_trans = 3;
+    s.arcs = {{0, 0, true, 1}, {1, 0, false, 1},  // t: a -> b
+              {1, 1, true, 1}, {0, 1, false, 1},  // u: b -> a
+              {2, 2, true, 1}, {3, 2, false, 1}}; // v: c -> d
+    Net net = build(s);
+    uint32_t d = 3;
+    NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &d, 1),
+                                                  pn_fml_const(0))));
+    NodePtr phi = parse_A(g.get());
+    EXPECT_FALSE(ltl(net.cn.get(), phi.get(), false).value);
+    EXPECT_FALSE(ltl(net.cn.get(), phi.get(), true).value);
+    // A F d: the toggle may run forever, so FALSE both ways too.
+    NodePtr f(pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1),
+                                                  pn_fml_list(PN_FML_TOKENS, &d, 1))));
+    NodePtr phi_f = parse_A(f.get());
+    EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), false).value);
+    EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), true).value);
+}
+
+// Random nets (read arcs included) and random LTL formulas over three of
+// test_enum.h's atoms: where the reduction applies (no X, no deadlock atom)
+// the reduced product answers as the full one; the others fall back.
+TEST(StubbornLtl, RandomNetsAndFormulasAgreeWithTheFullProduct)
+{
+    std::mt19937_64 rng(1789);
+    uint32_t runs = 0, wrong = 0, trues = 0, fallback = 0;
+    uint64_t full_states = 0, reduced_states = 0;
+    for (int i = 0; i < 20000 && runs < 2500; i++) {
+        Net net = build(random_spec(rng));
+        std::vector<NodePtr> atoms;
+        for (int a = 0; a < 3; a++)
+            atoms.emplace_back(rand_atom(rng, net.cn.get(), rng() % 2 == 0));
+        NodePtr psi(random_formula(rng, atoms, atoms.size(), 1 + i % 4));
+        NodePtr phi = parse_A(psi.get());
+        if (!pn_ltl_por_applies(phi.get())) {
+            fallback++;
+            continue;
+        }
+        Ltl full = ltl(net.cn.get(), phi.get(), false);
+        if (full.states > 5000)
+            continue;
+        Ltl red = ltl(net.cn.get(), phi.get(), true);
+        runs++;
+        trues += full.value;
+        if (full.value) { // both saw everything they needed
+            full_states += full.states;
+            reduced_states += red.states;
+            EXPECT_LE(red.states, full.states);
+        }
+        if (red.value != full.value) {
+            wrong++;
+            char *text = pn_fml_to_string(phi.get(), nullptr);
+            ADD_FAILURE() << "net " << i << ": " << text << ": full " << full.value
+                          << ", reduced " << red.value;
+            free(text);
+        }
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GE(runs, 2000u);
+    EXPECT_GT(trues, runs / 10);
+    EXPECT_LT(trues, runs - runs / 10);
+    EXPECT_GT(fallback, 0u);
+    EXPECT_LT(reduced_states, full_states);
+    std::printf("ltl: %u formulas (%u true), %u fell back, TRUE answers: %lu states full, %lu "
+                "reduced\n", runs, trues, fallback, (unsigned long)full_states,
+                (unsigned long)reduced_states);
 }
 
 // ---- MCC instances: states with and without, the oracle's answers ----------

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "logic/ltl_otf.h"
+#include "petrel/stubborn.h"
 #include "pn_state.h"
 
 #define OTF_MAX_AUTOMATON 4096
@@ -597,5 +598,27 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
     if (st == PN_OK)
         st = pn_ltl_check_otf(z, phi, &m->budget, value, stats, NULL, err);
     pn_lazy_free(z);
+    return st;
+}
+
+bool pn_ltl_por_applies(const pn_fml_node *phi)
+{
+    return phi->kind == PN_FML_A && pn_stubborn_ltl_supported(phi->kids[0]);
+}
+
+pn_status pn_ltl_por_lazy_new(const pn_cnet *cn, const pn_fml_node *phi, uint64_t memory_budget,
+                              pn_lazy **out, pn_error *err)
+{
+    *out = NULL;
+    if (!pn_ltl_por_applies(phi))
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: no partial-order reduction for this formula");
+    pn_space *pt = NULL, *sp = NULL;
+    pn_status st = pn_space_pt_new(cn, &pt, err);
+    if (st == PN_OK)
+        st = pn_stubborn_ltl_new(cn, pt, phi->kids[0], &sp, err);
+    if (st == PN_OK)
+        st = pn_lazy_new_space(sp, memory_budget, out, err);
+    if (st == PN_OK)
+        pn_lazy_cycle_proviso(*out);
     return st;
 }

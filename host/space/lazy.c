@@ -9,7 +9,22 @@
  * Firing can overflow a packed field. Then the space widens that place
  * (pn_space_widen), every stored state is repacked (pn_space_repack; ids do
  * not change, so successor lists and the consumers stay valid) and the
- * state being expanded is expanded again. */
+ * state being expanded is expanded again.
+ *
+ * Over a space that reduces (a partial-order reduction, space.h), a
+ * consumer that needs every cycle to hold a fully expanded state (LTL-X:
+ * Peled's cycle condition C3, "Combining partial order reductions with
+ * on-the-fly model-checking", FMSD 8, 1996) asks for the cycle proviso
+ * (pn_lazy_cycle_proviso). A state then keeps its reduced successors only
+ * if none of them is itself or a state expanded before it, and otherwise
+ * takes every successor: on any cycle of the expanded graph, the state
+ * expanded last sees its successor on the cycle expanded already, so it is
+ * fully expanded, whatever order the consumer expands states in. This is
+ * the closed-set kind of proviso (Evangelista and Pajault, "Solving the
+ * ignoring problem for partial order reduction", STTT 12, 2010), checked on
+ * the net states rather than on the product, so the reduced net graph
+ * satisfies C3 by itself and any check over it stays a check of a
+ * stutter-equivalent graph. */
 #include "petrel/lazy.h"
 
 #include <stdlib.h>
@@ -34,6 +49,8 @@ struct pn_lazy {
     uint64_t *init;            /* one state vector */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
+    bool reduces;              /* the space drops successors (space.h) */
+    bool proviso;              /* pn_lazy_cycle_proviso was asked for */
     bool broken;               /* the space widened but the store could not
                                   follow: every expansion fails from then on */
 };
@@ -54,6 +71,8 @@ bool pn_lazy_fits(const pn_lazy *z, uint64_t more)
 }
 
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes) { z->other = bytes; }
+
+void pn_lazy_cycle_proviso(pn_lazy *z) { z->proviso = z->reduces; }
 
 uint64_t pn_lazy_states(const pn_lazy *z) { return z->count; }
 
@@ -205,6 +224,19 @@ static void lazy_record(void *ctx, uint32_t trans, const uint64_t *succ)
     z->arena[z->arena_n++] = lazy_insert(z, succ, pn_space_hash(succ, z->words));
 }
 
+/* The cycle proviso: whether the reduced successors of s, arena[start..),
+ * must give way to all of them (one is s or was expanded before, and some
+ * enabled transition was dropped). */
+static bool lazy_proviso_fails(pn_lazy *z, uint32_t s, uint64_t start)
+{
+    if (!z->proviso)
+        return false;
+    bool closes = false;
+    for (uint64_t k = start; k < z->arena_n && !closes; k++)
+        closes = z->arena[k] == s || z->soff[z->arena[k]] != LAZY_NOT_EXPANDED;
+    return closes && pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans) > z->arena_n - start;
+}
+
 static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
 {
     for (;;) {
@@ -218,6 +250,10 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         uint64_t start = z->arena_n;
         /* Successors go straight into the store: s stays put (room made). */
         uint32_t of = pn_space_next_all(z->sp, pn_lazy_state(z, s), lazy_record, z);
+        if (of == 0 && lazy_proviso_fails(z, s, start)) {
+            z->arena_n = start;
+            of = pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_record, z);
+        }
         if (of == 0) {
             z->soff[s] = start;
             z->sdeg[s] = (uint32_t)(z->arena_n - start);
@@ -246,7 +282,7 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
 
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s)
 {
-    if (z->soff[s] != LAZY_NOT_EXPANDED)
+    if (z->soff[s] != LAZY_NOT_EXPANDED && !z->reduces)
         return z->sdeg[s];
     return pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans);
 }
@@ -266,7 +302,7 @@ static void lazy_match(void *ctx, uint32_t trans, const uint64_t *succ)
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t)
 {
     lazy_find f = {pn_lazy_state(z, t), z->words, UINT32_MAX};
-    pn_space_next_all(z->sp, pn_lazy_state(z, s), lazy_match, &f);
+    pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_match, &f);
     return f.trans;
 }
 
@@ -275,6 +311,7 @@ static pn_status lazy_init(pn_lazy *z, pn_error *err)
 {
     z->words = pn_space_words(z->sp);
     z->T = pn_space_transitions(z->sp);
+    z->reduces = pn_space_reduces(z->sp);
     z->trans = malloc(((size_t)z->T + 1) * sizeof *z->trans);
     z->init = malloc((size_t)z->words * sizeof *z->init);
     z->slots = calloc(1024, sizeof *z->slots);

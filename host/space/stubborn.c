@@ -31,6 +31,23 @@
  * concerns properties beyond one goal). The tests compare with full
  * enumeration on random nets.
  *
+ * For LTL without next (pn_stubborn_ltl_new) the set is an ample set in
+ * the sense of Peled ("Combining partial order reductions with on-the-fly
+ * model-checking", FMSD 8, 1996; Clarke, Grumberg and Peled, "Model
+ * checking", ch. 10): the enabled transitions of a W-closed set that
+ * starts from one enabled transition (C0: not empty where something is
+ * enabled; C1: W makes every transition outside it independent of those
+ * in it, and nothing outside enables one of its disabled transitions),
+ * kept only when none of them is visible (C2: can change an atom of the
+ * formula, decided statically so that the labelling is consistent in the
+ * sense of Neele, Valmari and Willemse, FoSSaCS 2020), else every enabled
+ * transition. The cycle condition C3 is the consumer's: the on-demand space
+ * checks it on the net states (pn_lazy_cycle_proviso, host/space/lazy.c),
+ * so the reduced graph is stutter-equivalent to the full one by itself,
+ * independently of the automaton (the product-level proviso of the
+ * original on-the-fly algorithm is unsound in general: Siegel, "What's
+ * wrong with on-the-fly partial order reduction", CAV 2019).
+ *
  * Per state: the enabled transitions are stamped, S is closed with a work
  * stack over per-place lists of the compiled net (takers, consumers,
  * producers: the may-disable relation and necessary enabling sets of
@@ -69,6 +86,8 @@ typedef struct stubborn {
     uint32_t *best, n_best;    /* the enabled transitions of the chosen set */
     uint64_t *succ;
     uint32_t succ_words;
+    uint8_t *visible;          /* LTL-X: per transition, can change an atom;
+                                  NULL for a reachability goal */
 } stubborn;
 
 /* ---- static lists -------------------------------------------------------- */
@@ -117,6 +136,7 @@ static void stubborn_free(void *self)
     free(b->cons);
     free(b->pl_stamp);
     free(b->succ);
+    free(b->visible);
     free(b);
 }
 
@@ -192,7 +212,7 @@ static void stubborn_add_place(stubborn *b, uint32_t which, uint32_t p)
 }
 
 /* Closes the set on the stack under W; stops early (false) once it holds
- * more than limit enabled transitions. Counts those in *n_enabled. An
+ * more than limit enabled transitions or, for LTL-X, a visible one. Counts those in *n_enabled. An
  * enabled t brings the takers of its input places (they may disable it)
  * and the consumers of the places it takes from (it may disable them). */
 static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
@@ -207,8 +227,8 @@ static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
                 stubborn_add_place(b, 2, p);
             continue;
         }
-        if (++n > limit)
-            return false;
+        if (++n > limit || (b->visible != NULL && b->visible[t]))
+            return false; /* larger than the best, or not an ample set (C2) */
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
             stubborn_add_place(b, 0, cn->pre[k].place);
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
@@ -387,11 +407,14 @@ static void stubborn_try(stubborn *b, uint32_t extra)
 }
 
 /* The enabled transitions whose closures look smallest (the fewest list
- * entries to follow), at most STUBBORN_TRIES, into cand; how many. */
+ * entries to follow), at most STUBBORN_TRIES, into cand (for LTL-X only
+ * invisible ones); how many. */
 static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_en; i++) {
+        if (b->visible != NULL && b->visible[b->en[i]])
+            continue; /* its set cannot be ample (C2) */
         uint32_t t = b->en[i], k = n < STUBBORN_TRIES ? n++ : STUBBORN_TRIES;
         if (k == STUBBORN_TRIES && b->deg[t] >= b->deg[cand[k - 1]])
             continue;
@@ -406,13 +429,16 @@ static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
     return n;
 }
 
-/* The enabled transitions of a stubborn set of state s into best. */
+/* The enabled transitions of a stubborn set of state s into best;
+ * n_best UINT32_MAX when none was found (LTL-X: every candidate's set had
+ * a visible transition). */
 static void stubborn_choose(stubborn *b)
 {
     stubborn_new_epoch(b->in_stamp, &b->in_epoch, b->T);
     b->n_seeds = 0;
-    b->need_key = false;
-    stubborn_interesting(b, b->goal, b->want);
+    b->need_key = b->goal == NULL; /* LTL-X: one enabled transition (C0) */
+    if (b->goal != NULL)
+        stubborn_interesting(b, b->goal, b->want);
     b->n_best = UINT32_MAX;
     if (!b->need_key || b->n_en == 0) {
         stubborn_try(b, UINT32_MAX);
@@ -460,18 +486,21 @@ static uint32_t stubborn_next_all(void *self, pn_space *inner, const uint64_t *s
     if (b->full || b->n_en <= 1)
         return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
     pn_space_marking(inner, s, b->m);
-    if (pn_fml_eval_state(b->goal, b->cn, b->m) == b->want) /* a goal: nothing to keep */
-        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
+    if (b->goal != NULL && pn_fml_eval_state(b->goal, b->cn, b->m) == b->want)
+        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx); /* a goal */
     stubborn_new_epoch(b->en_stamp, &b->en_epoch, b->T);
     for (uint32_t i = 0; i < b->n_en; i++)
         b->en_stamp[b->en[i]] = b->en_epoch;
     stubborn_choose(b);
+    if (b->n_best == UINT32_MAX)
+        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
     return stubborn_fire_all(b, inner, s, b->best, b->n_best, fn, ctx);
 }
 
 static const pn_space_ops stubborn_ops = {
     .next_all = stubborn_next_all,
     .free = stubborn_free,
+    .reduces = true,
 };
 
 static bool stubborn_alloc(stubborn *b)
@@ -508,25 +537,141 @@ static void stubborn_degrees(stubborn *b)
     }
 }
 
-pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
-                          bool want, pn_space **out, pn_error *err)
+/* The layer's data for net cn, without a goal yet; NULL when out of
+ * memory. */
+static stubborn *stubborn_make(const pn_cnet *cn)
+{
+    stubborn *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->cn = cn;
+    b->P = cn->n_places;
+    b->T = cn->n_transitions;
+    if (!stubborn_alloc(b)) {
+        stubborn_free(b);
+        return NULL;
+    }
+    stubborn_degrees(b);
+    return b;
+}
+
+/* The layer over inner from b (NULL: out of memory); inner is freed on
+ * failure. */
+static pn_status stubborn_wrap(stubborn *b, pn_space *inner, pn_space **out, pn_error *err)
 {
     *out = NULL;
-    stubborn *b = calloc(1, sizeof *b);
-    pn_status st = PN_OK;
-    if (b == NULL || (b->cn = cn, b->P = cn->n_places, b->T = cn->n_transitions,
-                      !stubborn_alloc(b)))
-        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set layer");
-    if (st == PN_OK) {
-        stubborn_degrees(b);
-        b->goal = goal;
-        b->want = want;
-        b->full = !stubborn_supported(goal);
-        st = pn_space_layer_new(&stubborn_ops, b, inner, out, err);
-    }
+    pn_status st = b != NULL ? pn_space_layer_new(&stubborn_ops, b, inner, out, err)
+                             : pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set layer");
     if (st != PN_OK) {
         stubborn_free(b);
         pn_space_free(inner);
     }
     return st;
+}
+
+pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
+                          bool want, pn_space **out, pn_error *err)
+{
+    stubborn *b = stubborn_make(cn);
+    if (b != NULL) {
+        b->goal = goal;
+        b->want = want;
+        b->full = !stubborn_supported(goal);
+    }
+    return stubborn_wrap(b, inner, out, err);
+}
+
+/* ---- LTL-X: visibility ------------------------------------------------- */
+
+__extension__ typedef __int128 stubborn_i128;
+
+/* Transitions that change r - l (atom l <= r), with each place weighted by
+ * how often it occurs on r less how often on l. */
+static void stubborn_visible_le(stubborn *b, const pn_fml_node *f, int64_t *w)
+{
+    const pn_cnet *cn = b->cn;
+    for (int side = 0; side < 2; side++)
+        if (f->kids[side]->kind == PN_FML_TOKENS)
+            for (uint32_t i = 0; i < f->kids[side]->n; i++)
+                w[f->kids[side]->idx[i]] += side == 1 ? 1 : -1;
+    for (uint32_t t = 0; t < b->T; t++) {
+        stubborn_i128 d = 0;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            d += (stubborn_i128)cn->delta[k].delta * w[cn->delta[k].place];
+        if (d != 0)
+            b->visible[t] = 1;
+    }
+    for (int side = 0; side < 2; side++)
+        if (f->kids[side]->kind == PN_FML_TOKENS)
+            for (uint32_t i = 0; i < f->kids[side]->n; i++)
+                w[f->kids[side]->idx[i]] = 0;
+}
+
+/* Transitions that change an input place of one of idx[0..n). */
+static void stubborn_visible_fireable(stubborn *b, const uint32_t *idx, uint32_t n, int64_t *w)
+{
+    const pn_cnet *cn = b->cn;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = cn->pre_off[idx[i]]; k < cn->pre_off[idx[i] + 1]; k++)
+            w[cn->pre[k].place] = 1;
+    for (uint32_t t = 0; t < b->T; t++)
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (w[cn->delta[k].place] != 0)
+                b->visible[t] = 1;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = cn->pre_off[idx[i]]; k < cn->pre_off[idx[i] + 1]; k++)
+            w[cn->pre[k].place] = 0;
+}
+
+/* Marks the transitions that can change an atom of psi (w: P zeros,
+ * scratch). */
+static void stubborn_visibility(stubborn *b, const pn_fml_node *psi, int64_t *w)
+{
+    if (psi->kind == PN_FML_INT_LE)
+        stubborn_visible_le(b, psi, w);
+    else if (psi->kind == PN_FML_FIREABLE)
+        stubborn_visible_fireable(b, psi->idx, psi->n, w);
+    else
+        for (uint32_t i = 0; psi->kids != NULL && i < psi->n; i++)
+            stubborn_visibility(b, psi->kids[i], w);
+}
+
+bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
+{
+    switch (psi->kind) {
+    case PN_FML_TRUE:
+    case PN_FML_FALSE:
+    case PN_FML_FIREABLE:
+        return true;
+    case PN_FML_INT_LE:
+        return stubborn_int_places(psi->kids[0]) && stubborn_int_places(psi->kids[1]);
+    case PN_FML_NOT:
+    case PN_FML_AND:
+    case PN_FML_OR:
+    case PN_FML_F:
+    case PN_FML_G:
+    case PN_FML_U:
+        for (uint32_t i = 0; i < psi->n; i++)
+            if (!pn_stubborn_ltl_supported(psi->kids[i]))
+                return false;
+        return true;
+    default: /* X (not stutter-invariant), deadlock (every transition may
+                change it), path quantifiers, bounds */
+        return false;
+    }
+}
+
+pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
+                              pn_space **out, pn_error *err)
+{
+    stubborn *b = stubborn_make(cn);
+    int64_t *w = calloc((size_t)cn->n_places + 1, sizeof *w);
+    if (b != NULL && (b->visible = calloc((size_t)b->T + 1, 1)) != NULL && w != NULL)
+        stubborn_visibility(b, psi, w);
+    else if (b != NULL) {
+        stubborn_free(b);
+        b = NULL;
+    }
+    free(w);
+    return stubborn_wrap(b, inner, out, err);
 }

@@ -39,12 +39,18 @@ pn_space *pn_lazy_space(pn_lazy *z);
  * either, free z: a failed widening leaves its states unusable. */
 pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
                        pn_error *err);
-/* Transitions enabled in s. */
+/* Over a space that reduces (space.h): from now on a state whose reduced
+ * successors include itself or a state expanded before it gets all its
+ * successors instead, so that every cycle holds a fully expanded state
+ * (what LTL-X needs; host/space/lazy.c). No effect on other spaces. */
+void pn_lazy_cycle_proviso(pn_lazy *z);
+/* Transitions enabled in s (all of them, also over a reducing space). */
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
 /* The packed state vector of s (pn_space_words words), valid until the
  * next call that may expand. */
 const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s);
-/* A transition leading from s to t; UINT32_MAX when none does. */
+/* A transition leading from s to t (any enabled one, also one a reducing
+ * layer dropped); UINT32_MAX when none does. */
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t);
 /* Bytes that a consumer holds under the same budget. */
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes);
