@@ -201,8 +201,9 @@ struct Ltl {
     uint64_t states; // net states the product met
 };
 
-// pn_ltl_check_otf of phi over the plain on-demand space or the reduced one.
-Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce)
+// pn_ltl_check_otf of phi over the plain on-demand space or the reduced one
+// (within budget when not NULL: PN_ERR_TIMEOUT is then no failure).
+Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce, const pn_budget *budget = nullptr)
 {
     pn_error err;
     pn_error_clear(&err);
@@ -211,8 +212,10 @@ Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce)
     r.st = reduce ? pn_ltl_por_lazy_new(cn, phi, 0, &z, &err) : pn_lazy_new(cn, 0, &z, &err);
     EXPECT_EQ(r.st, PN_OK) << err.msg;
     if (r.st == PN_OK)
-        r.st = pn_ltl_check_otf(z, phi, nullptr, &r.value, nullptr, nullptr, &err);
-    EXPECT_EQ(r.st, PN_OK) << err.msg;
+        r.st = pn_ltl_check_otf(z, phi, budget, &r.value, nullptr, nullptr, &err);
+    if (budget == nullptr || r.st != PN_ERR_TIMEOUT) {
+        EXPECT_EQ(r.st, PN_OK) << err.msg;
+    }
     r.states = z != nullptr ? pn_lazy_states(z) : 0;
     pn_lazy_free(z);
     return r;
@@ -420,6 +423,45 @@ void mcc_states(const std::string &instance, pn_exam exam, const char *suffix, d
     }
 }
 
+// Every LTL formula of the examination that the reduction takes, checked
+// with and without it (each within limit_s): the oracle's answers, and the
+// states of both summed over the formulas that both decided.
+void mcc_ltl_states(const std::string &instance, pn_exam exam, const char *suffix, double limit_s,
+                    uint64_t *full_states, uint64_t *reduced_states)
+{
+    Mcc m;
+    if (!load_mcc(instance, exam, suffix, m))
+        GTEST_SKIP() << instance << ": no oracle data";
+    *full_states = *reduced_states = 0;
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < m.set->n; i++) {
+        const pn_fml_node *phi = m.set->props[i].root;
+        if (m.set->props[i].status != PN_OK || phi == nullptr || !pn_ltl_por_applies(phi))
+            continue;
+        taken++;
+        auto it = m.oracle.find(m.set->props[i].id);
+        ASSERT_NE(it, m.oracle.end()) << m.set->props[i].id;
+        Ltl r[2];
+        for (int reduce = 0; reduce < 2; reduce++) {
+            pn_budget b = pn_budget_make(limit_s, nullptr, 0);
+            r[reduce] = ltl(m.cn.get(), phi, reduce == 1, &b);
+            if (r[reduce].st == PN_OK) {
+                EXPECT_EQ(r[reduce].value, it->second)
+                    << m.set->props[i].id << (reduce ? " reduced" : " full");
+            }
+        }
+        std::printf("%s: %s, full %lu states%s, reduced %lu states%s\n", m.set->props[i].id,
+                    it->second ? "TRUE" : "FALSE", (unsigned long)r[0].states,
+                    r[0].st == PN_OK ? "" : " (stopped)", (unsigned long)r[1].states,
+                    r[1].st == PN_OK ? "" : " (stopped)");
+        if (r[0].st == PN_OK && r[1].st == PN_OK) {
+            *full_states += r[0].states;
+            *reduced_states += r[1].states;
+        }
+    }
+    EXPECT_GT(taken, 0u);
+}
+
 TEST(Stubborn, MccPhilosophersDeadlockFiveTimesFewerStates)
 {
     uint64_t full = 0, reduced = 0;
@@ -453,6 +495,27 @@ TEST(Stubborn, Big_MccSharedMemoryDeadlockFiveTimesFewerStates)
     if (full > 0) {
         EXPECT_LE(reduced * 5, full);
     }
+}
+
+TEST(StubbornLtl, MccPhilosophersLtlCardinalityAgreesWithTheOracle)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_ltl_states("Philosophers-PT-000005", PN_EXAM_LTL_CARDINALITY, "LTLC", 20, &full, &reduced);
+    EXPECT_LE(reduced, full);
+}
+
+TEST(StubbornLtl, Big_MccLtlStates)
+{
+    const char *instances[] = {"Philosophers-PT-000010", "SharedMemory-PT-000010", "Peterson-PT-3",
+                               "Dekker-PT-015", "Kanban-PT-00005", "TokenRing-PT-010"};
+    for (const char *inst : instances)
+        for (int f = 0; f < 2; f++) {
+            uint64_t full = 0, reduced = 0;
+            mcc_ltl_states(inst, f ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY,
+                           f ? "LTLF" : "LTLC", 30, &full, &reduced);
+            std::printf("%s %s: %lu states full, %lu reduced\n", inst, f ? "LTLF" : "LTLC",
+                        (unsigned long)full, (unsigned long)reduced);
+        }
 }
 
 } // namespace

@@ -117,10 +117,28 @@ typedef struct ltl_run {
     pn_lazy *z;
     uint8_t *graph_only;   /* per formula: the LTL check cannot take it (no retry) */
     FILE *diag;
+    uint64_t reduced_states, reduced_edges; /* the largest reduced space */
 } ltl_run;
 
-/* One formula on the fly within share; a counterexample is kept when
- * traces were asked for (opts->keep_parents). */
+/* A fresh reduced space for formula root (pn_ltl_por_lazy_new) when the
+ * reduction applies and is not turned off; NULL otherwise. It gets the
+ * memory that the shared space leaves. */
+static pn_lazy *examine_ltl_reduced(const ltl_run *r, const pn_fml_node *root)
+{
+    if (r->opts->no_por || !pn_ltl_por_applies(root))
+        return NULL;
+    uint64_t memory = pn_budget_memory(r->budget), held = r->z ? pn_lazy_bytes(r->z) : 0;
+    if (memory != 0 && held >= memory)
+        return NULL;
+    pn_lazy *z = NULL;
+    pn_error e = {0};
+    pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &z, &e);
+    return z;
+}
+
+/* One formula on the fly within share, over its own reduced space where
+ * partial-order reduction applies, else over the shared one; a
+ * counterexample is kept when traces were asked for (opts->keep_parents). */
 static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share, pn_error *err)
 {
     const pn_fml_node *root = r->set->props[i].status == PN_OK ? r->set->props[i].root : NULL;
@@ -128,9 +146,17 @@ static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share,
         return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
     pn_ltl_lasso lasso;
     bool v = false;
-    pn_status st = pn_ltl_check_otf(r->z, root, share, &v, NULL,
+    pn_lazy *reduced = examine_ltl_reduced(r, root);
+    pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : r->z, root, share, &v, NULL,
                                     r->opts->keep_parents ? &lasso : NULL, err);
+    if (reduced != NULL && pn_lazy_states(reduced) > r->reduced_states) {
+        r->reduced_states = pn_lazy_states(reduced);
+        r->reduced_edges = pn_lazy_edges(reduced);
+    }
+    pn_lazy_free(reduced);
     if (st == PN_OK) {
+        if (reduced != NULL)
+            pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
         pn_check_set(r->c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
         if (!v && r->opts->keep_parents)
             pn_check_set_lasso(r->c, i, lasso.trans, lasso.prefix, lasso.cycle);
@@ -187,11 +213,13 @@ static void examine_ltl_passes(ltl_run *r)
 }
 
 /* The statistics of the on-the-fly checks: one thread, the part of the
- * state space they generated. */
-static void examine_ltl_report(const pn_lazy *z, pn_engine_result *res, double seconds)
+ * state space they generated (the larger of the shared space and the
+ * largest reduced one: each is part of one state space). */
+static void examine_ltl_report(const pn_lazy *z, uint64_t states, uint64_t edges,
+                               pn_engine_result *res, double seconds)
 {
-    res->states = pn_lazy_states(z);
-    res->edges = pn_lazy_edges(z);
+    res->states = pn_lazy_states(z) > states ? pn_lazy_states(z) : states;
+    res->edges = pn_lazy_states(z) > states ? pn_lazy_edges(z) : edges;
     res->status = PN_RUN_STOPPED;
     res->threads = 1;
     res->seconds = seconds;
@@ -217,7 +245,7 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
     if (st == PN_OK && r.z != NULL)
         examine_ltl_passes(&r);
     if (r.z != NULL)
-        examine_ltl_report(r.z, res, pn_clock_now() - t0);
+        examine_ltl_report(r.z, r.reduced_states, r.reduced_edges, res, pn_clock_now() - t0);
     pn_lazy_free(r.z);
     free(r.graph_only);
     return st;
@@ -264,7 +292,7 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
         }
     }
     if (z != NULL)
-        examine_ltl_report(z, res, pn_clock_now() - t0);
+        examine_ltl_report(z, 0, 0, res, pn_clock_now() - t0);
     pn_lazy_free(z);
 }
 

@@ -65,6 +65,8 @@ static uint64_t lazy_bytes(const pn_lazy *z)
     return lazy_bytes_for(z, z->cap, z->slot_mask + 1, z->arena_cap);
 }
 
+uint64_t pn_lazy_bytes(const pn_lazy *z) { return lazy_bytes(z) + z->other; }
+
 bool pn_lazy_fits(const pn_lazy *z, uint64_t more)
 {
     return z->budget == 0 || lazy_bytes(z) + z->other + more <= z->budget;

@@ -55,6 +55,8 @@ uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t);
 /* Bytes that a consumer holds under the same budget. */
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes);
 bool pn_lazy_fits(const pn_lazy *z, uint64_t more);
+/* Bytes held now, what set_other declares included. */
+uint64_t pn_lazy_bytes(const pn_lazy *z);
 
 #ifdef __cplusplus
 }
