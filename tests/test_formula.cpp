@@ -607,6 +607,24 @@ TEST(FmlSimplify, Flattening)
               "(fireable(t1) & fireable(t2))");
 }
 
+// x & !x is false and x | !x true whatever x reads (SharedMemory-PT-000010
+// RF 2025-03: E F (fireable(L) & (!fireable(L) & fireable(R))) is FALSE).
+TEST(FmlSimplify, ComplementaryKidsDecide)
+{
+    NetPtr net = TinyNet();
+    EXPECT_EQ(Simp(Tag("conjunction", kA + Tag("conjunction", Tag("negation", kA) + kB)),
+                   net.get()),
+              "false");
+    EXPECT_EQ(Simp(Tag("disjunction", Tag("negation", kB) + kA + kB), net.get()), "true");
+    std::string u = Until(kA, kB); // a path formula
+    EXPECT_EQ(Simp(Tag("conjunction", Tag("negation", u) + u), net.get()), "false");
+    // Different atoms, or the same atom twice, decide nothing.
+    EXPECT_EQ(Simp(Tag("conjunction", kA + Tag("negation", kB)), net.get()),
+              "(fireable(t1) & !fireable(t2))");
+    EXPECT_EQ(Simp(Tag("disjunction", Tag("negation", kA) + Tag("negation", kA)), net.get()),
+              "(!fireable(t1) | !fireable(t1))");
+}
+
 TEST(FmlSimplify, IntLeOfConstants)
 {
     NetPtr net = TinyNet();
