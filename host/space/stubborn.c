@@ -63,6 +63,7 @@
 #include <string.h>
 
 #define STUBBORN_TRIES 3
+#define STUBBORN_ENABLED_COST 64
 
 typedef struct stubborn {
     const pn_cnet *cn;
@@ -186,7 +187,8 @@ static uint32_t stubborn_scapegoat(const stubborn *b, uint32_t t)
             continue;
         uint32_t cost = 0;
         for (uint32_t j = b->inc_off[p]; j < b->inc_off[p + 1] && cost < best_cost; j++)
-            cost += b->in_stamp[b->inc[j]] != b->in_epoch;
+            if (b->in_stamp[b->inc[j]] != b->in_epoch)
+                cost += stubborn_enabled(b, b->inc[j]) ? STUBBORN_ENABLED_COST : 1;
         if (cost < best_cost) {
             best = p;
             best_cost = cost;
@@ -673,5 +675,14 @@ pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_n
         b = NULL;
     }
     free(w);
+    uint32_t invisible = 0;
+    for (uint32_t t = 0; b != NULL && t < b->T; t++)
+        invisible += !b->visible[t];
+    if (b != NULL && invisible == 0) { /* every set would be all enabled (C2) */
+        stubborn_free(b);
+        pn_space_free(inner);
+        *out = NULL;
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: every transition can change an atom");
+    }
     return stubborn_wrap(b, inner, out, err);
 }

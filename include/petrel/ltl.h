@@ -70,7 +70,9 @@ pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
  * gives a fresh on-demand space over that layer with the cycle proviso,
  * on which pn_ltl_check_otf of phi answers as on the full space (a
  * stutter-equivalent reduced graph; host/space/stubborn.c, lazy.c). The
- * reduction depends on phi's atoms: the space serves phi only. */
+ * reduction depends on phi's atoms: the space serves phi only.
+ * PN_ERR_UNSUPPORTED where it cannot reduce (phi not as above, or every
+ * transition can change an atom). */
 bool pn_ltl_por_applies(const pn_fml_node *phi);
 pn_status pn_ltl_por_lazy_new(const pn_cnet *cn, const pn_fml_node *phi, uint64_t memory_budget,
                               pn_lazy **out, pn_error *err);

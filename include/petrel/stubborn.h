@@ -37,7 +37,9 @@ pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node 
  * layer for it over inner (owned from here on, also on failure; psi is
  * read here only). Its successors are an ample set without a transition
  * that can change an atom of psi, or every successor; the cycle condition
- * is the consumer's (pn_lazy_cycle_proviso). See host/space/stubborn.c. */
+ * is the consumer's (pn_lazy_cycle_proviso). PN_ERR_UNSUPPORTED when every
+ * transition can change an atom (nothing to reduce). See
+ * host/space/stubborn.c. */
 bool pn_stubborn_ltl_supported(const pn_fml_node *psi);
 pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
                               pn_space **out, pn_error *err);
