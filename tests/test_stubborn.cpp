@@ -260,8 +260,13 @@ TEST(StubbornLtl, IndependentTransitionsOneInterleaving)
 // The ignoring problem: t and u toggle a token between a and b forever,
 // independent of v (c -> d), the only visible transition. Without the
 // cycle proviso the reduced graph would only follow the toggle and never
-// fire v, and A G (d <= 0) would come out TRUE.
-TEST(StubbornLtl, CycleProvisoFiresTheIgnoredTransition)
+// fire v, and A G (d <= 0) would come out TRUE. With one way back (u) the
+// layer's order on markings breaks the cycle (u goes down); with two (u,
+// u2) most invisible transitions go down and the on-demand space's proviso
+// does it instead.
+class StubbornLtlIgnoring : public testing::TestWithParam<bool> {};
+
+TEST_P(StubbornLtlIgnoring, CycleProvisoFiresTheIgnoredTransition)
 {
     RandomNetSpec s;
     s.m0 = {1, 0, 1, 0}; // a, b, c, d
@@ -269,6 +274,11 @@ TEST(StubbornLtl, CycleProvisoFiresTheIgnoredTransition)
     s.arcs = {{0, 0, true, 1}, {1, 0, false, 1},  // t: a -> b
               {1, 1, true, 1}, {0, 1, false, 1},  // u: b -> a
               {2, 2, true, 1}, {3, 2, false, 1}}; // v: c -> d
+    if (GetParam()) {
+        s.n_trans = 4;
+        s.arcs.push_back({1, 3, true, 1}); // u2: b -> a
+        s.arcs.push_back({0, 3, false, 1});
+    }
     Net net = build(s);
     uint32_t d = 3;
     NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &d, 1),
@@ -283,6 +293,8 @@ TEST(StubbornLtl, CycleProvisoFiresTheIgnoredTransition)
     EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), false).value);
     EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), true).value);
 }
+
+INSTANTIATE_TEST_SUITE_P(OrderOrExpansionProviso, StubbornLtlIgnoring, testing::Bool());
 
 // Random nets (read arcs included) and random LTL formulas over three of
 // test_enum.h's atoms: where the reduction applies (no X, no deadlock atom)
@@ -513,6 +525,27 @@ TEST(StubbornLtl, MccPhilosophersLtlCardinalityAgreesWithTheOracle)
     uint64_t full = 0, reduced = 0;
     mcc_ltl_states("Philosophers-PT-000005", PN_EXAM_LTL_CARDINALITY, "LTLC", 20, &full, &reduced);
     EXPECT_LE(reduced, full);
+}
+
+// A G (Eat_1 <= 1) on Philosophers-PT-000010 is TRUE and needs every
+// state of the product: only Eat_1's two transitions are visible.
+TEST(StubbornLtl, MccPhilosophersLocalInvariantStates)
+{
+    Mcc m;
+    if (!load_mcc("Philosophers-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", m))
+        GTEST_SKIP() << "no oracle data";
+    int64_t eat1 = pn_net_find_place(m.net.get(), "Eat_1");
+    ASSERT_GE(eat1, 0);
+    uint32_t p = (uint32_t)eat1;
+    NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1),
+                                                  pn_fml_const(1))));
+    NodePtr phi = parse_A(g.get());
+    Ltl full = ltl(m.cn.get(), phi.get(), false), red = ltl(m.cn.get(), phi.get(), true);
+    EXPECT_TRUE(full.value);
+    EXPECT_TRUE(red.value);
+    EXPECT_EQ(full.states, 59049u);
+    std::printf("A G (Eat_1 <= 1): full %lu states, reduced %lu\n", (unsigned long)full.states,
+                (unsigned long)red.states);
 }
 
 TEST(StubbornLtl, Big_MccLtlStates)

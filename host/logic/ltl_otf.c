@@ -613,12 +613,13 @@ pn_status pn_ltl_por_lazy_new(const pn_cnet *cn, const pn_fml_node *phi, uint64_
     if (!pn_ltl_por_applies(phi))
         return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: no partial-order reduction for this formula");
     pn_space *pt = NULL, *sp = NULL;
+    bool proviso = true;
     pn_status st = pn_space_pt_new(cn, &pt, err);
     if (st == PN_OK)
-        st = pn_stubborn_ltl_new(cn, pt, phi->kids[0], &sp, err);
+        st = pn_stubborn_ltl_new(cn, pt, phi->kids[0], &sp, &proviso, err);
     if (st == PN_OK)
         st = pn_lazy_new_space(sp, memory_budget, out, err);
-    if (st == PN_OK)
+    if (st == PN_OK && proviso)
         pn_lazy_cycle_proviso(*out);
     return st;
 }

@@ -41,12 +41,15 @@
  * kept only when none of them is visible (C2: can change an atom of the
  * formula, decided statically so that the labelling is consistent in the
  * sense of Neele, Valmari and Willemse, FoSSaCS 2020), else every enabled
- * transition. The cycle condition C3 is the consumer's: the on-demand space
- * checks it on the net states (pn_lazy_cycle_proviso, host/space/lazy.c),
- * so the reduced graph is stutter-equivalent to the full one by itself,
- * independently of the automaton (the product-level proviso of the
- * original on-the-fly algorithm is unsound in general: Siegel, "What's
- * wrong with on-the-fly partial order reduction", CAV 2019).
+ * transition. The cycle condition C3 holds on the net graph itself, so that
+ * the reduced graph is stutter-equivalent to the full one independently of
+ * the automaton (the product-level stack proviso of the original on-the-fly
+ * algorithm is unsound in general: Siegel, "What's wrong with on-the-fly
+ * partial order reduction", CAV 2019): either statically, by an order on
+ * markings that the transitions allowed in a reduced set increase
+ * (stubborn_cycles), or by the consumer, which expands a state fully where
+ * its reduced successors close a cycle (pn_lazy_cycle_proviso,
+ * host/space/lazy.c).
  *
  * Per state: the enabled transitions are stamped, S is closed with a work
  * stack over per-place lists of the compiled net (takers, consumers,
@@ -87,8 +90,10 @@ typedef struct stubborn {
     uint32_t *best, n_best;    /* the enabled transitions of the chosen set */
     uint64_t *succ;
     uint32_t succ_words;
-    uint8_t *visible;          /* LTL-X: per transition, can change an atom;
-                                  NULL for a reachability goal */
+    uint8_t *sticky;           /* LTL-X: per transition, fired only in a full
+                                  expansion (visible, or not increasing the
+                                  order of markings); NULL for a reachability
+                                  goal */
 } stubborn;
 
 /* ---- static lists -------------------------------------------------------- */
@@ -137,7 +142,7 @@ static void stubborn_free(void *self)
     free(b->cons);
     free(b->pl_stamp);
     free(b->succ);
-    free(b->visible);
+    free(b->sticky);
     free(b);
 }
 
@@ -214,7 +219,7 @@ static void stubborn_add_place(stubborn *b, uint32_t which, uint32_t p)
 }
 
 /* Closes the set on the stack under W; stops early (false) once it holds
- * more than limit enabled transitions or, for LTL-X, a visible one. Counts those in *n_enabled. An
+ * more than limit enabled transitions or, for LTL-X, a sticky one. Counts those in *n_enabled. An
  * enabled t brings the takers of its input places (they may disable it)
  * and the consumers of the places it takes from (it may disable them). */
 static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
@@ -229,8 +234,8 @@ static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
                 stubborn_add_place(b, 2, p);
             continue;
         }
-        if (++n > limit || (b->visible != NULL && b->visible[t]))
-            return false; /* larger than the best, or not an ample set (C2) */
+        if (++n > limit || (b->sticky != NULL && b->sticky[t]))
+            return false; /* larger than the best, or not an ample set (C2, C3) */
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
             stubborn_add_place(b, 0, cn->pre[k].place);
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
@@ -410,13 +415,13 @@ static void stubborn_try(stubborn *b, uint32_t extra)
 
 /* The enabled transitions whose closures look smallest (the fewest list
  * entries to follow), at most STUBBORN_TRIES, into cand (for LTL-X only
- * invisible ones); how many. */
+ * ones that are not sticky); how many. */
 static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_en; i++) {
-        if (b->visible != NULL && b->visible[b->en[i]])
-            continue; /* its set cannot be ample (C2) */
+        if (b->sticky != NULL && b->sticky[b->en[i]])
+            continue; /* its set cannot be ample (C2, C3) */
         uint32_t t = b->en[i], k = n < STUBBORN_TRIES ? n++ : STUBBORN_TRIES;
         if (k == STUBBORN_TRIES && b->deg[t] >= b->deg[cand[k - 1]])
             continue;
@@ -433,7 +438,7 @@ static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
 
 /* The enabled transitions of a stubborn set of state s into best;
  * n_best UINT32_MAX when none was found (LTL-X: every candidate's set had
- * a visible transition). */
+ * a sticky transition). */
 static void stubborn_choose(stubborn *b)
 {
     stubborn_new_epoch(b->in_stamp, &b->in_epoch, b->T);
@@ -601,7 +606,7 @@ static void stubborn_visible_le(stubborn *b, const pn_fml_node *f, int64_t *w)
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
             d += (stubborn_i128)cn->delta[k].delta * w[cn->delta[k].place];
         if (d != 0)
-            b->visible[t] = 1;
+            b->sticky[t] = 1;
     }
     for (int side = 0; side < 2; side++)
         if (f->kids[side]->kind == PN_FML_TOKENS)
@@ -619,7 +624,7 @@ static void stubborn_visible_fireable(stubborn *b, const uint32_t *idx, uint32_t
     for (uint32_t t = 0; t < b->T; t++)
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
             if (w[cn->delta[k].place] != 0)
-                b->visible[t] = 1;
+                b->sticky[t] = 1;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = cn->pre_off[idx[i]]; k < cn->pre_off[idx[i] + 1]; k++)
             w[cn->pre[k].place] = 0;
@@ -636,6 +641,98 @@ static void stubborn_visibility(stubborn *b, const pn_fml_node *psi, int64_t *w)
     else
         for (uint32_t i = 0; psi->kids != NULL && i < psi->n; i++)
             stubborn_visibility(b, psi->kids[i], w);
+}
+
+/* ---- LTL-X: the cycle condition ----------------------------------------- */
+
+/* Places ranked by their distance from the initially marked ones (a token
+ * flows from an input to an output place of a transition), unreached ones
+ * last: most transitions then move tokens to a higher rank. rank: P
+ * entries; queue: P + 1 entries of scratch. */
+static void stubborn_place_ranks(const stubborn *b, uint32_t *rank, uint32_t *queue)
+{
+    const pn_cnet *cn = b->cn;
+    uint32_t head = 0, tail = 0, next = 0;
+    for (uint32_t p = 0; p < b->P; p++) {
+        rank[p] = UINT32_MAX;
+        if (cn->m0[p] > 0)
+            queue[tail++] = p;
+    }
+    for (uint32_t i = 0; i < tail; i++)
+        rank[queue[i]] = next++;
+    while (head < tail) {
+        uint32_t p = queue[head++];
+        for (uint32_t j = b->cons_off[p]; j < b->cons_off[p + 1]; j++) {
+            uint32_t t = b->cons[j];
+            for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+                uint32_t q = cn->delta[k].place;
+                if (cn->delta[k].delta > 0 && rank[q] == UINT32_MAX) {
+                    rank[q] = next++;
+                    queue[tail++] = q;
+                }
+            }
+        }
+    }
+    for (uint32_t p = 0; p < b->P; p++)
+        if (rank[p] == UINT32_MAX)
+            rank[p] = next++;
+}
+
+/* C3 without a search: compare markings lexicographically, the place of
+ * highest rank first. A transition whose changed place of highest rank
+ * gains tokens makes every marking it fires from strictly larger, so no
+ * cycle consists of such transitions only; the others (and those that
+ * change nothing) go down (*down). If a state that fires one of those fires
+ * everything, every cycle of the reduced graph passes a fully expanded
+ * state: a static cycle proviso in the sense of Kurshan, Levin, Minea, Peled
+ * and Yenigun ("Static partial order reduction", TACAS 1998), the cycles
+ * broken by an order on markings instead of the net's structure. False
+ * when out of memory. */
+static bool stubborn_downward(const stubborn *b, uint8_t *down)
+{
+    const pn_cnet *cn = b->cn;
+    uint32_t *rank = malloc(((size_t)b->P + 1) * sizeof *rank);
+    uint32_t *queue = malloc(((size_t)b->P + 1) * sizeof *queue);
+    bool ok = rank != NULL && queue != NULL;
+    if (ok)
+        stubborn_place_ranks(b, rank, queue);
+    for (uint32_t t = 0; ok && t < b->T; t++) {
+        uint32_t top = UINT32_MAX;
+        int64_t d = 0;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (top == UINT32_MAX || rank[cn->delta[k].place] > top) {
+                top = rank[cn->delta[k].place];
+                d = cn->delta[k].delta;
+            }
+        down[t] = d <= 0;
+    }
+    free(rank);
+    free(queue);
+    return ok;
+}
+
+/* The cycle condition: the order (sticky gets the transitions that go
+ * down) where at least half of the invisible transitions go up, else the
+ * consumer's proviso on the states it expands (*proviso; lazy.c), which
+ * costs a full expansion per cycle closed but keeps every transition free.
+ * False when out of memory. */
+static bool stubborn_cycles(stubborn *b, bool *proviso)
+{
+    uint8_t *down = calloc((size_t)b->T + 1, 1);
+    if (down == NULL || !stubborn_downward(b, down)) {
+        free(down);
+        return false;
+    }
+    uint32_t invisible = 0, up = 0;
+    for (uint32_t t = 0; t < b->T; t++) {
+        invisible += !b->sticky[t];
+        up += !b->sticky[t] && !down[t];
+    }
+    *proviso = 2 * (uint64_t)up < invisible;
+    for (uint32_t t = 0; !*proviso && t < b->T; t++)
+        b->sticky[t] |= down[t];
+    free(down);
+    return true;
 }
 
 bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
@@ -664,21 +761,22 @@ bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
 }
 
 pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
-                              pn_space **out, pn_error *err)
+                              pn_space **out, bool *proviso, pn_error *err)
 {
+    *proviso = true;
     stubborn *b = stubborn_make(cn);
     int64_t *w = calloc((size_t)cn->n_places + 1, sizeof *w);
-    if (b != NULL && (b->visible = calloc((size_t)b->T + 1, 1)) != NULL && w != NULL)
+    if (b != NULL && (b->sticky = calloc((size_t)b->T + 1, 1)) != NULL && w != NULL)
         stubborn_visibility(b, psi, w);
-    else if (b != NULL) {
+    if (b != NULL && (b->sticky == NULL || w == NULL || !stubborn_cycles(b, proviso))) {
         stubborn_free(b);
         b = NULL;
     }
     free(w);
-    uint32_t invisible = 0;
+    uint32_t free_to_reduce = 0;
     for (uint32_t t = 0; b != NULL && t < b->T; t++)
-        invisible += !b->visible[t];
-    if (b != NULL && invisible == 0) { /* every set would be all enabled (C2) */
+        free_to_reduce += !b->sticky[t];
+    if (b != NULL && free_to_reduce == 0) { /* every set would be all enabled */
         stubborn_free(b);
         pn_space_free(inner);
         *out = NULL;

@@ -36,13 +36,13 @@ pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node 
  * (no X, no deadlock atom, atoms over token sums and fireability), and the
  * layer for it over inner (owned from here on, also on failure; psi is
  * read here only). Its successors are an ample set without a transition
- * that can change an atom of psi, or every successor; the cycle condition
- * is the consumer's (pn_lazy_cycle_proviso). PN_ERR_UNSUPPORTED when every
- * transition can change an atom (nothing to reduce). See
- * host/space/stubborn.c. */
+ * that can change an atom of psi, or every successor. *proviso: the cycle
+ * condition is the consumer's (pn_lazy_cycle_proviso) rather than the
+ * layer's own. PN_ERR_UNSUPPORTED when no transition may be left out
+ * (nothing to reduce). See host/space/stubborn.c. */
 bool pn_stubborn_ltl_supported(const pn_fml_node *psi);
 pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
-                              pn_space **out, pn_error *err);
+                              pn_space **out, bool *proviso, pn_error *err);
 
 /* A search (breadth first; depth first for goals that read deadlock) of a
  * reachable state where goal == want, over the
