@@ -47,11 +47,9 @@ Found search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce)
     return f;
 }
 
-// n independent transitions p_i -> q_i: 2^n states, a deadlock at the end;
-// one interleaving suffices (n + 1 states).
-TEST(Stubborn, IndependentTransitionsOneInterleaving)
+// n independent transitions p_i -> q_i (places p_0.., then q_0..).
+Net independent_transitions(uint32_t n)
 {
-    const uint32_t n = 10;
     RandomNetSpec s;
     s.m0.assign(2 * n, 0);
     s.n_trans = n;
@@ -60,7 +58,15 @@ TEST(Stubborn, IndependentTransitionsOneInterleaving)
         s.arcs.push_back({i, i, true, 1});
         s.arcs.push_back({n + i, i, false, 1});
     }
-    Net net = build(s);
+    return build(s);
+}
+
+// 2^n states, a deadlock at the end; one interleaving suffices (n + 1
+// states).
+TEST(Stubborn, IndependentTransitionsOneInterleaving)
+{
+    const uint32_t n = 10;
+    Net net = independent_transitions(n);
     NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
     Found full = search(net.cn.get(), dead.get(), true, false);
     Found red = search(net.cn.get(), dead.get(), true, true);
@@ -231,15 +237,7 @@ NodePtr parse_A(const pn_fml_node *psi) { return NodePtr(pn_fml_unary(PN_FML_A, 
 TEST(StubbornLtl, IndependentTransitionsOneInterleaving)
 {
     const uint32_t n = 10;
-    RandomNetSpec s;
-    s.m0.assign(2 * n, 0);
-    s.n_trans = n;
-    for (uint32_t i = 0; i < n; i++) {
-        s.m0[i] = 1;
-        s.arcs.push_back({i, i, true, 1});
-        s.arcs.push_back({n + i, i, false, 1});
-    }
-    Net net = build(s);
+    Net net = independent_transitions(n);
     uint32_t q0 = n;
     NodePtr f(pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1),
                                                   pn_fml_list(PN_FML_TOKENS, &q0, 1))));

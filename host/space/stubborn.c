@@ -738,12 +738,6 @@ static bool stubborn_cycles(stubborn *b, bool *proviso)
 bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
 {
     switch (psi->kind) {
-    case PN_FML_TRUE:
-    case PN_FML_FALSE:
-    case PN_FML_FIREABLE:
-        return true;
-    case PN_FML_INT_LE:
-        return stubborn_int_places(psi->kids[0]) && stubborn_int_places(psi->kids[1]);
     case PN_FML_NOT:
     case PN_FML_AND:
     case PN_FML_OR:
@@ -754,9 +748,11 @@ bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
             if (!pn_stubborn_ltl_supported(psi->kids[i]))
                 return false;
         return true;
-    default: /* X (not stutter-invariant), deadlock (every transition may
-                change it), path quantifiers, bounds */
+    case PN_FML_DEADLOCK: /* every transition may change it */
         return false;
+    default: /* the atoms a goal may have; not X (no stutter-invariance),
+                path quantifiers or bounds */
+        return stubborn_supported(psi);
     }
 }
 

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(HERE, "..", "mcc"))
 import score  # noqa: E402  (tools/mcc/score.py: oracle parsing, instance groups)
+from exam_bench import judge  # noqa: E402  (answers against the oracle)
 
 STATES = re.compile(r": (\d+) states, \d+ edges, ")
 
@@ -42,26 +43,6 @@ def run_once(args, folder, exam, por):
     wall = time.monotonic() - t0
     m = STATES.findall(err)
     return wall, (int(m[-1]) if m else 0), out
-
-
-def judge(folder, name, exam, out):
-    """-> (right, wrong, unanswered), or None without an oracle."""
-    oracle = score.read_oracle(score.oracle_path(folder, name, exam))
-    if oracle is None:
-        return None
-    answers, _ = score.parse_mcc_lines(out)
-    right = wrong = unanswered = 0
-    for key, expected in oracle.items():
-        got = answers.get(key)
-        if got is None:
-            unanswered += 1
-        elif score.same_value(expected, got):
-            right += 1
-        else:
-            wrong += 1
-            print("WRONG: %s %s %s: %s, oracle %s" % (name, exam, key, got, expected),
-                  file=sys.stderr)
-    return right, wrong, unanswered
 
 
 def main(argv=None):
@@ -100,6 +81,9 @@ def main(argv=None):
                 for k in range(3):
                     t[2 + k] += j[k]
                 wrong += j[1]
+                if j[1]:
+                    print("WRONG: %s %s%s" % (name, exam, "" if por else " --no-por"),
+                          file=sys.stderr)
             w, wo = row[True], row[False]
             line = "| %s | %s | %d | %d | %.2f | %.2f | %d/%d/%d | %d/%d/%d |" % (
                 name, score.SUFFIX[exam], w[0], wo[0], w[1], wo[1], *w[2], *wo[2])
