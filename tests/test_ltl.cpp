@@ -1687,7 +1687,21 @@ TEST(LtlOtf, CliTracePrintsLassos)
     }
     EXPECT_EQ(pclose(p), 0);
     EXPECT_GT(falses, 0);
-    EXPECT_EQ(lassos, falses);
+    // A formula the simplifier folds to false (A G (x & !x)) is answered
+    // without the product: no lasso to print.
+    pn_net *raw = nullptr;
+    pn_fml_set *s = nullptr;
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &raw, &err), PN_OK);
+    NetPtr net(raw);
+    ASSERT_EQ(pn_fml_read_file((dir + "/LTLFireability.xml").c_str(), raw, &s, &err), PN_OK);
+    SetPtr set(s);
+    ASSERT_EQ(pn_fml_set_simplify(s, &err), PN_OK);
+    int folded = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        folded += s->props[i].status == PN_OK && s->props[i].root->kind == PN_FML_FALSE;
+    EXPECT_EQ(lassos, falses - folded);
 }
 
 TEST(LtlSizes, MccFormulas)
