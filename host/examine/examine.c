@@ -115,24 +115,35 @@ typedef struct ltl_run {
     pn_budget *budget;
     pn_check *c;
     pn_lazy *z;
-    uint8_t *graph_only;   /* per formula: the LTL check cannot take it (no retry) */
+    uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
     FILE *diag;
     uint64_t reduced_states, reduced_edges; /* the largest reduced space */
 } ltl_run;
 
-/* A fresh reduced space for formula root (pn_ltl_por_lazy_new) when the
+/* graph_only's values: the LTL check cannot take the formula (no retry);
+ * its reduced space reduced too little: the shared space serves it. */
+#define LTL_GRAPH_ONLY 1
+#define LTL_SHARED 2
+
+/* A reduced space that fires more than this part of the enabled
+ * transitions over its first states gives way to the shared space: one
+ * space per formula pays only where it is much smaller (per mille). */
+#define LTL_POR_PROBE_PER_MILLE 600
+
+/* A fresh reduced space for formula i (pn_ltl_por_lazy_new) when the
  * reduction applies and is not turned off; NULL otherwise. It gets the
  * memory that the shared space leaves. */
-static pn_lazy *examine_ltl_reduced(const ltl_run *r, const pn_fml_node *root)
+static pn_lazy *examine_ltl_reduced(const ltl_run *r, uint32_t i, const pn_fml_node *root)
 {
-    if (r->opts->no_por || !pn_ltl_por_applies(root))
+    if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
         return NULL;
     uint64_t memory = pn_budget_memory(r->budget), held = r->z ? pn_lazy_bytes(r->z) : 0;
     if (memory != 0 && held >= memory)
         return NULL;
     pn_lazy *z = NULL;
     pn_error e = {0};
-    pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &z, &e);
+    if (pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &z, &e) == PN_OK)
+        pn_lazy_probe_reduction(z, LTL_POR_PROBE_PER_MILLE);
     return z;
 }
 
@@ -146,7 +157,7 @@ static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share,
         return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
     pn_ltl_lasso lasso;
     bool v = false;
-    pn_lazy *reduced = examine_ltl_reduced(r, root);
+    pn_lazy *reduced = examine_ltl_reduced(r, i, root);
     pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : r->z, root, share, &v, NULL,
                                     r->opts->keep_parents ? &lasso : NULL, err);
     if (reduced != NULL && pn_lazy_states(reduced) > r->reduced_states) {
@@ -154,6 +165,11 @@ static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share,
         r->reduced_edges = pn_lazy_edges(reduced);
     }
     pn_lazy_free(reduced);
+    if (reduced != NULL && st == PN_ERR_UNSUPPORTED) { /* it reduced too little */
+        r->graph_only[i] = LTL_SHARED;
+        pn_error_clear(err);
+        return examine_ltl_one(r, i, share, err);
+    }
     if (st == PN_OK) {
         if (reduced != NULL)
             pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
@@ -192,7 +208,8 @@ static void examine_ltl_passes(ltl_run *r)
     for (int pass = timed ? 0 : 2; pass < 3 && r->z != NULL; pass++) {
         uint32_t left = examine_unknown(r->c);
         for (uint32_t i = 0; i < pn_check_count(r->c) && left > 0 && r->z != NULL; i++) {
-            if (pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN || r->graph_only[i])
+            if (pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN ||
+                r->graph_only[i] == LTL_GRAPH_ONLY)
                 continue;
             double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
             pn_budget share = pn_budget_share(r->budget, fraction);
@@ -202,8 +219,9 @@ static void examine_ltl_passes(ltl_run *r)
             if (examine_out_of_memory(st))
                 examine_ltl_reset(r);
             if (st == PN_ERR_UNSUPPORTED)
-                r->graph_only[i] = 1;
-            if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i]) &&
+                r->graph_only[i] = LTL_GRAPH_ONLY;
+            if (st != PN_OK && r->diag != NULL &&
+                (pass == 2 || r->graph_only[i] == LTL_GRAPH_ONLY) &&
                 !examine_unbound(r->set, i))
                 fprintf(r->diag, "petrel: %s: %s\n", pn_check_answer(r->c, i)->id, err.msg);
             if (pn_budget_expired(r->budget))

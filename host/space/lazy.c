@@ -33,6 +33,7 @@
 #include "pn_table.h"
 
 #define LAZY_NOT_EXPANDED UINT64_MAX
+#define LAZY_PROBE_STATES 2048
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)
 
 struct pn_lazy {
@@ -51,6 +52,8 @@ struct pn_lazy {
     uint64_t budget, other;
     bool reduces;              /* the space drops successors (space.h) */
     bool proviso;              /* pn_lazy_cycle_proviso was asked for */
+    uint32_t probe_per_mille;  /* pn_lazy_probe_reduction; 0: none */
+    uint64_t probed, probe_fired, probe_enabled; /* over the first states */
     bool broken;               /* the space widened but the store could not
                                   follow: every expansion fails from then on */
 };
@@ -75,6 +78,11 @@ bool pn_lazy_fits(const pn_lazy *z, uint64_t more)
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes) { z->other = bytes; }
 
 void pn_lazy_cycle_proviso(pn_lazy *z) { z->proviso = z->reduces; }
+
+void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille)
+{
+    z->probe_per_mille = z->reduces ? per_mille : 0;
+}
 
 uint64_t pn_lazy_states(const pn_lazy *z) { return z->count; }
 
@@ -239,6 +247,23 @@ static bool lazy_proviso_fails(pn_lazy *z, uint32_t s, uint64_t start)
     return closes && pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans) > z->arena_n - start;
 }
 
+/* pn_lazy_probe_reduction: after the first LAZY_PROBE_STATES expansions,
+ * whether they fired too large a part of their enabled transitions. */
+static pn_status lazy_probe(pn_lazy *z, uint32_t s, pn_error *err)
+{
+    if (z->probe_per_mille == 0 || z->probed >= LAZY_PROBE_STATES)
+        return PN_OK;
+    z->probe_fired += z->sdeg[s];
+    z->probe_enabled += pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans);
+    if (++z->probed == LAZY_PROBE_STATES &&
+        z->probe_fired * 1000 > z->probe_enabled * z->probe_per_mille)
+        return pn_fail(err, PN_ERR_UNSUPPORTED,
+                       "the reduction fires %lu of %lu enabled transitions in its first %u states",
+                       (unsigned long)z->probe_fired, (unsigned long)z->probe_enabled,
+                       LAZY_PROBE_STATES);
+    return PN_OK;
+}
+
 static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
 {
     for (;;) {
@@ -259,7 +284,7 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         if (of == 0) {
             z->soff[s] = start;
             z->sdeg[s] = (uint32_t)(z->arena_n - start);
-            return PN_OK;
+            return lazy_probe(z, s, err);
         }
         /* The states inserted before the overflow stay (they are states of
          * the net); only the list of s is redone. */

@@ -44,6 +44,12 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
  * successors instead, so that every cycle holds a fully expanded state
  * (what LTL-X needs; host/space/lazy.c). No effect on other spaces. */
 void pn_lazy_cycle_proviso(pn_lazy *z);
+/* Over a space that reduces: once the first 2048 states are expanded, if
+ * their successors number more than per_mille / 1000 of their enabled
+ * transitions, that expansion fails with PN_ERR_UNSUPPORTED (the state is
+ * expanded all the same): the reduction does not pay for what it costs
+ * (one search of its own). 0: no probe; no effect on other spaces. */
+void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille);
 /* Transitions enabled in s (all of them, also over a reducing space). */
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
 /* The packed state vector of s (pn_space_words words), valid until the
