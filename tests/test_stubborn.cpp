@@ -527,7 +527,7 @@ TEST(StubbornLtl, MccPhilosophersLtlCardinalityAgreesWithTheOracle)
 
 // A G (Eat_1 <= 1) on Philosophers-PT-000010 is TRUE and needs every
 // state of the product: only Eat_1's two transitions are visible.
-TEST(StubbornLtl, MccPhilosophersLocalInvariantStates)
+TEST(StubbornLtl, Big_MccPhilosophersLocalInvariantStates)
 {
     Mcc m;
     if (!load_mcc("Philosophers-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", m))
