@@ -326,7 +326,9 @@ static int otf_search(otf *o, uint64_t key0)
     if (!otf_visit(o, key0))
         return -1;
     for (uint64_t steps = 1; o->n_todo > 0; steps++) {
-        if ((steps & 0xfff) == 0 && pn_budget_expired(o->budget))
+        /* Often: a step that expands a net state over a reduced space can
+         * take a millisecond (the stubborn-set closure). */
+        if ((steps & 0x3f) == 0 && pn_budget_expired(o->budget))
             return -2;
         uint64_t next;
         int r = otf_next(o, &o->todo[o->n_todo - 1], &next);

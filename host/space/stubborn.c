@@ -219,15 +219,24 @@ static void stubborn_add_place(stubborn *b, uint32_t which, uint32_t p)
 }
 
 /* Closes the set on the stack under W; stops early (false) once it holds
- * more than limit enabled transitions or, for LTL-X, a sticky one. Counts those in *n_enabled. An
- * enabled t brings the takers of its input places (they may disable it)
- * and the consumers of the places it takes from (it may disable them). */
+ * more than limit enabled transitions, for LTL-X a sticky one, or once it
+ * has taken more than STUBBORN_WORK(enabled) transitions: on nets with
+ * tens of thousands of transitions a closure through the disabled ones
+ * can cost more than firing every enabled one (RERS2020-PT-pb103). Counts
+ * the enabled ones in *n_enabled. An enabled t brings the takers of its
+ * input places (they may disable it) and the consumers of the places it
+ * takes from (it may disable them). */
+#define STUBBORN_WORK(n_en) (16 * (uint64_t)(n_en) + 1024)
+
 static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
 {
     const pn_cnet *cn = b->cn;
     uint32_t n = 0;
+    uint64_t work = 0, max_work = STUBBORN_WORK(b->n_en);
     while (b->n_stack > 0) {
         uint32_t t = b->stack[--b->n_stack];
+        if (++work > max_work)
+            return false;
         if (!stubborn_enabled(b, t)) {
             uint32_t p = stubborn_scapegoat(b, t);
             if (p != UINT32_MAX)
