@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "rers_cli.h"
 #include "stream.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
@@ -328,6 +329,8 @@ static void cli_free(cli_run *r)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "rers") == 0)
+        return cli_rers_main(argc - 1, argv + 1);
     cli_run r;
     memset(&r, 0, sizeof r);
     int rc = cli_parse(argc, argv, &r.o);

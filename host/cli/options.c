@@ -11,7 +11,10 @@ static void cli_usage(FILE *f)
 {
     fputs(
         "Usage: petrel [options] MODEL\n"
-        "Explicit-state model checker for Petri nets (MCC examinations).\n"
+        "       petrel rers [options] SYSTEM.dot|SYSTEM.pnml PROPERTIES\n"
+        "Explicit-state model checker for Petri nets (MCC examinations), and for the\n"
+        "RERS parallel problems: systems of synchronising LTSs as .dot or PNML, with\n"
+        "action-based LTL and CTL properties ('petrel rers --help').\n"
         "\n"
         "MODEL is an MCC instance folder (model.pnml and the formula files) or a\n"
         ".pnml file. Results go to stdout in the MCC format; statistics and\n"
