@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -102,6 +103,8 @@ bool replay(const Loaded &l, const System &s, const pn_ltl_lasso &lasso, std::ve
 struct Checked {
     bool ok = false, value = false;
     std::string error;
+    std::vector<uint32_t> path; // a CTL witness (pn_rers_check's lasso without a cycle)
+    bool has_path = false;
 };
 
 Checked check(Loaded &l, const System &s, const Property &p)
@@ -132,6 +135,10 @@ Checked check(Loaded &l, const System &s, const Property &p)
     c.ok = st == PN_OK;
     if (!c.ok)
         c.error = err.msg;
+    if (c.ok && prop.logic == PN_RERS_CTL && lasso.trans != nullptr) {
+        c.has_path = true;
+        c.path.assign(lasso.trans, lasso.trans + lasso.prefix);
+    }
     if (c.ok && !c.value && prop.logic == PN_RERS_LTL) {
         std::vector<int> labels;
         if (lasso.trans == nullptr || !replay(l, s, lasso, &labels)) {
@@ -152,6 +159,45 @@ bool reference(const Graph &g, const Property &p)
     return p.ctl ? ctl_sat(g, p.f)[0] : ltl_holds(g, p.f);
 }
 
+// A CTL witness replayed on the PNML net (places q<c>x<v>, in LTS then
+// state order): its markings, as explicit states, must run through a-states
+// to a b-state of the root E(a U b), or of the E(true U !a) under a root
+// AG a (a NOT over an EU in the reference's tree).
+std::string check_witness(const Loaded &l, const System &s, const Graph &g, const Property &p,
+                          const std::vector<uint32_t> &path)
+{
+    const Fml *eu = p.f->op == Op::EU ? p.f.get()
+                    : p.f->op == Op::Not && p.f->a->op == Op::EU ? p.f->a.get() : nullptr;
+    if (eu == nullptr)
+        return "a witness for a root that is not E(a U b) or AG";
+    std::map<std::vector<int>, int> id;
+    for (size_t i = 0; i < g.state.size(); i++)
+        id[g.state[i]] = (int)i;
+    auto state_of = [&](const std::vector<uint64_t> &m) {
+        std::vector<int> local;
+        size_t k = 0;
+        for (const Lts &t : s.lts)
+            for (int v = 0; v < t.states; v++, k++)
+                if (m[k] == 1)
+                    local.push_back(v);
+        auto it = id.find(local);
+        return it == id.end() ? -1 : it->second;
+    };
+    std::vector<bool> a = ctl_sat(g, eu->a), b = ctl_sat(g, eu->b);
+    std::vector<uint64_t> m(l.cn->m0, l.cn->m0 + l.cn->n_places), next(m.size());
+    for (uint32_t t : path) {
+        int x = state_of(m);
+        if (x < 0 || !a[x])
+            return "the witness leaves the a-states";
+        if (t >= l.cn->n_transitions || !pn_cnet_enabled(l.cn, m.data(), t) ||
+            !pn_cnet_fire(l.cn, m.data(), t, next.data()))
+            return "the witness is not a path of the net";
+        m = next;
+    }
+    int x = state_of(m);
+    return x >= 0 && b[x] ? "" : "the witness does not end in a b-state";
+}
+
 } // namespace
 
 TEST(Rers, RandomSystemsBothInputsMatchTheReferences)
@@ -160,7 +206,7 @@ TEST(Rers, RandomSystemsBothInputsMatchTheReferences)
     GTEST_SKIP() << "built without Graphviz";
 #endif
     std::mt19937 rng(2019);
-    int checked = 0, ltl_false = 0, ctl_true = 0;
+    int checked = 0, ltl_false = 0, ctl_true = 0, witnesses = 0;
     for (int sys = 0; sys < 250; sys++) {
         System s = random_system(rng);
         Graph g = explore(s);
@@ -181,6 +227,10 @@ TEST(Rers, RandomSystemsBothInputsMatchTheReferences)
             ASSERT_TRUE(b.ok) << p.text << ": " << b.error << "\n" << to_dot(s);
             ASSERT_EQ(a.value, want) << "dot: " << p.text << "\n" << to_dot(s);
             ASSERT_EQ(b.value, want) << "pnml: " << p.text << "\n" << to_dot(s);
+            if (b.has_path) {
+                EXPECT_EQ(check_witness(*pnml, s, g, p, b.path), "") << p.text << "\n" << to_dot(s);
+                witnesses++;
+            }
             checked++;
             ltl_false += !p.ctl && !want;
             ctl_true += p.ctl && want;
@@ -192,6 +242,7 @@ TEST(Rers, RandomSystemsBothInputsMatchTheReferences)
     // Both answers occur often enough for the comparison to mean something.
     EXPECT_GT(ltl_false, 100);
     EXPECT_GT(ctl_true, 100);
+    EXPECT_GT(witnesses, 50);
 }
 
 TEST(Rers, HandMadeSystemsHaveTheirKnownAnswers)

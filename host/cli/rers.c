@@ -58,9 +58,11 @@ static void rers_usage(FILE *f)
         "\n"
         "Options:\n"
         "      --ltl, --ctl        read every formula as LTL (CTL)\n"
-        "      --trace             for a false LTL property, print the counterexample on\n"
-        "                          stderr: labels of a prefix, then a cycle in brackets\n"
-        "                          that repeats forever ('tau': an empty label)\n"
+        "      --trace             print on stderr, for a false LTL property, the\n"
+        "                          counterexample: labels of a prefix, then a cycle in\n"
+        "                          brackets that repeats forever ('tau': an empty label);\n"
+        "                          for a true EF g / E(f U g) or a false AG f, the path\n"
+        "                          of labels that proves it\n"
         "      --timeout SECONDS   wall-clock budget for all properties (default: none)\n"
         "      --memory SIZE       memory budget, e.g. 512M, 3G (default: the memory\n"
         "                          available to this process)\n"
@@ -140,14 +142,18 @@ static int rers_load(rers_run *r)
 
 static void rers_print_lasso(const rers_run *r, const pn_rers_prop *p, const pn_ltl_lasso *l)
 {
-    fprintf(stderr, "petrel rers: trace %u (lasso, %lu-step prefix, %lu-step cycle):", p->number,
-            (unsigned long)l->prefix, (unsigned long)l->cycle);
+    if (l->cycle == 0)
+        fprintf(stderr, "petrel rers: trace %u (path, %lu steps):", p->number,
+                (unsigned long)l->prefix);
+    else
+        fprintf(stderr, "petrel rers: trace %u (lasso, %lu-step prefix, %lu-step cycle):",
+                p->number, (unsigned long)l->prefix, (unsigned long)l->cycle);
     for (uint64_t k = 0; k < l->prefix + l->cycle; k++) {
         const char *label = l->trans[k] < r->net->n_transitions
                                 ? pn_rers_label(r->net, l->trans[k]) : "?";
         fprintf(stderr, "%s %s", k == l->prefix ? " [" : "", label != NULL ? label : "tau");
     }
-    fputs(" ]\n", stderr);
+    fputs(l->cycle > 0 ? " ]\n" : "\n", stderr);
 }
 
 /* One property in its share of the time left; a space that ran out of

@@ -76,6 +76,10 @@ typedef struct ootf {
     uint64_t stack_cap, visited_cap;
     uint32_t poll;
     uint32_t edge;      /* the transition of the step an X reads; ONONE */
+    uint32_t root;      /* the root node: its E[a U b] search may give a witness */
+    uint32_t *witness;  /* with want_witness: the transitions of the witness path */
+    uint64_t n_witness;
+    bool want_witness;
     bool failed;
 } ootf;
 
@@ -368,6 +372,26 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
     return 2;
 }
 
+/* The root's E[a U b] search met its goal: the stack is the path from
+ * the initial state, each frame's last successor the step to the next
+ * (the top's to the b-state). */
+static void otf_record_witness(ootf *o, uint64_t sp)
+{
+    o->witness = malloc((sp + 1) * sizeof *o->witness);
+    if (o->witness == NULL)
+        return; /* the verdict stands without its witness */
+    for (uint64_t k = 0; k < sp; k++) {
+        const uint32_t *succ;
+        uint32_t n;
+        oframe f = o->stack[k];
+        const uint32_t *trans = pn_lazy_succ(o->z, f.s, &succ, &n, o->err) == PN_OK
+                                    ? pn_lazy_succ_trans(o->z, f.s) : NULL;
+        o->witness[k] = trans != NULL ? trans[f.i - 1]
+                        : n > 0 ? pn_lazy_trans(o->z, f.s, succ[f.i - 1]) : ONONE;
+    }
+    o->n_witness = sp;
+}
+
 /* E[a U b] (au false) or A[a U b] (au true) at s, depth first. */
 static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
 {
@@ -413,6 +437,8 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
         }
     }
     d = &o->nodes[id];
+    if (e >= 0 && goal && !au && id == o->root && o->want_witness && o->witness == NULL)
+        otf_record_witness(o, sp);
     if (e < 0) {
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
         r = -1;
@@ -491,12 +517,12 @@ static void otf_free(ootf *o)
     pn_lazy_set_other(o->z, 0);
 }
 
-pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_error *err)
+static pn_status otf_check(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_ctl_witness *w, pn_error *err)
 {
-    ootf o = {.z = z, .budget = budget, .err = err, .edge = ONONE};
+    ootf o = {.z = z, .budget = budget, .err = err, .edge = ONONE, .want_witness = w != NULL};
     pn_status st = PN_OK;
-    uint32_t root = otf_add(&o, phi);
+    uint32_t root = o.root = otf_add(&o, phi);
     if (root == ONONE)
         st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
     if (st == PN_OK && o.n_atoms > 0) {
@@ -519,6 +545,26 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
         else
             *value = v == 1;
     }
+    if (st == PN_OK && w != NULL && o.witness != NULL) {
+        w->trans = o.witness;
+        w->n = o.n_witness;
+        o.witness = NULL;
+    }
+    free(o.witness);
     otf_free(&o);
     return st;
+}
+
+pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err)
+{
+    return otf_check(z, phi, budget, value, NULL, err);
+}
+
+pn_status pn_ctl_check_otf_witness(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                   bool *value, pn_ctl_witness *w, pn_error *err)
+{
+    w->trans = NULL;
+    w->n = 0;
+    return otf_check(z, phi, budget, value, w, err);
 }

@@ -119,7 +119,9 @@ void pn_rers_prop_clear(pn_rers_prop *p);
 pn_status pn_rers_space(const pn_cnet *cn, uint64_t memory_budget, pn_lazy **out,
                         pn_error *err);
 /* *value: whether the system's start state satisfies p. lasso (may be NULL):
- * for a false LTL property, the counterexample. Past the budget
+ * for a false LTL property, the counterexample; for a CTL property whose
+ * root is E(f U g) / EF g (true) or AG f (false), the path that proves it
+ * (prefix steps, no cycle; pn_ctl_check_otf_witness). Past the budget
  * PN_ERR_TIMEOUT / PN_ERR_OUT_OF_MEMORY (then free z); nothing is guessed. */
 pn_status pn_rers_check(pn_lazy *z, const pn_rers_prop *p, const pn_budget *budget,
                         bool *value, pn_ltl_lasso *lasso, pn_error *err);
