@@ -9,9 +9,10 @@
  * node name: nodes are numbered per LTS (local[] by cgraph's sequence
  * number), and an edge belongs to the subgraph it was written in.
  *
- * cgraph reports syntax errors through its own error channel: its level is
- * raised for the read (so nothing is printed) and restored after, and the
- * last message is quoted in ours. */
+ * cgraph reports syntax errors through its own error channel, which is
+ * process-wide: its level is raised for the read (so nothing is printed)
+ * and restored after, and the last message is quoted in ours. Like cgraph
+ * itself, the reader is for one thread at a time. */
 #include "petrel/rers.h"
 
 #include <stdlib.h>
@@ -249,12 +250,15 @@ static pn_status dot_read(dot_reader *r, pn_lts_system **out)
     return PN_OK;
 }
 
+/* aglasterr's text is the caller's to free (cgraph 2.42 on). */
 static pn_status dot_syntax(const char *file, pn_error *err)
 {
-    const char *msg = aglasterr();
+    char *msg = aglasterr();
     size_t n = msg != NULL ? strcspn(msg, "\n") : 0;
-    return pn_fail(err, PN_ERR_INPUT, "%s: not a Graphviz graph%s%.*s", file,
-                   n > 0 ? ": " : "", (int)(n > 200 ? 200 : n), msg != NULL ? msg : "");
+    pn_fail(err, PN_ERR_INPUT, "%s: not a Graphviz graph%s%.*s", file, n > 0 ? ": " : "",
+            (int)(n > 200 ? 200 : n), msg != NULL ? msg : "");
+    free(msg);
+    return PN_ERR_INPUT;
 }
 
 pn_status pn_dot_read_file(const char *path, pn_lts_system **out, pn_error *err)
