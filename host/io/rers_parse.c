@@ -192,6 +192,19 @@ static pn_fml_node *rp_combine(rp *p, rp_tok op, const char *word, pn_fml_node *
     return rp_ok(p, r);
 }
 
+/* '(' f ')', f read by the logic's lowest level; the current token is '('. */
+static pn_fml_node *rp_group(rp *p, pn_fml_node *(*level)(rp *, int))
+{
+    rp_next(p);
+    pn_fml_node *a = level(p, 0);
+    if (a != NULL && p->tok != TK_RP) {
+        pn_fml_free(a);
+        return rp_error(p, "')' expected");
+    }
+    rp_next(p);
+    return a;
+}
+
 /* ---- LTL ------------------------------------------------------------------ */
 
 static pn_fml_node *ltl_level(rp *p, int level);
@@ -222,16 +235,8 @@ static pn_fml_node *ltl_unary(rp *p)
         pn_fml_node *a = ltl_unary(p);
         return a == NULL ? NULL : rp_ok(p, pn_fml_unary(k, a));
     }
-    if (p->tok == TK_LP) {
-        rp_next(p);
-        pn_fml_node *a = ltl_level(p, 0);
-        if (a != NULL && p->tok != TK_RP) {
-            pn_fml_free(a);
-            return rp_error(p, "')' expected");
-        }
-        rp_next(p);
-        return a;
-    }
+    if (p->tok == TK_LP)
+        return rp_group(p, ltl_level);
     if (rp_is_word(p, "true") || rp_is_word(p, "1") || rp_is_word(p, "false") ||
         rp_is_word(p, "0")) {
         bool t = rp_is_word(p, "true") || rp_is_word(p, "1");
@@ -378,16 +383,8 @@ static pn_fml_node *ctl_unary(rp *p)
             return rp_error(p, "'(' expected after A or E");
         return ctl_until(p, all);
     }
-    if (p->tok == TK_LP) {
-        rp_next(p);
-        pn_fml_node *a = ctl_level(p, 0);
-        if (a != NULL && p->tok != TK_RP) {
-            pn_fml_free(a);
-            return rp_error(p, "')' expected");
-        }
-        rp_next(p);
-        return a;
-    }
+    if (p->tok == TK_LP)
+        return rp_group(p, ctl_level);
     if (rp_is_word(p, "true") || rp_is_word(p, "false")) {
         bool t = rp_is_word(p, "true");
         rp_next(p);
