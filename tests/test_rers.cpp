@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -20,6 +22,8 @@
 #include <vector>
 
 #include "petrel/cnet.h"
+#include "petrel/ctl.h"
+#include "petrel/ltl.h"
 #include "petrel/pnml.h"
 #include "petrel/rers.h"
 #include "test_rers_gen.h"
@@ -302,6 +306,83 @@ TEST(Rers, DotReaderRejectsWhatItCannotRead)
     EXPECT_EQ(std::string(sys->lts[0].state[sys->lts[0].start]), "s");
     EXPECT_EQ(sys->n_labels, 2u);
     pn_lts_system_free(sys);
+    // Several graphs in one file: their LTSs together, labels shared.
+    const char *two = "digraph A { i -> a [label=\"\"]; a -> b [label=x]; b -> a [label=y] }\n"
+                      "digraph B { subgraph cluster_1 { j -> a [label=\"\"]; a -> a [label=x] }\n"
+                      "            subgraph cluster_2 { k -> c [label=\"\"]; c -> c [label=z] } }";
+    ASSERT_EQ(pn_dot_read_memory(two, strlen(two), "two.dot", &sys, &err), PN_OK) << err.msg;
+    EXPECT_EQ(sys->n_lts, 3u);
+    EXPECT_EQ(sys->n_labels, 3u);
+    EXPECT_EQ(sys->lts[0].n_states, 2u); // the start arrow's source is no state
+    pn_lts_system_free(sys);
+}
+
+TEST(Rers, StateBasedCheckersRefuseActionAtoms)
+{
+    System s;
+    s.labels = {"a"};
+    s.lts = {Lts{"P", 1, 0, {{0, 0, 0}}}};
+    pn_error err = {};
+    auto l = load_pnml(to_pnml(s), &err);
+    ASSERT_NE(l, nullptr) << err.msg;
+    pn_rers_prop p;
+    ASSERT_EQ(pn_rers_parse("G a", l->net, PN_RERS_LTL, &p, &err), PN_OK) << err.msg;
+    bool v = false;
+    // The state-based product compiles its atoms as state formulas: refused.
+    pn_lazy *z = nullptr;
+    ASSERT_EQ(pn_lazy_new(l->cn, 0, &z, &err), PN_OK);
+    EXPECT_EQ(pn_ltl_check_otf(z, p.root, nullptr, &v, nullptr, nullptr, &err), PN_ERR_UNSUPPORTED);
+    pn_lazy_free(z);
+    pn_rers_prop_clear(&p);
+    // An action atom outside [a] / <a> has no step to read.
+    pn_fml_node *a = nullptr;
+    uint32_t t = 0;
+    a = pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, pn_fml_list(PN_FML_ACTION, &t, 1)));
+    ASSERT_NE(a, nullptr);
+    err = {};
+    EXPECT_EQ(pn_ctl_check_otf(l->z, a, nullptr, &v, &err), PN_ERR_UNSUPPORTED);
+    pn_fml_free(a);
+}
+
+TEST(Rers, CliUsageErrorsAndTraces)
+{
+    auto run = [](const std::string &args, std::string *out) {
+        std::string cmd = std::string(PETREL_CLI_PATH) + " " + args + " 2>&1";
+        FILE *f = popen(cmd.c_str(), "r");
+        out->clear();
+        char buf[512];
+        while (f != nullptr && fgets(buf, sizeof buf, f) != nullptr)
+            *out += buf;
+        int st = f != nullptr ? pclose(f) : -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    };
+    const std::string dir = std::string(PETREL_SOURCE_DIR) + "/models/rers/philosophers/";
+    std::string out;
+    EXPECT_EQ(run("rers --help", &out), 0);
+    EXPECT_NE(out.find("PROPERTIES"), std::string::npos);
+    EXPECT_EQ(run("--help", &out), 0);
+    EXPECT_NE(out.find("petrel rers"), std::string::npos);
+    EXPECT_EQ(run("rers " + dir + "system.pnml", &out), 2);
+    EXPECT_EQ(run("rers --bogus " + dir + "system.pnml " + dir + "properties.txt", &out), 2);
+    EXPECT_EQ(run("rers /nonexistent.dot " + dir + "properties.txt", &out), 2);
+    EXPECT_NE(out.find("/nonexistent.dot"), std::string::npos) << out;
+    char tmpl[] = "/tmp/petrel_rers_XXXXXX";
+    int fd = mkstemp(tmpl);
+    ASSERT_GE(fd, 0);
+    const char *bad = "G F left_0\n\nAG (<left_0> true\n";
+    ASSERT_EQ(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+    close(fd);
+    EXPECT_EQ(run("rers " + dir + "system.dot " + tmpl, &out), 2);
+    EXPECT_NE(out.find(std::string(tmpl) + ":3: column 18"), std::string::npos) << out;
+    unlink(tmpl);
+#ifdef PETREL_HAVE_CGRAPH
+    // Traces: a lasso for a false LTL property, a path for a true EF.
+    EXPECT_EQ(run("rers --trace " + dir + "system.dot " + dir + "properties.txt", &out), 0);
+    EXPECT_NE(out.find("trace 1 (path, "), std::string::npos) << out;
+    EXPECT_NE(out.find("trace 3 (lasso, "), std::string::npos) << out;
+    EXPECT_NE(out.find("20 properties") == std::string::npos ? out.find("properties: ") : 0,
+              std::string::npos) << out;
+#endif
 }
 
 TEST(Rers, ParserReadsBothSyntaxesAndNamesTheColumnOfAnError)

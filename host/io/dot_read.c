@@ -32,7 +32,7 @@ typedef struct dot_reader {
     uint8_t *pseudo;         /* by node sequence number: a start arrow's source */
     uint64_t max_seq;
     pn_strmap *labels;
-    pn_lts_system *sys;
+    pn_lts_system *sys;      /* the LTSs of every graph read so far */
     pn_error *err;
 } dot_reader;
 
@@ -180,10 +180,9 @@ static pn_status dot_edges(dot_reader *r, Agraph_t *sub, pn_lts *l)
     return PN_OK;
 }
 
-static pn_status dot_lts(dot_reader *r, uint32_t c)
+static pn_status dot_lts(dot_reader *r, uint32_t c, pn_lts *l)
 {
     Agraph_t *sub = r->comp[c];
-    pn_lts *l = &r->sys->lts[c];
     const char *name = sub == r->g ? "lts" : agnameof(sub);
     if ((l->name = strdup(name != NULL ? name : "lts")) == NULL)
         return dot_nomem(r);
@@ -206,48 +205,32 @@ static pn_status dot_lts(dot_reader *r, uint32_t c)
     return st;
 }
 
-static pn_status dot_system(dot_reader *r)
+/* The LTSs of graph r->g, appended to r->sys. */
+static pn_status dot_graph(dot_reader *r)
 {
     if (!agisdirected(r->g))
-        return pn_fail(r->err, PN_ERR_INPUT, "%s: not a digraph", r->file);
+        return pn_fail(r->err, PN_ERR_INPUT, "%s: %s is not a digraph", r->file, agnameof(r->g));
     pn_status st = dot_components(r);
     if (st == PN_OK)
         st = dot_check_edges(r);
     if (st != PN_OK)
         return st;
+    r->max_seq = 0;
     for (Agnode_t *n = agfstnode(r->g); n != NULL; n = agnxtnode(r->g, n))
         if ((uint64_t)AGSEQ(n) > r->max_seq)
             r->max_seq = AGSEQ(n);
     r->local = malloc((r->max_seq + 1) * sizeof *r->local);
     r->pseudo = calloc(r->max_seq + 1, 1);
-    r->labels = pn_strmap_new();
-    r->sys = calloc(1, sizeof *r->sys);
-    if (r->local == NULL || r->pseudo == NULL || r->labels == NULL || r->sys == NULL)
+    pn_lts *lts = realloc(r->sys->lts, ((size_t)r->sys->n_lts + r->n_comp) * sizeof *lts);
+    if (lts != NULL)
+        r->sys->lts = lts;
+    if (r->local == NULL || r->pseudo == NULL || lts == NULL)
         return dot_nomem(r);
     memset(r->local, 0xff, (r->max_seq + 1) * sizeof *r->local);
-    r->sys->lts = calloc(r->n_comp, sizeof *r->sys->lts);
-    if (r->sys->lts == NULL)
-        return dot_nomem(r);
-    r->sys->n_lts = r->n_comp;
-    for (uint32_t c = 0; st == PN_OK && c < r->n_comp; c++)
-        st = dot_lts(r, c);
+    memset(lts + r->sys->n_lts, 0, r->n_comp * sizeof *lts);
+    for (uint32_t c = 0; st == PN_OK && c < r->n_comp; c++, r->sys->n_lts++)
+        st = dot_lts(r, c, &lts[r->sys->n_lts]);
     return st;
-}
-
-static pn_status dot_read(dot_reader *r, pn_lts_system **out)
-{
-    pn_status st = dot_system(r);
-    free(r->comp);
-    free(r->local);
-    free(r->pseudo);
-    pn_strmap_free(r->labels);
-    agclose(r->g);
-    if (st != PN_OK) {
-        pn_lts_system_free(r->sys);
-        return st;
-    }
-    *out = r->sys;
-    return PN_OK;
 }
 
 /* aglasterr's text is the caller's to free (cgraph 2.42 on). */
@@ -261,37 +244,63 @@ static pn_status dot_syntax(const char *file, pn_error *err)
     return PN_ERR_INPUT;
 }
 
+/* Every graph of the stream (a file may hold several, one or more LTSs
+ * each). */
+static pn_status dot_stream(FILE *f, const char *file, pn_lts_system **out, pn_error *err)
+{
+    dot_reader r = {.file = file, .err = err};
+    r.labels = pn_strmap_new();
+    r.sys = calloc(1, sizeof *r.sys);
+    pn_status st = r.labels != NULL && r.sys != NULL ? PN_OK : dot_nomem(&r);
+    agerrlevel_t level = agseterr(AGMAX);
+    agreseterrors();
+    uint32_t graphs = 0;
+    while (st == PN_OK && (r.g = agread(f, NULL)) != NULL) {
+        graphs++;
+        st = dot_graph(&r);
+        free(r.comp);
+        free(r.local);
+        free(r.pseudo);
+        r.comp = NULL, r.local = NULL, r.pseudo = NULL, r.n_comp = 0;
+        agclose(r.g);
+    }
+    if (st == PN_OK && agerrors() > 0)
+        st = dot_syntax(file, err);
+    else if (st == PN_OK && graphs == 0)
+        st = pn_fail(err, PN_ERR_INPUT, "%s: no graph", file);
+    agseterr(level);
+    pn_strmap_free(r.labels);
+    if (st != PN_OK) {
+        pn_lts_system_free(r.sys);
+        return st;
+    }
+    *out = r.sys;
+    return PN_OK;
+}
+
 pn_status pn_dot_read_file(const char *path, pn_lts_system **out, pn_error *err)
 {
     *out = NULL;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return pn_fail(err, PN_ERR_IO, "%s: cannot open", path);
-    agerrlevel_t level = agseterr(AGMAX);
-    dot_reader r = {.file = path, .err = err};
-    r.g = agread(f, NULL);
-    pn_status st = r.g != NULL ? PN_OK : dot_syntax(path, err);
-    agseterr(level);
+    pn_status st = dot_stream(f, path, out, err);
     fclose(f);
-    return st == PN_OK ? dot_read(&r, out) : st;
+    return st;
 }
 
 pn_status pn_dot_read_memory(const char *buf, size_t len, const char *label,
                              pn_lts_system **out, pn_error *err)
 {
     *out = NULL;
-    char *text = malloc(len + 1);
-    if (text == NULL)
+    if (len == 0)
+        return pn_fail(err, PN_ERR_INPUT, "%s: no graph", label);
+    FILE *f = fmemopen((void *)buf, len, "r");
+    if (f == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
-    memcpy(text, buf, len);
-    text[len] = '\0';
-    agerrlevel_t level = agseterr(AGMAX);
-    dot_reader r = {.file = label, .err = err};
-    r.g = agmemread(text);
-    pn_status st = r.g != NULL ? PN_OK : dot_syntax(label, err);
-    agseterr(level);
-    free(text);
-    return st == PN_OK ? dot_read(&r, out) : st;
+    pn_status st = dot_stream(f, label, out, err);
+    fclose(f);
+    return st;
 }
 
 #else /* no Graphviz */

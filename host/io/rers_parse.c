@@ -413,17 +413,20 @@ static pn_fml_node *ctl_level(rp *p, int level)
 
 /* ---- entry ------------------------------------------------------------------ */
 
-static pn_fml_node *rp_parse(const char *text, const pn_net *net, bool ctl, pn_error *err)
+/* *stop: where a syntax error was found (how far the text read). */
+static pn_fml_node *rp_parse(const char *text, const pn_net *net, bool ctl, pn_error *err,
+                             size_t *stop)
 {
     rp p = {.text = text, .ctl = ctl, .net = net, .err = err};
     rp_next(&p);
     pn_fml_node *f = ctl ? ctl_level(&p, 0) : ltl_level(&p, 0);
     if (f != NULL && p.tok != TK_END) {
         pn_fml_free(f);
-        return rp_error(&p, "end of the formula expected");
+        f = rp_error(&p, "end of the formula expected");
     }
     if (f != NULL && !ctl && (f = pn_fml_unary(PN_FML_A, f)) == NULL)
-        return rp_nomem(&p);
+        rp_nomem(&p);
+    *stop = p.tok_start;
     return f;
 }
 
@@ -438,10 +441,11 @@ pn_status pn_rers_parse(const char *text, const pn_net *net, pn_rers_logic logic
                         pn_rers_prop *out, pn_error *err)
 {
     memset(out, 0, sizeof *out);
-    pn_error ctl_err = {0};
+    pn_error ctl_err = {0}, ltl_err = {0};
+    size_t ctl_stop = 0, ltl_stop = 0;
     out->logic = logic;
     if (logic != PN_RERS_LTL) { /* AUTO: CTL when it parses as CTL */
-        out->root = rp_parse(text, net, true, &ctl_err);
+        out->root = rp_parse(text, net, true, &ctl_err, &ctl_stop);
         out->logic = PN_RERS_CTL;
         if (out->root == NULL && (logic == PN_RERS_CTL || ctl_err.code == PN_ERR_NOMEM)) {
             *err = ctl_err;
@@ -450,8 +454,12 @@ pn_status pn_rers_parse(const char *text, const pn_net *net, pn_rers_logic logic
     }
     if (out->root == NULL) {
         out->logic = PN_RERS_LTL;
-        if ((out->root = rp_parse(text, net, false, err)) == NULL)
-            return err->code;
+        out->root = rp_parse(text, net, false, &ltl_err, &ltl_stop);
+    }
+    if (out->root == NULL) { /* neither: the reading that got further is the likely intent */
+        *err = logic == PN_RERS_AUTO && ltl_err.code == PN_ERR_INPUT && ctl_stop > ltl_stop
+                   ? ctl_err : ltl_err;
+        return err->code;
     }
     if ((out->text = strdup(text)) == NULL) {
         pn_rers_prop_clear(out);
