@@ -62,9 +62,9 @@ pn_status pn_lts_to_net(const pn_lts_system *s, pn_net **out, pn_error *err);
 
 /* ---- reading systems (io/dot_read.c) -------------------------------------- */
 
-/* A .dot file (Graphviz's cgraph): each top-level subgraph named
- * "cluster..." is one LTS (all top-level subgraphs when none is so named;
- * the whole graph when there are none); its nodes are local states and its
+/* A .dot file (Graphviz's cgraph) of one or more graphs: in each, every
+ * top-level subgraph named "cluster..." is one LTS (all top-level subgraphs
+ * when none is so named; the whole graph when there are none); its nodes are local states and its
  * edges transitions labelled by their "label" attribute. The start state is
  * the target of the edge with an empty label from a node that has no other
  * edge (RERS's start arrow; that node is not a state), else the one node
