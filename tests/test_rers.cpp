@@ -439,6 +439,20 @@ TEST(Rers, ParserReadsBothSyntaxesAndNamesTheColumnOfAnError)
         {"A(true X false)", PN_RERS_CTL, "'U' or 'W' expected"},
         {"a $ b", PN_RERS_LTL, "column 3"},
     };
+    // Nested rewritings that copy their operands, and long chains, stop at
+    // 10000 operators rather than exhausting memory or the stack.
+    std::string nested = "G ", chain = "a";
+    for (int i = 0; i < 40; i++)
+        nested += "(a <-> ";
+    nested += "b" + std::string(40, ')');
+    for (int i = 0; i < 20000; i++)
+        chain += " & a";
+    for (const std::string &text : {nested, chain, std::string(50000, '!') + "a"}) {
+        pn_rers_prop p;
+        pn_error e = {};
+        EXPECT_EQ(pn_rers_parse(text.c_str(), l->net, PN_RERS_AUTO, &p, &e), PN_ERR_INPUT);
+        EXPECT_NE(std::string(e.msg).find("formula too large"), std::string::npos) << e.msg;
+    }
     for (const Bad &b : bad) {
         pn_rers_prop p;
         pn_error e = {};

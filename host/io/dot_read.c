@@ -89,8 +89,8 @@ static pn_status dot_check_edges(dot_reader *r)
 }
 
 /* RERS's start arrow: an edge with an empty label from a node with no other
- * edge. Marks such sources pseudo; returns the start (UINT32_MAX if none,
- * UINT32_MAX - 1 if two arrows disagree) as a cgraph node. */
+ * edge. Marks such sources pseudo (not states); returns the start, NULL
+ * when there is no arrow, with *conflict when two arrows disagree. */
 static Agnode_t *dot_start_arrow(dot_reader *r, Agraph_t *sub, bool *conflict)
 {
     Agnode_t *start = NULL;

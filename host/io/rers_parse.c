@@ -30,8 +30,14 @@ typedef struct rp {
     bool ctl;
     const pn_net *net;
     pn_error *err;
+    uint32_t ops;      /* operators read: bounds the depth of every recursion */
     bool failed;
 } rp;
+
+/* Trees are walked recursively (here, by the checkers, by pn_fml_free):
+ * a formula of more operators than this is refused rather than risking the
+ * stack. RERS formulas have tens. */
+#define RP_MAX_OPS 10000
 
 /* ---- tokens ------------------------------------------------------------- */
 
@@ -155,12 +161,37 @@ static pn_fml_node *rp_not(pn_fml_node *a) { return pn_fml_unary(PN_FML_NOT, a);
  * with an error already recorded). */
 static pn_fml_node *rp_ok(rp *p, pn_fml_node *n) { return n != NULL ? n : rp_nomem(p); }
 
-/* Binary connectives; a and b are taken. */
+/* Counts n operators; false (with the error) past RP_MAX_OPS. */
+static bool rp_count_n(rp *p, uint64_t n)
+{
+    p->ops = p->ops + n > RP_MAX_OPS ? RP_MAX_OPS + 1 : (uint32_t)(p->ops + n);
+    if (p->ops <= RP_MAX_OPS)
+        return true;
+    rp_error(p, "formula too large (more than 10000 operators, derived ones included)");
+    return false;
+}
+
+static bool rp_count(rp *p) { return rp_count_n(p, 1); }
+
+static uint64_t rp_size(const pn_fml_node *n)
+{
+    uint64_t k = 1;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n && k <= RP_MAX_OPS; i++)
+        k += rp_size(n->kids[i]);
+    return k;
+}
+
+/* Binary connectives; a and b are taken. The rewritings that copy an
+ * operand count the copy, so nested ones cannot grow the tree beyond
+ * RP_MAX_OPS. */
 static pn_fml_node *rp_combine(rp *p, rp_tok op, const char *word, pn_fml_node *a,
                                pn_fml_node *b)
 {
     pn_fml_node *r = NULL;
-    if (a == NULL || b == NULL) {
+    bool copies = op == TK_EQUIV || op == TK_XOR || strcmp(word, "W") == 0 ||
+                  strcmp(word, "M") == 0;
+    if (a == NULL || b == NULL ||
+        (copies && !rp_count_n(p, rp_size(a) + rp_size(b)))) {
         pn_fml_free(a);
         pn_fml_free(b);
         return NULL;
@@ -222,6 +253,8 @@ static bool ltl_keyword(const rp *p)
 static pn_fml_node *ltl_unary(rp *p)
 {
     pn_fml_kind k;
+    if (!rp_count(p))
+        return NULL;
     if (p->tok == TK_NOT) {
         rp_next(p);
         pn_fml_node *a = ltl_unary(p);
@@ -356,6 +389,8 @@ static pn_fml_node *ctl_unary(rp *p)
     static const struct { const char *w; pn_fml_kind q, op; } prefix[] = {
         {"AG", PN_FML_A, PN_FML_G}, {"EG", PN_FML_E, PN_FML_G}, {"AF", PN_FML_A, PN_FML_F},
         {"EF", PN_FML_E, PN_FML_F}, {"AX", PN_FML_A, PN_FML_X}, {"EX", PN_FML_E, PN_FML_X}};
+    if (!rp_count(p))
+        return NULL;
     if (p->tok == TK_NOT) {
         rp_next(p);
         pn_fml_node *a = ctl_unary(p);
