@@ -134,6 +134,15 @@ static pn_status lts_label(lts_build *b, const lts_ref *refs, uint32_t n)
             first[k] = i;
         lts[k] = refs[i].lts;
     }
+    /* Refused before anything is built: the product can be astronomic. */
+    uint64_t product = 1;
+    for (uint32_t k = 0; st == PN_OK && k < parts && product <= LTS_MAX_TRANSITIONS; k++)
+        product *= count[k];
+    if (st == PN_OK && b->n_trans + product > LTS_MAX_TRANSITIONS)
+        st = pn_fail(b->err, PN_ERR_UNSUPPORTED, "label %s: %s%lu ways to fire (one local "
+                     "transition of each of %u LTSs) make the net pass %u transitions",
+                     b->s->label[refs[0].label], product > LTS_MAX_TRANSITIONS ? "over " : "",
+                     (unsigned long)product, parts, LTS_MAX_TRANSITIONS);
     while (st == PN_OK) {
         for (uint32_t k = 0; k < parts; k++)
             edges[k] = refs[first[k] + pick[k]].edge;
