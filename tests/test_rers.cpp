@@ -344,6 +344,36 @@ TEST(Rers, StateBasedCheckersRefuseActionAtoms)
     pn_fml_free(a);
 }
 
+TEST(Rers, PropertyFilesNumberTheirFormulas)
+{
+    System s = philosophers(2);
+    pn_error err = {};
+    auto l = load_pnml(to_pnml(s), &err);
+    ASSERT_NE(l, nullptr) << err.msg;
+    char tmpl[] = "/tmp/petrel_rers_props_XXXXXX";
+    int fd = mkstemp(tmpl);
+    ASSERT_GE(fd, 0);
+    const char *text = "# a comment\nG F left_0\n#3\n\nEF [] false\n#7: AG <> true\n"
+                       "9: [left_0] true\n#12:\n  <left_1> true  \nF right_1\n";
+    ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    pn_rers_props *props = nullptr;
+    ASSERT_EQ(pn_rers_read_props(tmpl, l->net, PN_RERS_AUTO, &props, &err), PN_OK) << err.msg;
+    unlink(tmpl);
+    const uint32_t numbers[] = {1, 3, 7, 9, 12, 13};
+    const uint32_t lines[] = {2, 5, 6, 7, 9, 10};
+    const pn_rers_logic logic[] = {PN_RERS_LTL, PN_RERS_CTL, PN_RERS_CTL, PN_RERS_CTL,
+                                   PN_RERS_CTL, PN_RERS_LTL};
+    ASSERT_EQ(props->n, 6u);
+    for (uint32_t i = 0; i < props->n; i++) {
+        EXPECT_EQ(props->p[i].number, numbers[i]) << i;
+        EXPECT_EQ(props->p[i].line, lines[i]) << i;
+        EXPECT_EQ(props->p[i].logic, logic[i]) << i;
+    }
+    EXPECT_EQ(std::string(props->p[4].text), "<left_1> true");
+    pn_rers_props_free(props);
+}
+
 TEST(Rers, CliUsageErrorsAndTraces)
 {
     auto run = [](const std::string &args, std::string *out) {

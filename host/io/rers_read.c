@@ -39,19 +39,23 @@ void pn_rers_props_free(pn_rers_props *p)
     free(p);
 }
 
-/* "#N" or "#N:" alone on a line: the number of the next property. */
-static bool rers_header(const char *s, uint32_t *number)
+/* "#N" or "#N:" alone on a line: the number of the next property (*rest
+ * is ""); "#N: formula": a numbered property (*rest is the formula). False
+ * for any other line. */
+static bool rers_header(const char *s, uint32_t *number, const char **rest)
 {
     if (*s++ != '#' || !isdigit((unsigned char)*s))
         return false;
     char *end;
     unsigned long v = strtoul(s, &end, 10);
-    end += *end == ':';
+    bool colon = *end == ':';
+    end += colon;
     while (isspace((unsigned char)*end))
         end++;
-    if (*end != '\0' || v > UINT32_MAX)
+    if ((*end != '\0' && !colon) || v > UINT32_MAX)
         return false;
     *number = (uint32_t)v;
+    *rest = end;
     return true;
 }
 
@@ -106,9 +110,14 @@ static pn_status rers_lines(char *buf, const pn_net *net, pn_rers_logic logic,
         while (isspace((unsigned char)*s))
             s++;
         uint32_t v;
-        if (rers_header(s, &v)) {
+        const char *rest;
+        if (rers_header(s, &v, &rest) && *rest == '\0') {
             number = v;
             numbered = true;
+        } else if (rers_header(s, &v, &rest)) {
+            st = rers_add(ps, rest, net, logic, v, line, path, err);
+            number = v;
+            numbered = false;
         } else if (*s != '\0' && *s != '#') {
             const char *f = rers_number_prefix(s, &number);
             if (!numbered && f == s && ps->n > 0)

@@ -101,7 +101,8 @@ typedef struct pn_rers_props {
 } pn_rers_props;
 
 /* One property per line (docs in README.md, "RERS"): blank lines and lines
- * starting with '#' that are not "#N" headers are skipped. logic AUTO: a
+ * starting with '#' are skipped, except "#N" (numbers the next property)
+ * and "#N: formula"; "N: formula" is numbered too. logic AUTO: a
  * formula that parses as CTL is CTL, else it is read as LTL. A label the
  * net does not have is an action that never happens. PN_ERR_INPUT with
  * file:line: column on a syntax error. */
