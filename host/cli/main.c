@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "rers_cli.h"
 #include "stream.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
@@ -15,6 +16,7 @@
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
+#include "petrel/rers.h"
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 
@@ -64,7 +66,8 @@ static int cli_resolve_model(cli_run *r)
 static int cli_load(cli_run *r)
 {
     pn_error err = {0};
-    if (pn_pnml_read_file(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
+    /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML. */
+    if (pn_rers_read_system(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
         pn_cnet_compile(r->net, &r->cn, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         /* Out of time or cancelled while reading or unfolding, or a model
@@ -328,6 +331,8 @@ static void cli_free(cli_run *r)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "rers") == 0)
+        return cli_rers_main(argc - 1, argv + 1);
     cli_run r;
     memset(&r, 0, sizeof r);
     int rc = cli_parse(argc, argv, &r.o);
