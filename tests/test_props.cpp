@@ -409,8 +409,9 @@ TEST(PropsBehaviour, TracesLeadToTheirEvidence)
         pn_props_free(&p);
     }
     // deadlocks are mostly proved by the linear layer's firing sequences,
-    // which leave no path in the exploration; unsafe markings by exploring
-    EXPECT_GE(deadlocks, 0);
+    // which leave no path in the exploration (deadlocks counts the others);
+    // unsafe markings by exploring
+    (void)deadlocks;
     EXPECT_GT(unsafe, 10);
 }
 

@@ -14,7 +14,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
-          libgtest-dev googletest python3 libglpk-dev)
+          libgtest-dev googletest python3 libglpk-dev libxml2-utils)
 
 for arg in "$@"; do
     case "$arg" in
