@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -36,6 +37,21 @@ std::string slurp(const std::string &path)
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// The words of the first line of text that starts with first.
+std::vector<std::string> row(const std::string &text, const std::string &first)
+{
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::vector<std::string> w;
+        for (std::string x; words >> x;)
+            w.push_back(x);
+        if (!w.empty() && w[0] == first)
+            return w;
+    }
+    return {};
 }
 
 size_t count_lines(const std::string &s)
@@ -206,6 +222,57 @@ TEST_F(Batch, MalformedModelIsAnErrorAndTheBatchGoesOn)
     EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
 }
 
+// The tools on results files: score.py --results against the hand-checked
+// models' expected-StateSpace.out (and a planted wrong answer), another
+// tool's MCC lines imported, and the cactus plot of both.
+TEST_F(Batch, ScoreImportAndPlotResultsFiles)
+{
+    std::string out = dir + "/r.jsonl", tools = quote(kSrc + "/tools/mcc");
+    ASSERT_EQ(batch(limits + " -e StateSpace --out " + quote(out) + " " + models), 0);
+    std::string table = dir + "/score.txt";
+    EXPECT_EQ(sh("python3 " + tools + "/score.py --results " + quote(out) + " >" + quote(table)), 0)
+        << slurp(table);
+    // examination, runs, right, wrong
+    EXPECT_EQ(row(slurp(table), "StateSpace"),
+              (std::vector<std::string>{"StateSpace", "3", "12", "0", "0", "0", "0", "0", "0", "0",
+                                        "12", row(slurp(table), "StateSpace").back()}))
+        << slurp(table);
+
+    std::string wrong = dir + "/wrong.jsonl";
+    ASSERT_EQ(sh("sed 's/\"STATES\":{\"value\":\"8\"/\"STATES\":{\"value\":\"9\"/' " +
+                 quote(out) + " >" + quote(wrong)),
+              0);
+    EXPECT_EQ(sh("python3 " + tools + "/score.py --results " + quote(wrong) + " >" + quote(table)), 1)
+        << slurp(table);
+    EXPECT_NE(slurp(table).find("WRONG mutex2"), std::string::npos) << slurp(table);
+
+    std::string log = dir + "/other.log", other = dir + "/other.jsonl";
+    std::ofstream(log) << "some tool's chatter\nmutex2 StateSpace 0.25\n"
+                          "STATE_SPACE STATES 8 TECHNIQUES DECISION_DIAGRAMS\n"
+                          "STATE_SPACE TRANSITIONS 14 TECHNIQUES DECISION_DIAGRAMS\n"
+                          "STATE_SPACE MAX_TOKEN_IN_PLACE 1 TECHNIQUES DECISION_DIAGRAMS\n"
+                          "STATE_SPACE MAX_TOKEN_PER_MARKING CANNOT_COMPUTE\n";
+    ASSERT_EQ(sh("python3 " + tools + "/import-mcc.py --tool other --mcc " + quote(kSrc + "/models") +
+                 " --out " + quote(other) + " " + quote(log) + " 2>/dev/null"),
+              0);
+    EXPECT_EQ(sh("python3 " + tools + "/score.py --results " + quote(other) + " >" + quote(table)), 0);
+    std::vector<std::string> r = row(slurp(table), "StateSpace");
+    ASSERT_GE(r.size(), 6u) << slurp(table);
+    EXPECT_EQ(r[1] + " " + r[2] + " " + r[3] + " " + r[4] + " " + r[5], "1 3 0 1 1")
+        << "1 run, 3 right, 0 wrong, 1 unanswered (CANNOT_COMPUTE)\n" << slurp(table);
+
+    std::string svg = dir + "/cactus.svg";
+    ASSERT_EQ(sh("python3 " + tools + "/cactus.py --svg " + quote(svg) + " " + quote(out) +
+                 ":petrel " + quote(other) + " >" + quote(table)),
+              0);
+    EXPECT_NE(slurp(table).find("12/12"), std::string::npos) << slurp(table);
+    EXPECT_NE(slurp(table).find("3/4"), std::string::npos) << slurp(table);
+    std::string picture = slurp(svg);
+    EXPECT_EQ(picture.rfind("<svg", 0), 0u);
+    EXPECT_NE(picture.find("petrel (12)"), std::string::npos) << picture;
+    EXPECT_NE(picture.find("other ? (3)"), std::string::npos) << picture;
+}
+
 TEST_F(Batch, UsageErrors)
 {
     EXPECT_EQ(batch("--out " + quote(dir + "/r.jsonl")), 2) << "no model";
@@ -215,6 +282,61 @@ TEST_F(Batch, UsageErrors)
               2);
     EXPECT_EQ(batch("--out " + quote(dir + "/r.jsonl") + " " + quote(dir + "/absent")), 2);
     EXPECT_EQ(sh(quote(kCli) + " batch --help >/dev/null"), 0);
+}
+
+} // namespace
+
+namespace {
+
+// --verdict-xml: one verdict per formula (16 for a formula examination),
+// one per generic property for `petrel properties`, each document valid
+// against tools/mcc/propertiesverdict.rng; `petrel properties` agrees with
+// the model's verdict file.
+class VerdictXml : public Batch {};
+
+size_t count(const std::string &s, const std::string &part)
+{
+    size_t n = 0;
+    for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
+        n++;
+    return n;
+}
+
+TEST_F(VerdictXml, OnePerFormulaAndValid)
+{
+    std::string inst = std::string(PETREL_SHARED_DIR) + "/mcc/Dekker-PT-010";
+    struct stat st;
+    if (stat(inst.c_str(), &st) != 0)
+        GTEST_SKIP() << inst << " is absent";
+    bool lint = system("xmllint --version >/dev/null 2>&1") == 0;
+    std::string rng = quote(kSrc + "/tools/mcc/propertiesverdict.rng");
+    std::string ub = dir + "/ub.xml", props = dir + "/props.xml", table = dir + "/props.txt";
+    ASSERT_EQ(sh(quote(kCli) + " -q -e UpperBounds --threads 1 --memory 1G --timeout 60 "
+                 "--verdict-xml " + quote(ub) + " " + quote(inst) + " >/dev/null"),
+              0);
+    std::string x = slurp(ub);
+    EXPECT_EQ(count(x, "<verdict "), 16u) << x;
+    EXPECT_EQ(count(x, "category=\"UpperBounds\""), 16u) << x;
+    EXPECT_NE(x.find("reference=\"Dekker-PT-010-UpperBounds-00\" value=\"1\""), std::string::npos)
+        << x;
+    EXPECT_NE(x.find("<statedby tool=\"petrel\" version=\""), std::string::npos) << x;
+    if (lint) {
+        EXPECT_EQ(sh("xmllint --noout --relaxng " + rng + " " + quote(ub) + " 2>/dev/null"), 0) << x;
+    }
+
+    ASSERT_EQ(sh(quote(kCli) + " properties -q --threads 1 --memory 1G --timeout 60 --verdict-xml " +
+                 quote(props) + " " + quote(inst) + " >" + quote(table)),
+              0);
+    std::string p = slurp(props), t = slurp(table);
+    EXPECT_EQ(count(p, "<verdict "), 22u) << p;
+    EXPECT_EQ(count(p, "category=\"GENERIC\""), 21u) << p;
+    EXPECT_EQ(count(t, "disagree"), 1u) << "only the summary line says it\n" << t;
+    EXPECT_NE(t.find("# 19 agree, 0 disagree"), std::string::npos) << t;
+    EXPECT_NE(t.find("SAFE                  true     true     agree"), std::string::npos) << t;
+    if (lint) {
+        EXPECT_EQ(sh("xmllint --noout --relaxng " + rng + " " + quote(props) + " 2>/dev/null"), 0)
+            << p;
+    }
 }
 
 } // namespace

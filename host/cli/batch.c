@@ -64,6 +64,7 @@ typedef struct batch {
     bt_child *kids;
     int out_fd, csv_fd, sig_fd;
     char version[64];
+    char self[4096];        /* this binary, the children's default */
     /* progress */
     double t0, busy_s;
     uint32_t finished, answered, answers;
@@ -265,15 +266,14 @@ static void bt_child_version(batch *b)
 
 static int bt_settings_make(batch *b)
 {
-    static char self[4096];
     if (b->s.petrel == NULL) {
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        ssize_t n = readlink("/proc/self/exe", b->self, sizeof b->self - 1);
         if (n <= 0) {
             fputs("petrel batch: cannot find its own binary (pass --petrel)\n", stderr);
             return 1;
         }
-        self[n] = '\0';
-        b->s.petrel = self;
+        b->self[n] = '\0';
+        b->s.petrel = b->self;
     }
     if (access(b->s.petrel, X_OK) != 0)
         return bt_bad("--petrel '%s' is not an executable", b->s.petrel);

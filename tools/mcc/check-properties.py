@@ -11,6 +11,8 @@ who is right:
       consensus for that instance; DEAD_TRANSITIONS = not QuasiLiveness)
   structural properties  a recomputation here, in Python, from the PNML
       arcs (P/T instances)
+  REVERSIBLE, DEAD_PLACES (no oracle)  an enumeration of the reachability
+      graph here, in Python, where it has at most --enum-states states
 
 A verdict file speaks for every instance of a model ("a priori apply to all
 the instances"), so a file verdict that the instance's oracle or the arcs
@@ -54,7 +56,8 @@ def run_properties(petrel, folder, timeout, memory):
 # ---- the second method: the structure, recomputed from the PNML ------------
 
 def pnml_arcs(path):
-    """(places, transitions, pre, post) with pre/post: {(p, t): weight}, parallel arcs added."""
+    """(places, transitions, pre, post), pre and post: {(place, transition): weight},
+    parallel arcs added."""
     places, trans, pre, post = set(), set(), {}, {}
     arcs = []
     for _, el in ET.iterparse(path):
@@ -75,6 +78,90 @@ def pnml_arcs(path):
         else:
             post[(t, s)] = post.get((t, s), 0) + w
     return places, trans, pre, post
+
+
+def enumerate_graph(path, limit):
+    """The reachability graph by breadth-first search from the initial
+    marking; None beyond limit states. -> (places, markings, edges by
+    transition index, transitions)."""
+    places, trans, pre, post = pnml_arcs(path)
+    m0 = {}
+    for _, el in ET.iterparse(path):
+        if el.tag.rsplit("}", 1)[-1] == "place":
+            for sub in el.iter():
+                if sub.tag.rsplit("}", 1)[-1] == "initialMarking":
+                    for t in sub.iter():
+                        if t.tag.rsplit("}", 1)[-1] == "text" and t.text and t.text.strip():
+                            m0[el.get("id")] = int(t.text.strip())
+    P = sorted(places)
+    at = {p: i for i, p in enumerate(P)}
+    T = sorted(trans)
+    ins = [[(at[p], w) for (p, u), w in pre.items() if u == t] for t in T]
+    delta = []
+    for k, t in enumerate(T):
+        d = {}
+        for (p, u), w in pre.items():
+            if u == t:
+                d[at[p]] = d.get(at[p], 0) - w
+        for (p, u), w in post.items():
+            if u == t:
+                d[at[p]] = d.get(at[p], 0) + w
+        delta.append(list(d.items()))
+    start = tuple(m0.get(p, 0) for p in P)
+    index, states, edges = {start: 0}, [start], []
+    i = 0
+    while i < len(states):
+        m = states[i]
+        out = []
+        for k in range(len(T)):
+            if all(m[p] >= w for p, w in ins[k]):
+                n = list(m)
+                for p, d in delta[k]:
+                    n[p] += d
+                n = tuple(n)
+                if n not in index:
+                    if len(states) >= limit:
+                        return None
+                    index[n] = len(states)
+                    states.append(n)
+                out.append((k, index[n]))
+        edges.append(out)
+        i += 1
+    return P, states, edges, T
+
+
+def enumerated(path, limit):
+    g = enumerate_graph(path, limit)
+    if g is None:
+        return {}
+    P, states, edges, T = g
+    N = len(states)
+    pred = [[] for _ in range(N)]
+    for i, out in enumerate(edges):
+        for _, j in out:
+            pred[j].append(i)
+
+    def back(targets):
+        seen = set(targets)
+        todo = list(targets)
+        while todo:
+            for y in pred[todo.pop()]:
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return len(seen)
+    fired = {k for out in edges for k, _ in out}
+    live = all(back([i for i, out in enumerate(edges) if any(k == t for k, _ in out)]) == N
+               for t in range(len(T)))
+    return {
+        "SAFE": all(x <= 1 for m in states for x in m),
+        "DEADLOCK": any(not out for out in edges),
+        "REVERSIBLE": back([0]) == N,
+        "QUASI_LIVE": len(fired) == len(T),
+        "LIVE": live,
+        "DEAD_PLACES": any(all(m[p] == 0 for m in states) for p in range(len(P))),
+        "DEAD_TRANSITIONS": len(fired) < len(T),
+    }
 
 
 def structure(path):
@@ -125,7 +212,7 @@ def structure(path):
     }
 
 
-def second_opinion(folder, name, prop, coloured):
+def second_opinion(folder, name, prop, coloured, enum_states=100000):
     """'true'/'false' from an independent method, or None. A coloured
     instance is judged on its P/T twin (props.h), whose folder answers."""
     if coloured:
@@ -140,7 +227,10 @@ def second_opinion(folder, name, prop, coloured):
         v = (o or {}).get(exam)
         if v in ("TRUE", "FALSE"):
             return str((v == "TRUE") != negate).lower()
-        return None
+    if prop in ("REVERSIBLE", "DEAD_PLACES", "SAFE", "DEADLOCK", "LIVE", "QUASI_LIVE",
+                "DEAD_TRANSITIONS"):
+        e = enumerated(os.path.join(folder, "model.pnml"), enum_states)
+        return str(e[prop]).lower() if prop in e else None
     s = structure(os.path.join(folder, "model.pnml"))
     return str(s[prop]).lower() if prop in s else None
 
@@ -155,7 +245,8 @@ def check(args, name, folder):
     findings = []
     for prop, (mine, theirs, cmp) in rows.items():
         if cmp == "disagree":
-            findings.append((prop, mine, theirs, second_opinion(folder, name, prop, coloured)))
+            findings.append((prop, mine, theirs,
+                             second_opinion(folder, name, prop, coloured, args.enum_states)))
     return name, rc, rows, findings
 
 
@@ -169,6 +260,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per instance")
     ap.add_argument("--memory", default="2G", help="petrel --memory (default 2G)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--enum-states", type=int, default=100000,
+                    help="largest graph the Python enumeration explores (default 100000)")
     args = ap.parse_args(argv)
     names = args.instance or sorted(
         d for d in os.listdir(args.mcc)
