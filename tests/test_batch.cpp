@@ -18,26 +18,15 @@
 #include <unistd.h>
 #include <vector>
 
+#include "test_files.h"
+
 namespace {
 
 const std::string kCli = PETREL_CLI_PATH;
 const std::string kSrc = PETREL_SOURCE_DIR;
 
-std::string quote(const std::string &s)
-{
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using petrel_test::quote;
+using petrel_test::slurp;
 
 // The words of the first line of text that starts with first.
 std::vector<std::string> row(const std::string &text, const std::string &first)

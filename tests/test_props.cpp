@@ -21,17 +21,14 @@
 #include "petrel/props.h"
 #include "petrel/verdict.h"
 #include "test_enum.h"
+#include "test_files.h"
 
 namespace {
 
 const std::string kMcc = std::string(PETREL_SHARED_DIR) + "/mcc";
 const std::string kSrc = PETREL_SOURCE_DIR;
 
-bool exists(const std::string &p)
-{
-    struct stat st;
-    return stat(p.c_str(), &st) == 0;
-}
+using petrel_test::exists;
 
 pn_verdict tv(bool b) { return b ? PN_VERDICT_TRUE : PN_VERDICT_FALSE; }
 

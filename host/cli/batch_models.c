@@ -2,6 +2,7 @@
  * them, .pnml files and list files, in the order given (a folder's
  * instances sorted by name). */
 #include "batch_int.h"
+#include "path.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -20,15 +21,6 @@ static bool bt_is_file(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static char *bt_join(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p != NULL)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
 }
 
 static bool bt_ends_with(const char *s, const char *tail)
@@ -101,7 +93,7 @@ static int bt_add_folder_of_folders(bt_models *ms, const char *dir)
     for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
         if (e->d_name[0] == '.')
             continue;
-        char *sub = bt_join(dir, e->d_name), *pnml = sub ? bt_join(sub, "model.pnml") : NULL;
+        char *sub = cli_path_join(dir, e->d_name), *pnml = sub ? cli_path_join(sub, "model.pnml") : NULL;
         bool keep = pnml != NULL && bt_is_dir(sub) && bt_is_file(pnml);
         free(pnml);
         if (keep && n == cap) {
@@ -157,7 +149,7 @@ static int bt_add_list(bt_models *ms, const char *list)
             s[n - 1] = '\0';
         if (*s == '\0')
             continue;
-        char *path = s[0] == '/' ? strdup(s) : bt_join(dir, s);
+        char *path = s[0] == '/' ? strdup(s) : cli_path_join(dir, s);
         if (path == NULL) {
             rc = bt_nomem();
             break;
@@ -178,7 +170,7 @@ static int bt_add_list(bt_models *ms, const char *list)
 int bt_models_add(bt_models *ms, const char *arg, bool from_list)
 {
     if (bt_is_dir(arg)) {
-        char *pnml = bt_join(arg, "model.pnml");
+        char *pnml = cli_path_join(arg, "model.pnml");
         if (pnml == NULL)
             return bt_nomem();
         bool instance = bt_is_file(pnml);

@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "options.h"
+#include "path.h"
 #include "properties.h"
 #include "stream.h"
 #include "verdicts.h"
@@ -35,15 +36,6 @@ typedef struct cli_run {
     cli_stream *out;      /* every answer goes through it (stream.h) */
 } cli_run;
 
-static char *cli_join(const char *dir, const char *file)
-{
-    size_t n = strlen(dir) + strlen(file) + 2;
-    char *p = malloc(n);
-    if (p != NULL)
-        snprintf(p, n, "%s/%s", dir, file);
-    return p;
-}
-
 static int cli_resolve_model(cli_run *r)
 {
     struct stat st;
@@ -53,7 +45,7 @@ static int cli_resolve_model(cli_run *r)
     }
     if (S_ISDIR(st.st_mode)) {
         r->dir = strdup(r->o.model);
-        r->pnml = cli_join(r->o.model, "model.pnml");
+        r->pnml = cli_path_join(r->o.model, "model.pnml");
     } else {
         r->pnml = strdup(r->o.model);
         const char *slash = strrchr(r->o.model, '/');
@@ -226,7 +218,7 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     const char *file = pn_exam_formula_file(r->o.exam);
     if (file == NULL)
         return 0;
-    char *path = cli_join(r->dir, file);
+    char *path = cli_path_join(r->dir, file);
     if (path == NULL)
         return 1;
     pn_error err = {0};

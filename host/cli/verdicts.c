@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "path.h"
 #include "petrel/mcc.h"
 
 /* ISO 8601, UTC. */
@@ -148,12 +149,9 @@ int cli_verdicts_write_props(const char *path, const pn_net *net, const pn_props
 
 pn_verdicts *cli_verdicts_read_model(const char *dir, FILE *diag)
 {
-    const char *file = "GenericPropertiesVerdict.xml";
-    size_t n = strlen(dir) + strlen(file) + 2;
-    char *path = malloc(n);
+    char *path = cli_path_join(dir, "GenericPropertiesVerdict.xml");
     if (path == NULL)
         return NULL;
-    snprintf(path, n, "%s/%s", dir, file);
     pn_verdicts *v = NULL;
     pn_error err = {0};
     if (pn_verdicts_read(path, &v, &err) != PN_OK && err.code != PN_ERR_IO && diag != NULL)
