@@ -347,6 +347,13 @@ static void bt_close_fds(int (*p)[2], int n)
                 close(p[i][k]);
 }
 
+/* fd as descriptor `to`, open across exec (dup2 of a descriptor onto
+ * itself would keep its close-on-exec flag). */
+static int bt_move_fd(int fd, int to)
+{
+    return fd == to ? fcntl(to, F_SETFD, 0) : dup2(fd, to);
+}
+
 /* In the child, between fork and exec: its own process group (a ^C at the
  * terminal reaches the batch, which ends the runs), death with the batch,
  * the pipes on 1, 2 and 3, no BenchKit variables (the command line says
@@ -357,9 +364,9 @@ static void bt_exec_child(int (*p)[2], pid_t parent, char **argv, const char *pe
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(127);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(p[BT_OUT][1], 1) < 0 ||
-        dup2(p[BT_ERR][1], 2) < 0 || dup2(p[BT_STATS][1], 3) < 0)
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || bt_move_fd(devnull, 0) < 0 || bt_move_fd(p[BT_OUT][1], 1) < 0 ||
+        bt_move_fd(p[BT_ERR][1], 2) < 0 || bt_move_fd(p[BT_STATS][1], 3) < 0)
         _exit(127);
     unsetenv("BK_EXAMINATION");
     unsetenv("BK_TIME_CONFINEMENT");
