@@ -212,7 +212,7 @@ def structure(path):
     }
 
 
-def second_opinion(folder, name, prop, coloured, enum_states=100000):
+def second_opinion(folder, name, prop, coloured, enum_states=150000):
     """'true'/'false' from an independent method, or None. A coloured
     instance is judged on its P/T twin (props.h), whose folder answers."""
     if coloured:
@@ -260,8 +260,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per instance")
     ap.add_argument("--memory", default="2G", help="petrel --memory (default 2G)")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--enum-states", type=int, default=100000,
-                    help="largest graph the Python enumeration explores (default 100000)")
+    ap.add_argument("--enum-states", type=int, default=150000,
+                    help="largest graph the Python enumeration explores (default 150000)")
     args = ap.parse_args(argv)
     names = args.instance or sorted(
         d for d in os.listdir(args.mcc)
