@@ -313,6 +313,24 @@ TEST_F(VerdictXml, OnePerFormulaAndValid)
         EXPECT_EQ(sh("xmllint --noout --relaxng " + rng + " " + quote(ub) + " 2>/dev/null"), 0) << x;
     }
 
+    // LTL with --trace: every FALSE formula carries its counterexample lasso
+    std::string phil = std::string(PETREL_SHARED_DIR) + "/mcc/Philosophers-PT-000005";
+    std::string ltl = dir + "/ltl.xml";
+    if (stat(phil.c_str(), &st) == 0) {
+        ASSERT_EQ(sh(quote(kCli) + " -q -e LTLCardinality --trace --threads 1 --memory 1G "
+                     "--timeout 60 --verdict-xml " + quote(ltl) + " " + quote(phil) +
+                     " >/dev/null 2>&1"),
+                  0);
+        std::string l = slurp(ltl);
+        EXPECT_EQ(count(l, "<verdict "), 16u) << l;
+        EXPECT_GT(count(l, "value=\"FALSE\""), 0u) << l;
+        EXPECT_EQ(count(l, "<cycle>"), count(l, "value=\"FALSE\"")) << l;
+        if (lint) {
+            EXPECT_EQ(sh("xmllint --noout --relaxng " + rng + " " + quote(ltl) + " 2>/dev/null"), 0)
+                << l;
+        }
+    }
+
     ASSERT_EQ(sh(quote(kCli) + " properties -q --threads 1 --memory 1G --timeout 60 --verdict-xml " +
                  quote(props) + " " + quote(inst) + " >" + quote(table)),
               0);

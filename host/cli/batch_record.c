@@ -1,5 +1,6 @@
 /* petrel batch records (batch_int.h): one run's MCC lines, statistics and
- * end as a JSON Lines record and CSV rows, and the keys of the records a
+ * end as a JSON Lines record (jsonlines.org: one RFC 8259 object per line)
+ * and CSV rows (RFC 4180, every field quoted), and the keys of the records a
  * results file already holds (--resume). */
 #include "batch_int.h"
 

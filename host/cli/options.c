@@ -12,7 +12,7 @@ static void cli_usage(FILE *f)
     fputs(
         "Usage: petrel [options] MODEL\n"
         "       petrel properties [options] MODEL\n"
-        "       petrel batch [batch options] MODEL... (petrel batch --help)\n"
+        "       petrel batch [options] --out FILE MODEL... (see petrel batch --help)\n"
         "Explicit-state model checker for Petri nets (MCC examinations).\n"
         "\n"
         "MODEL is an MCC instance folder (model.pnml and the formula files) or a\n"
@@ -55,6 +55,9 @@ static void cli_usage(FILE *f)
         "                          model's GenericPropertiesVerdict.xml against what\n"
         "                          Petrel proves and say so on stderr (hints only:\n"
         "                          never used as answers)\n"
+        "      --stats-fd N        at the end, write one line of run statistics\n"
+        "                          (states, edges, the budget that ran out) to\n"
+        "                          descriptor N (petrel batch reads it)\n"
         "  -q, --quiet             no statistics or progress on stderr\n"
         "      --progress          a progress line every second (default: every 5 s)\n"
         "  -v, --verbose           more detail on stderr\n"

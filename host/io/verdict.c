@@ -1,6 +1,8 @@
-/* The MCC properties-verdict XML (verdict.h): a small in-memory list, read
- * with libxml2's tree parser (the files are a few kilobytes) and written
- * with its text writer, which escapes every name and value. */
+/* The MCC properties-verdict XML (verdict.h), after L. M. Hillah, "Generic
+ * precomputed properties verdicts" (MCC tool submission kit, 2018): a small
+ * in-memory list, read with libxml2's tree parser (the files are a few
+ * kilobytes) and written with its text writer, which escapes every name and
+ * value. */
 #include "petrel/verdict.h"
 
 #include <libxml/parser.h>
