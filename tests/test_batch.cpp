@@ -211,6 +211,33 @@ TEST_F(Batch, MalformedModelIsAnErrorAndTheBatchGoesOn)
     EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
 }
 
+// A run that crashes is an error naming its signal; one that outlives its
+// time (and its watchdog) is stopped by the batch and recorded as a
+// timeout; the batch goes on and records both.
+TEST_F(Batch, CrashAndHangAreRecorded)
+{
+    std::string fake = dir + "/fake-petrel";
+    std::ofstream(fake) << "#!/bin/sh\ncase \"$*\" in\n  *dining3*) kill -SEGV $$;;\n"
+                           "  *mutex2*) exec sleep 60;;\nesac\nexec "
+                        << quote(kCli) << " \"$@\"\n";
+    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    std::string out = dir + "/r.jsonl";
+    auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(batch("--jobs 3 --threads 3 --memory 1G --timeout 1 -q -e ReachabilityDeadlock "
+                    "--petrel " + quote(fake) + " --out " + quote(out) + " " + models),
+              0)
+        << slurp(dir + "/stderr");
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string norm = normalized(out);
+    EXPECT_EQ(count_lines(slurp(out)), 3u) << norm;
+    EXPECT_NE(norm.find("killed by signal 11"), std::string::npos) << norm;
+    EXPECT_NE(norm.find("\"status\": \"timeout\""), std::string::npos) << norm;
+    EXPECT_NE(norm.find("killed by petrel batch past its time limit"), std::string::npos) << norm;
+    EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
+    // 1 s budget, 5 s grace, then SIGTERM: not the sleep's 60 s
+    EXPECT_LT(s, 30.0);
+}
+
 // The tools on results files: score.py --results against the hand-checked
 // models' expected-StateSpace.out (and a planted wrong answer), another
 // tool's MCC lines imported, and the cactus plot of both.
