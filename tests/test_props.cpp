@@ -352,7 +352,7 @@ void behaviour_against_enumeration(int nets, uint64_t seed)
 
 TEST(PropsBehaviour, MatchesEnumerationOnRandomNets)
 {
-    behaviour_against_enumeration(300, 2121);
+    behaviour_against_enumeration(1000, 2121);
 }
 
 TEST(PropsBehaviour, Big_MatchesEnumerationOnThousandsOfRandomNets)
