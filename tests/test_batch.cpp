@@ -289,6 +289,31 @@ TEST_F(Batch, ScoreImportAndPlotResultsFiles)
     EXPECT_NE(picture.find("other ? (3)"), std::string::npos) << picture;
 }
 
+// tools/mcc/check-properties.py on two instances whose verdict files are
+// wrong for them: each disagreement is settled by a second method (the
+// OneSafe oracle; a Python enumeration of 832 states), none is Petrel's.
+TEST_F(Batch, CheckPropertiesSettlesDisagreements)
+{
+    std::string mcc = std::string(PETREL_SHARED_DIR) + "/mcc";
+    if (!petrel_test::exists(mcc + "/SimpleLoadBal-PT-02"))
+        GTEST_SKIP() << mcc << " is absent";
+    std::string report = dir + "/check.txt";
+    EXPECT_EQ(sh("python3 " + quote(kSrc + "/tools/mcc/check-properties.py") + " --petrel " +
+                 quote(kCli) + " --timeout 20 --instance PermAdmissibility-PT-01 "
+                 "SimpleLoadBal-PT-02 >" + quote(report) + " 2>&1"),
+              0)
+        << slurp(report);
+    std::string r = slurp(report);
+    EXPECT_NE(r.find("PermAdmissibility-PT-01 SAFE: petrel true, verdict file false, second "
+                     "method true"),
+              std::string::npos)
+        << r;
+    EXPECT_NE(r.find("SimpleLoadBal-PT-02 REVERSIBLE: petrel true, verdict file false, second "
+                     "method true"),
+              std::string::npos)
+        << r;
+}
+
 TEST_F(Batch, UsageErrors)
 {
     EXPECT_EQ(batch("--out " + quote(dir + "/r.jsonl")), 2) << "no model";
