@@ -98,4 +98,51 @@ void bt_done_free(bt_done *d);
  * off between its CSV rows and its JSON line is run again). */
 int bt_csv_keep(const char *path, const bt_done *d);
 
+/* ---- the scheduler (batch.c) and its command line (batch_options.c) ---- */
+
+enum { BT_OUT, BT_ERR, BT_STATS, BT_PIPES };
+
+typedef struct bt_child {
+    pid_t pid;              /* 0: the slot is free */
+    uint32_t run;
+    int fd[BT_PIPES];       /* read ends; -1 once at end of file */
+    bt_buf buf[BT_PIPES];
+    double t0;
+    bool term_sent, kill_sent;
+    double term_at, kill_at;
+} bt_child;
+
+typedef struct bt_run {
+    uint32_t model;
+    pn_exam exam;
+} bt_run;
+
+typedef struct batch {
+    bt_settings s;
+    bt_models models;
+    pn_exam exams[PN_EXAM_COUNT];
+    uint32_t n_exams;
+    const char *out_path, *csv_path;
+    bool resume, quiet;
+    uint32_t jobs;
+    uint64_t memory_total;
+    uint32_t threads_total;
+    bt_run *runs;           /* the runs to do (those not already recorded) */
+    uint32_t n_runs, next, skipped;
+    bt_child *kids;
+    int out_fd, csv_fd, sig_fd;
+    char version[64];
+    char self[4096];        /* this binary, the children's default */
+    /* progress */
+    double t0, busy_s;
+    uint32_t finished, answered, answers;
+} batch;
+
+/* Parses argv (argv[0] is "batch") into b, the models listed: 0, -1 when
+ * --help was printed, 2 for bad usage (said on stderr). */
+int bt_parse(batch *b, int argc, char **argv);
+/* The children's binary, version, and share of threads and memory: 0, or
+ * an exit code (said on stderr). */
+int bt_settings_make(batch *b);
+
 #endif
