@@ -398,4 +398,26 @@ TEST_F(VerdictXml, OnePerFormulaAndValid)
     }
 }
 
+// petrel properties keeps its --timeout even where a step overruns its
+// share (on RERS2020-PT-pb103 the stubborn-set step of DEAD_PLACES once ran
+// 4.5 s past a 1.8 s share): its watchdog prints the table at the deadline.
+TEST_F(VerdictXml, PropertiesKeepTheDeadline)
+{
+    std::string inst = std::string(PETREL_SHARED_DIR) + "/mcc/RERS2020-PT-pb103";
+    if (!petrel_test::exists(inst))
+        GTEST_SKIP() << inst << " is absent";
+    std::string table = dir + "/props.txt";
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(sh(quote(kCli) + " properties -q --threads 1 --memory 1G --timeout 2 " + quote(inst) +
+                 " >" + quote(table)),
+              0);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string t = slurp(table);
+    EXPECT_LT(s, 2 + 1 + 4.0) << t; /* the deadline, the grace, the process's end */
+    size_t lines = count_lines(t); /* header, 22 properties, "# out of time"?, summary */
+    EXPECT_TRUE(lines == 24u || (lines == 25u && t.find("# out of time") != std::string::npos))
+        << t;
+    EXPECT_NE(t.find("DEAD_TRANSITIONS "), std::string::npos) << t;
+}
+
 } // namespace

@@ -33,6 +33,8 @@ static void props_decide(pn_props *out, pn_prop p, bool holds, uint32_t techniqu
 {
     out->v[p].verdict = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     out->v[p].techniques = techniques;
+    if (out->on_decide != NULL)
+        out->on_decide(out->on_decide_ctx, p, out->v[p].verdict);
 }
 
 static bool props_is(const pn_props *out, pn_prop p, pn_verdict v)

@@ -66,6 +66,11 @@ typedef struct pn_props {
     pn_prop_value v[PN_PROP_COUNT];
     bool explored;        /* some exploration ran (PARALLEL_PROCESSING ...) */
     uint32_t threads;
+    /* Optional, set by the caller: told of each behavioural property the
+     * moment it is decided, from the thread that called
+     * pn_props_behavioural (the CLI's watchdog keeps a copy). */
+    void (*on_decide)(void *ctx, pn_prop p, pn_verdict v);
+    void *on_decide_ctx;
 } pn_props;
 
 const char *pn_prop_name(pn_prop p);
