@@ -360,8 +360,7 @@ static int cli_properties(cli_run *r)
     if (rc == 0)
         rc = cli_load(r);
     if (rc < 0) {
-        fputs("petrel: nothing to report: the model could not be read in time\n", stderr);
-        rc = 1;
+        rc = cli_properties_unread(&r->o, r->dir);
     } else if (rc == 0) {
         cli_examine_opts(r);
         r->xo.engine = PN_ENGINE_AUTO;

@@ -36,7 +36,8 @@ static const char *props_compare(const char *mine, const char *theirs)
     return strcmp(mine, theirs) == 0 ? "agree" : "disagree";
 }
 
-static void props_print(const pn_verdict *v, const pn_verdicts *file, bool out_of_time)
+/* note: a line to add (why some are unknown), or NULL. */
+static void props_print(const pn_verdict *v, const pn_verdicts *file, const char *note)
 {
     unsigned agree = 0, disagree = 0;
     printf("%-21s %-8s %-8s %s\n", "property", "petrel", "file", "comparison");
@@ -49,8 +50,8 @@ static void props_print(const pn_verdict *v, const pn_verdicts *file, bool out_o
         disagree += strcmp(cmp, "disagree") == 0;
         printf("%-21s %-8s %-8s %s\n", name, mine, theirs != NULL ? theirs : "-", cmp);
     }
-    if (out_of_time)
-        printf("# out of time: the properties still open are unknown\n");
+    if (note != NULL)
+        printf("# %s\n", note);
     if (file == NULL)
         printf("# no GenericPropertiesVerdict.xml beside the model\n");
     else
@@ -88,7 +89,7 @@ static void *props_watch_run(void *arg)
     while (!w->finished) {
         double left = w->fire_at - pn_clock_now();
         if (left <= 0) {
-            props_print(w->seen, w->file, true);
+            props_print(w->seen, w->file, "out of time: the properties still open are unknown");
             _exit(0); /* with the lock held: nothing prints after this */
         }
         struct timespec ts;
@@ -158,11 +159,21 @@ int cli_properties_run(const cli_options *o, const char *dir, const pn_cnet *cn,
         pn_verdict v[PN_PROP_COUNT];
         for (int k = 0; k < PN_PROP_COUNT; k++)
             v[k] = p.v[k].verdict;
-        props_print(v, file, false);
+        props_print(v, file, NULL);
         if (o->verdict_xml != NULL)
             rc = cli_verdicts_write_props(o->verdict_xml, cn->net, &p);
     }
     pn_props_free(&p);
     pn_verdicts_free(file);
     return rc;
+}
+
+int cli_properties_unread(const cli_options *o, const char *dir)
+{
+    pn_verdicts *file = cli_verdicts_read_model(dir, o->quiet ? NULL : stderr);
+    pn_verdict v[PN_PROP_COUNT] = {PN_VERDICT_UNKNOWN};
+    props_print(v, file, "the model could not be read in time, or not at all: every property "
+                         "is unknown");
+    pn_verdicts_free(file);
+    return 0;
 }

@@ -11,4 +11,8 @@
 int cli_properties_run(const cli_options *o, const char *dir, const pn_cnet *cn,
                        const pn_examine_opts *xo, pn_budget *budget);
 
+/* The model could not be read within the budget, or holds what Petrel
+ * does not handle: the table with every property unknown. Returns 0. */
+int cli_properties_unread(const cli_options *o, const char *dir);
+
 #endif
