@@ -83,7 +83,9 @@ static void props_take(props_run *r, const pn_report *rep, pn_prop p, pn_verdict
      * unsafe marking (QuasiLiveness's witness shows one transition). */
     bool evidence = (p == PN_PROP_DEADLOCK && v->verdict == PN_VERDICT_TRUE) ||
                     (p == PN_PROP_SAFE && v->verdict == PN_VERDICT_FALSE);
-    if (evidence && a->has_witness && r->opts.explore.keep_parents && v->trace == NULL &&
+    /* (traces keep the net unreduced, so the path names its transitions) */
+    if (evidence && a->has_witness && r->opts.explore.keep_parents && rep->reduced == NULL &&
+        v->trace == NULL &&
         !pn_engine_trace(&rep->result, a->witness, &v->trace, &v->trace_len))
         v->trace = NULL;
 }
@@ -98,7 +100,7 @@ static pn_status props_global(props_run *r, pn_exam exam, pn_prop p, pn_verdict 
     return st;
 }
 
-/* A set of n formulas named after places (ids borrowed from the net). */
+/* An empty set with room for n formulas (props_set_add fills it). */
 static pn_fml_set *props_set_new(const pn_cnet *cn, uint32_t n)
 {
     pn_fml_set *set = calloc(1, sizeof *set);
