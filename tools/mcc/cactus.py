@@ -150,6 +150,7 @@ def png(curves, path, title):
     script = ["set terminal png size 720,440",
               "set output '%s'" % path, "set title '%s'" % title, "set logscale y",
               "set xlabel 'answers solved (right)'", "set ylabel 'seconds'", "set key left top",
+              "set xrange [0:*]",
               "plot " + ", ".join("'-' with steps lw 2 title '%s'" % label for label, _ in curves)]
     for _, rows in curves:
         script += ["%d %g" % p for p in points(rows)] + ["e"]
