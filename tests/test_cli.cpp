@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "test_coloured.h"
+#include "test_files.h"
 
 namespace {
 
@@ -35,27 +36,9 @@ const double kQuick = 60.0;
 const double kQuick = 10.0;
 #endif
 
-bool exists(const std::string &path)
-{
-    struct stat sb;
-    return stat(path.c_str(), &sb) == 0;
-}
-
-std::string quote(const std::string &s)
-{
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using petrel_test::exists;
+using petrel_test::quote;
+using petrel_test::slurp;
 
 // A scratch folder per test, removed afterwards.
 class Cli : public ::testing::Test {

@@ -850,7 +850,7 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (exam == PN_EXAM_STATE_SPACE)
         return examine_state_space(cn, kind, &o, opts->diag, &r->result, err);
     r->result.threads = o.threads ? o.threads : 1;
-    if (pn_col_rewritten(cn, exam))
+    if (!opts->pt_globals && pn_col_rewritten(cn, exam))
         return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
     return examine_reduced(cn, exam, set, opts, &o, budget, r, err);

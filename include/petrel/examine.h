@@ -40,6 +40,11 @@ typedef struct pn_examine_opts {
      * gets the reduced net as PNML. */
     bool no_reduce;
     const char *write_reduced;
+    /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net
+     * on its P/T places and transitions rather than its coloured ones (the
+     * MCC's generic properties of a coloured model are those of its P/T
+     * twin, props.h). */
+    bool pt_globals;
 } pn_examine_opts;
 
 /* What one examination found. check: the answers (pn_check_count,

@@ -50,6 +50,13 @@ void pn_lazy_cycle_proviso(pn_lazy *z);
  * expanded all the same): the reduction does not pay for what it costs
  * (one search of its own). 0: no probe; no effect on other spaces. */
 void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille);
+/* Keep the transition of every successor entry (4 more bytes an edge,
+ * under the budget): call before the first pn_lazy_succ. */
+pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err);
+bool pn_lazy_keeps_trans(const pn_lazy *z);
+/* With keep_trans, after pn_lazy_succ(s): the transitions of s's successor
+ * entries, parallel to *succ (valid as long as it); else NULL. */
+const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s);
 /* Transitions enabled in s (all of them, also over a reducing space). */
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
 /* The packed state vector of s (pn_space_words words), valid until the
