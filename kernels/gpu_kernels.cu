@@ -12,8 +12,10 @@
 
 /* Expands the states [a.begin, a.end), grid-stride. MAXW > 0: successor
  * scratch in a local array (states of at most MAXW words); MAXW == 0: in
- * a.scratch, a.g.words * GPU_BATCH per thread of the grid. */
-template <uint32_t MAXW>
+ * a.scratch, a.g.words * GPU_BATCH per thread of the grid. ITEMS: the
+ * check's items are evaluated on every expanded state (a StateSpace run
+ * gets the variant without their registers and local array). */
+template <uint32_t MAXW, bool ITEMS>
 GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu_args a)
 {
 #if defined(__CUDA_ARCH__) || defined(PN_GPU_EMULATE)
@@ -24,10 +26,9 @@ GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu
     pn_expand_scratch scratch;
     scratch.succ = MAXW ? local : a.scratch + tid * a.g.words * GPU_BATCH;
     uint64_t edges = 0, max_place = 0, max_marking = 0;
-    uint64_t bounds[PN_ITEMS_LOCAL];
-    for (uint32_t k = 0; k < a.items.n_local; k++)
+    uint64_t bounds[ITEMS ? PN_ITEMS_LOCAL : 1];
+    for (uint32_t k = 0; ITEMS && k < a.items.n_local; k++)
         bounds[k] = 0;
-    const bool items = a.items.n != 0 || a.items.track_quasi || a.items.track_stable;
     for (uint64_t id = a.begin + tid; id < a.end; id += stride) {
         pn_expand_out out;
         pn_expand_state(&a.g, &a.v, &a.tree, id, &scratch, &out);
@@ -39,11 +40,12 @@ GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu
         /* Compact table: the store is the window of ids from v.base. */
         const uint64_t *s = a.v.store + (id - a.v.base) * a.g.words;
         gpu_tokens(&a.g, s, &max_place, &max_marking);
-        if (items)
+        if (ITEMS)
             pn_items_state(&a.items, &a.g, s, id, out.enabled, bounds);
     }
     gpu_flush(a.ctr, edges, max_place, max_marking);
-    gpu_flush_bounds(&a.items, bounds);
+    if (ITEMS)
+        gpu_flush_bounds(&a.items, bounds);
 }
 
 /* Random walks: thread w continues walk w for a.steps steps. Each state met
@@ -122,27 +124,25 @@ GPU_KERNEL void gpu_repack_kernel(const GPU_GRID_CONST pn_prog from,
 
 /* ---- launch glue ---------------------------------------------------------- */
 
+#define GPU_EXPAND_CASE(W)                                                                 \
+    case W:                                                                                \
+        if (items)                                                                         \
+            GPU_LAUNCH((gpu_expand_kernel<W, true>), blocks, GPU_BLOCK, stream, *a);       \
+        else                                                                               \
+            GPU_LAUNCH((gpu_expand_kernel<W, false>), blocks, GPU_BLOCK, stream, *a);      \
+        return cudaSuccess
+
 GPU_GLUE cudaError_t gpu_kernels_expand(const gpu_args *a, uint32_t maxw, uint64_t blocks,
                                         cudaStream_t stream)
 {
+    const bool items = a->items.n != 0 || a->items.track_quasi || a->items.track_stable;
     switch (maxw) {
-    case 2:
-        GPU_LAUNCH(gpu_expand_kernel<2>, blocks, GPU_BLOCK, stream, *a);
-        return cudaSuccess;
-    case 8:
-        GPU_LAUNCH(gpu_expand_kernel<8>, blocks, GPU_BLOCK, stream, *a);
-        return cudaSuccess;
-    case 32:
-        GPU_LAUNCH(gpu_expand_kernel<32>, blocks, GPU_BLOCK, stream, *a);
-        return cudaSuccess;
-    case 128:
-        GPU_LAUNCH(gpu_expand_kernel<128>, blocks, GPU_BLOCK, stream, *a);
-        return cudaSuccess;
-    case 0:
-        GPU_LAUNCH(gpu_expand_kernel<0>, blocks, GPU_BLOCK, stream, *a);
-        return cudaSuccess;
-    default:
-        return cudaErrorInvalidValue;
+        GPU_EXPAND_CASE(2);
+        GPU_EXPAND_CASE(8);
+        GPU_EXPAND_CASE(32);
+        GPU_EXPAND_CASE(128);
+        GPU_EXPAND_CASE(0);
+    default: return cudaErrorInvalidValue;
     }
 }
 
@@ -175,6 +175,6 @@ GPU_GLUE void gpu_kernels_repack(const pn_prog *from, const pn_prog *to, const u
 cudaError_t gpu_kernels_probe(void)
 {
     cudaFuncAttributes attr;
-    return cudaFuncGetAttributes(&attr, gpu_expand_kernel<2>);
+    return cudaFuncGetAttributes(&attr, gpu_expand_kernel<2, false>);
 }
 #endif

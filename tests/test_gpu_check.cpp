@@ -78,11 +78,23 @@ struct CheckRun {
     ~CheckRun() { pn_engine_result_free(&r); }
 };
 
+enum class Engine { Cpu, Emulated, Device };
+
+// Without a usable device the GpuDevice* tests skip, saying why.
+#define REQUIRE_GPU()                                                                      \
+    do {                                                                                   \
+        char why_[256];                                                                    \
+        if (!pn_gpu_available(why_, sizeof why_))                                          \
+            GTEST_SKIP() << "no usable GPU: " << why_;                                     \
+    } while (0)
+
 // One exploration with a fresh check: the CPU engine runs its visitor, the
-// emulated GPU engine evaluates the check's items in its kernel.
-void run_check(bool gpu, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+// GPU engine (emulated or on the device) evaluates the check's items in its
+// kernel.
+void run_check(Engine which, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                pn_engine_opts o, CheckRun *out)
 {
+    const bool gpu = which != Engine::Cpu;
     pn_error err;
     pn_error_clear(&err);
     pn_check *c = nullptr;
@@ -90,7 +102,9 @@ void run_check(bool gpu, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     CheckPtr check(c);
     o.visitor = pn_check_visitor(c);
     o.check = gpu ? c : nullptr;
-    out->st = gpu ? gpu_explore_impl(cn, &o, &out->r, &err) : pn_explore(cn, &o, &out->r, &err);
+    out->st = which == Engine::Cpu        ? pn_explore(cn, &o, &out->r, &err)
+              : which == Engine::Emulated ? gpu_explore_impl(cn, &o, &out->r, &err)
+                                          : pn_gpu_explore(cn, &o, &out->r, &err);
     out->msg = err.msg;
     pn_check_finish(c, out->st == PN_OK ? &out->r : nullptr);
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
@@ -212,7 +226,7 @@ SetPtr formulas(const std::string &instance, const pn_net *net, pn_exam exam)
 }
 
 // Each examination of each instance, on both engines: the same answers.
-void instances_agree(uint64_t lo, uint64_t hi)
+void instances_agree(Engine which, uint64_t lo, uint64_t hi)
 {
     std::vector<Instance> rows = small_instances(lo, hi);
     if (rows.empty())
@@ -228,8 +242,8 @@ void instances_agree(uint64_t lo, uint64_t hi)
             if (pn_exam_formula_file(exam) != nullptr && set == nullptr)
                 continue;
             CheckRun cpu, gpu;
-            run_check(false, l.cn.get(), exam, set.get(), engine_opts(), &cpu);
-            run_check(true, l.cn.get(), exam, set.get(), engine_opts(), &gpu);
+            run_check(Engine::Cpu, l.cn.get(), exam, set.get(), engine_opts(), &cpu);
+            run_check(which, l.cn.get(), exam, set.get(), engine_opts(), &gpu);
             expect_same_answers(gpu, cpu, row.name + " " + name);
             EXPECT_EQ(gpu.r.status, cpu.r.status) << row.name << " " << name;
             cases++;
@@ -240,11 +254,20 @@ void instances_agree(uint64_t lo, uint64_t hi)
 
 } // namespace
 
-TEST_F(GpuEmulatedCheck, SmallInstancesAgreeWithTheCpuEngine) { instances_agree(0, 60000); }
+TEST_F(GpuEmulatedCheck, SmallInstancesAgreeWithTheCpuEngine)
+{
+    instances_agree(Engine::Emulated, 0, 60000);
+}
 
 TEST_F(GpuEmulatedCheck, Big_SmallInstancesAgreeWithTheCpuEngine)
 {
-    instances_agree(60000, UINT64_MAX);
+    instances_agree(Engine::Emulated, 60000, UINT64_MAX);
+}
+
+TEST(GpuDeviceCheck, SmallInstancesAgreeWithTheCpuEngine)
+{
+    REQUIRE_GPU();
+    instances_agree(Engine::Device, 0, UINT64_MAX);
 }
 
 // --trace: each witness's path replays to a state that decides the item, and
@@ -265,8 +288,8 @@ TEST_F(GpuEmulatedCheck, WitnessTracesAreShortestAndReplay)
             pn_engine_opts o = engine_opts();
             o.keep_parents = true;
             CheckRun cpu, gpu;
-            run_check(false, l.cn.get(), exam, set.get(), o, &cpu);
-            run_check(true, l.cn.get(), exam, set.get(), o, &gpu);
+            run_check(Engine::Cpu, l.cn.get(), exam, set.get(), o, &cpu);
+            run_check(Engine::Emulated, l.cn.get(), exam, set.get(), o, &gpu);
             expect_same_answers(gpu, cpu, std::string(inst) + " " + name);
             EXPECT_FALSE(gpu.r.compact);
             for (size_t i = 0; i < gpu.answers.size(); i++) {
@@ -324,7 +347,7 @@ TEST_F(GpuEmulatedCheck, RandomNetsAgreeWithEnumeration)
         pn_engine_opts o = engine_opts();
         o.full_store = rng() % 4 == 0; // mostly the compact table, sometimes the id table
         CheckRun gpu;
-        run_check(true, cn, exam, set.get(), o, &gpu);
+        run_check(Engine::Emulated, cn, exam, set.get(), o, &gpu);
         ASSERT_EQ(gpu.st, PN_OK) << gpu.msg;
         for (uint32_t i = 0; i < set->n; i++) {
             pn_answer want = truth(set->props[i].root, cn, states);
@@ -365,7 +388,7 @@ TEST_F(GpuEmulatedCheck, RandomNetsAgreeWithEnumeration)
                                                     {PN_EXAM_STABLE_MARKING, stable}};
         for (const auto &g : globals) {
             CheckRun r;
-            run_check(true, cn, g.first, nullptr, o, &r);
+            run_check(Engine::Emulated, cn, g.first, nullptr, o, &r);
             ASSERT_EQ(r.st, PN_OK) << r.msg;
             EXPECT_EQ(show(r.answers[0]), g.second ? "TRUE" : "FALSE")
                 << "net " << iter << " " << pn_exam_name(g.first);
@@ -523,7 +546,8 @@ TEST_F(GpuEmulatedCheck, EveryAllocationFailureEndsCleanly)
         SCOPED_TRACE(k);
         gpu_emu_fail_after = k;
         CheckRun r;
-        run_check(true, n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(), engine_opts(), &r);
+        run_check(Engine::Emulated, n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(),
+                  engine_opts(), &r);
         EXPECT_TRUE(r.st == PN_OK || r.st == PN_ERR_NOMEM || r.st == PN_ERR_INTERNAL) << r.msg;
         if (r.st == PN_OK && r.r.status == PN_RUN_COMPLETE) {
             EXPECT_EQ(show(r.answers[0]), "FALSE");
@@ -712,4 +736,46 @@ TEST_F(GpuEmulatedCheck, WalksWidenAndReachTheBound)
     ASSERT_EQ(gpu_walk_impl(n.cn.get(), &it, 1, &o, &f, &err), PN_OK) << err.msg;
     EXPECT_NE(f.witness, PN_ITEM_NONE);
     EXPECT_EQ(f.max, 600u);
+}
+
+// The walks on the device: whatever they find is true.
+TEST(GpuDeviceCheck, WalksAreSound)
+{
+    REQUIRE_GPU();
+    std::mt19937_64 rng(0x6465766963657721ULL);
+    uint32_t found = 0;
+    for (int iter = 0; iter < 100; iter++) {
+        Net n = build(random_bounded_spec(rng, 2 + (uint32_t)(rng() % 5), 1 + (uint32_t)(rng() % 8)));
+        const pn_cnet *cn = n.cn.get();
+        auto states = reachable(cn, 5000);
+        if (states.empty())
+            continue;
+        std::vector<pn_fml_node *> roots;
+        for (int i = 0; i < 4; i++)
+            roots.push_back(rand_root(rng, cn, (uint32_t)(rng() % 2)));
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_error err;
+        pn_error_clear(&err);
+        pn_check *c = nullptr;
+        ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_CARDINALITY, set.get(), 1, &c, &err), PN_OK);
+        CheckPtr check(c);
+        Goals g;
+        goals_of(c, &g);
+        pn_walk_opts o = walk_opts(rng(), 1, 50);
+        std::vector<pn_item_found> f(g.items.size() + 1);
+        ASSERT_EQ(pn_gpu_walk(cn, g.items.data(), (uint32_t)g.items.size(), &o, f.data(), &err),
+                  PN_OK)
+            << err.msg;
+        for (size_t k = 0; k < g.items.size(); k++) {
+            if (f[k].witness == PN_ITEM_NONE)
+                continue;
+            found++;
+            uint32_t i = g.items[k].answer;
+            bool neg = set->props[i].root->kind == PN_FML_NOT;
+            bool ef = g.items[k].kind == PN_ITEM_EF;
+            EXPECT_EQ(truth(set->props[i].root, cn, states).verdict,
+                      (ef != neg) ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+        }
+    }
+    EXPECT_GT(found, 50u);
 }
