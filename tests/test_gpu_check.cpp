@@ -34,6 +34,7 @@
 #include "petrel/walk.h"
 #include "formula/sformula.h"
 #include "test_enum.h"
+#include "test_text.h"
 
 // The engine and the walks as host code (static functions only).
 #define PN_GPU_EMULATE 1
@@ -161,25 +162,19 @@ std::vector<Instance> small_instances(uint64_t lo, uint64_t hi)
     std::string line;
     if (!std::getline(in, line))
         return out;
-    auto split = [](const std::string &s) {
-        std::vector<std::string> cells;
-        std::string cell;
-        std::istringstream is(s);
-        while (std::getline(is, cell, '\t'))
-            cells.push_back(cell);
-        return cells;
-    };
-    std::vector<std::string> head = split(line);
+    std::vector<std::string> head = petrel_test::split_tabs(line);
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < head.size(); i++)
         col[head[i]] = i;
     if (!col.count("instance") || !col.count("group") || !col.count("states"))
         return out;
     while (std::getline(in, line)) {
-        std::vector<std::string> c = split(line);
-        if (c.size() < head.size() || c[col["group"]] != "small")
+        std::vector<std::string> c = petrel_test::split_tabs(line);
+        Instance i;
+        if (c.size() < head.size() || c[col["group"]] != "small" ||
+            !petrel_test::parse_u64(c[col["states"]], &i.states))
             continue;
-        Instance i{c[col["instance"]], strtoull(c[col["states"]].c_str(), nullptr, 10)};
+        i.name = c[col["instance"]];
         if (i.states > lo && i.states <= hi)
             out.push_back(i);
     }
@@ -329,18 +324,14 @@ TEST_F(GpuEmulatedCheck, RandomNetsAgreeWithEnumeration)
     std::mt19937_64 rng(0x6770756368656bULL);
     uint32_t nets = 0, answers = 0;
     for (int iter = 0; iter < 1500; iter++) {
-        uint32_t P = 2 + (uint32_t)(rng() % 6), T = 1 + (uint32_t)(rng() % 8);
-        Net n = build(random_bounded_spec(rng, P, T));
-        const pn_cnet *cn = n.cn.get();
-        auto states = reachable(cn, 5000);
-        if (states.empty())
+        RandomCase rc;
+        if (!random_case(rng, 6, 5, 3, &rc))
             continue;
         nets++;
-        uint32_t kind = (uint32_t)(rng() % 3);
-        std::vector<pn_fml_node *> roots;
-        for (int i = 0; i < 5; i++)
-            roots.push_back(rand_root(rng, cn, kind));
-        SetPtr set = make_set(n.net.get(), roots);
+        const pn_cnet *cn = rc.net.cn.get();
+        const auto &states = rc.states;
+        const uint32_t kind = rc.kind;
+        const SetPtr &set = rc.set;
         pn_exam exam = kind == 2 ? PN_EXAM_UPPER_BOUNDS
                        : kind == 1 ? PN_EXAM_REACH_FIREABILITY
                                    : PN_EXAM_REACH_CARDINALITY;
@@ -628,18 +619,14 @@ TEST_F(GpuEmulatedCheck, WalksAreSoundAndReproducible)
     std::mt19937_64 rng(0x77616c6b67707521ULL);
     uint32_t nets = 0, found = 0;
     for (int iter = 0; iter < 150; iter++) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
-        Net n = build(random_bounded_spec(rng, P, T));
-        const pn_cnet *cn = n.cn.get();
-        auto states = reachable(cn, 5000);
-        if (states.empty())
+        RandomCase rc;
+        if (!random_case(rng, 5, 4, 3, &rc))
             continue;
         nets++;
-        uint32_t kind = (uint32_t)(rng() % 3);
-        std::vector<pn_fml_node *> roots;
-        for (int i = 0; i < 4; i++)
-            roots.push_back(rand_root(rng, cn, kind));
-        SetPtr set = make_set(n.net.get(), roots);
+        const pn_cnet *cn = rc.net.cn.get();
+        const auto &states = rc.states;
+        const uint32_t kind = rc.kind;
+        const SetPtr &set = rc.set;
         pn_error err;
         pn_error_clear(&err);
         pn_check *c = nullptr;
@@ -745,15 +732,12 @@ TEST(GpuDeviceCheck, WalksAreSound)
     std::mt19937_64 rng(0x6465766963657721ULL);
     uint32_t found = 0;
     for (int iter = 0; iter < 100; iter++) {
-        Net n = build(random_bounded_spec(rng, 2 + (uint32_t)(rng() % 5), 1 + (uint32_t)(rng() % 8)));
-        const pn_cnet *cn = n.cn.get();
-        auto states = reachable(cn, 5000);
-        if (states.empty())
+        RandomCase rc;
+        if (!random_case(rng, 5, 4, 2, &rc))
             continue;
-        std::vector<pn_fml_node *> roots;
-        for (int i = 0; i < 4; i++)
-            roots.push_back(rand_root(rng, cn, (uint32_t)(rng() % 2)));
-        SetPtr set = make_set(n.net.get(), roots);
+        const pn_cnet *cn = rc.net.cn.get();
+        const auto &states = rc.states;
+        const SetPtr &set = rc.set;
         pn_error err;
         pn_error_clear(&err);
         pn_check *c = nullptr;
