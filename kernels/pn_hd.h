@@ -34,6 +34,17 @@ PN_HD static uint64_t pn_atomic_load_u64(const uint64_t *p)
 #endif
 }
 
+/* Relaxed load: a flag that only ever moves one way (an item decided), read
+ * to skip work; no ordering needed, so no fence on the device. */
+PN_HD static uint64_t pn_atomic_peek_u64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    return *(const volatile uint64_t *)p;
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 PN_HD static void pn_atomic_store_u64(uint64_t *p, uint64_t v)
 {
 #if defined(__CUDA_ARCH__)

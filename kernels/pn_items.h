@@ -163,7 +163,7 @@ PN_HD static void pn_items_state(const pn_items_view *v, const pn_prog *g, const
     for (uint32_t k = 0; k < v->n; k++) {
         const pn_item *it = &v->item[k];
         if (it->kind != PN_ITEM_BOUND &&
-            pn_atomic_load_u64(&v->found[k].witness) != PN_ITEM_NONE)
+            pn_atomic_peek_u64(&v->found[k].witness) != PN_ITEM_NONE)
             continue;
         uint64_t sum = 0;
         bool hit = pn_item_hit(it, g, s, n_enabled, &sum);
