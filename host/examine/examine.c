@@ -409,7 +409,9 @@ static void step_walk(portfolio *p, double share)
  * GPU_OR_CPU a failed GPU run is redone on the CPU (with a note). */
 static pn_status portfolio_explore(portfolio *p, pn_engine_opts *eo, pn_error *err)
 {
-    bool own = eo->visitor == NULL || eo->visitor == pn_check_visitor(p->c);
+    const pn_visitor *cv = pn_check_visitor(p->c);
+    bool own = eo->visitor == NULL ||
+               (eo->visitor->on_state == cv->on_state && eo->visitor->ctx == cv->ctx);
     if (p->kind != PN_ENGINE_CPU && own && !eo->record_graph && !eo->keep_states) {
         eo->check = eo->visitor != NULL ? p->c : NULL;
         pn_status st = pn_gpu_explore(p->cn, eo, p->res, err);
