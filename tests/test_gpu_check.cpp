@@ -27,6 +27,7 @@
 
 #include "petrel/check.h"
 #include "petrel/engine.h"
+#include "petrel/examine.h"
 #include "petrel/formula.h"
 #include "petrel/gpu.h"
 #include "petrel/mcc.h"
@@ -762,4 +763,43 @@ TEST(GpuDeviceCheck, WalksAreSound)
         }
     }
     EXPECT_GT(found, 50u);
+}
+
+// The portfolio under GPU_OR_CPU (auto with a device) on a machine without
+// one: every GPU exploration and walk fails and is redone on the CPU, with
+// the CPU engine's answers.
+TEST(GpuPortfolio, GpuOrCpuFallsBackToTheCpuWithoutADevice)
+{
+    char why[256];
+    if (pn_gpu_available(why, sizeof why))
+        GTEST_SKIP() << "a usable GPU: the fallback is not taken";
+    for (const char *inst : {"Philosophers-PT-000005", "Dekker-PT-010"}) {
+        Loaded l = load(inst);
+        if (l.cn == nullptr)
+            GTEST_SKIP() << "the MCC instances are absent";
+        for (const char *name : {"ReachabilityCardinality", "UpperBounds", "ReachabilityDeadlock",
+                                 "QuasiLiveness", "StableMarking"}) {
+            pn_exam exam = pn_exam_parse(name);
+            SetPtr set = formulas(inst, l.net.get(), exam);
+            std::vector<std::string> got[2];
+            for (int k = 0; k < 2; k++) {
+                pn_examine_opts o;
+                memset(&o, 0, sizeof o);
+                o.explore.threads = 1;
+                o.engine = k == 0 ? PN_ENGINE_CPU : PN_ENGINE_GPU_OR_CPU;
+                pn_budget budget = pn_budget_make(60, nullptr, 0);
+                pn_error err;
+                pn_error_clear(&err);
+                pn_report *r = nullptr;
+                ASSERT_EQ(pn_examine(l.cn.get(), exam, set.get(), &o, &budget, &r, &err), PN_OK)
+                    << err.msg;
+                for (uint32_t i = 0; i < pn_check_count(r->check); i++)
+                    got[k].push_back(show(*pn_check_answer(r->check, i)));
+                pn_report_free(r);
+            }
+            EXPECT_EQ(got[1], got[0]) << inst << " " << name;
+            for (const std::string &a : got[1])
+                EXPECT_NE(a, "UNKNOWN") << inst << " " << name;
+        }
+    }
 }
