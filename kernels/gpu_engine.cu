@@ -124,6 +124,15 @@ static uint64_t gpu_blocks(uint64_t states, uint64_t max_threads)
     return blocks ? blocks : 1;
 }
 
+/* Blocks of a launch over n items by kernel k: the policy's items per
+ * thread, never more threads than are resident (grid-stride beyond). */
+static uint64_t gpu_policy_blocks(const gpu_engine *e, gpu_kernel_kind k, uint64_t n)
+{
+    const gpu_policy pol = gpu_policy_for(e->cc_major, k);
+    uint64_t per = pol.per_thread ? pol.per_thread : 1;
+    return gpu_blocks((n + per - 1) / per, e->resident);
+}
+
 static int gpu_sync(gpu_engine *e)
 {
     GPU_TRY(e, cudaGetLastError());
@@ -180,7 +189,8 @@ static int gpu_rebuild_table(gpu_engine *e)
     if (e->count != 0) {
         pn_table_view v = {e->d_slots, e->slot_cap - 1, e->d_store, &e->d_ctr->count,
                            gpu_words(e), {0, 0, 0}, 0};
-        gpu_kernels_rehash(&v, 0, e->count, gpu_blocks(e->count, e->resident), e->stream);
+        gpu_kernels_rehash(&v, 0, e->count, gpu_policy_blocks(e, GPU_K_REHASH, e->count),
+                           e->stream);
     }
     return gpu_sync(e);
 }
@@ -268,7 +278,7 @@ static int gpu_rehash_compact(gpu_engine *e, uint64_t slots)
     pn_ctable t = {ns, slots, &e->d_ctr->has_zero};
     if (e->slot_cap != 0)
         gpu_kernels_rehash_compact(&t, e->d_slots, e->slot_cap,
-                                   gpu_blocks(e->slot_cap, e->resident), e->stream);
+                                   gpu_policy_blocks(e, GPU_K_REHASH, e->slot_cap), e->stream);
     r = gpu_sync(e);
     gpu_free(e->d_slots);
     e->d_slots = ns;
@@ -580,7 +590,7 @@ static int gpu_widen(gpu_engine *e)
     }
     if (e->count != 0)
         gpu_kernels_repack(&e->d_prog, &prog, e->d_store, store, e->count,
-                           gpu_blocks(e->count, e->resident), e->stream);
+                           gpu_policy_blocks(e, GPU_K_REPACK, e->count), e->stream);
     r = gpu_sync(e);
     /* From here on the engine holds the new packing whatever happens. */
     gpu_free(e->d_store);
