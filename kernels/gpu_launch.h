@@ -31,6 +31,9 @@ static uint32_t gpu_emu_local_max = 128;
 static uint64_t gpu_emu_reserve_min = 0;
 #define GPU_RESERVE_MIN gpu_emu_reserve_min
 #define GPU_HEADROOM_BYTES (256ULL << 10)
+/* Walks at once: fewer than the emulated device's resident threads, so
+ * that a walk test runs a few hundred thousand steps, not millions. */
+#define GPU_WALKS_MAX 128ULL
 /* Successors a thread buffers before inserting (kernels/pn_expand.h): the
  * emulation runs the host's batched variant. */
 #define GPU_BATCH PN_EXPAND_BATCH
@@ -52,6 +55,8 @@ static uint64_t gpu_emu_reserve_min = 0;
 /* How far ahead of the states stored the store is grown at least: launches
  * of many states on nets with many transitions need n * T free slots. */
 #define GPU_HEADROOM_BYTES (256ULL << 20)
+/* Walks at once at most: one per resident thread. */
+#define GPU_WALKS_MAX UINT64_MAX
 /* pn_expand.h's PN_EXPAND_BATCH as device code sees it (checked there):
  * this host code sees the CPU's value. */
 #define GPU_BATCH 1

@@ -113,6 +113,8 @@ static int gpu_walk_setup(gpu_walker *w, const pn_item *items, uint32_t n)
         return r;
     uint64_t words = w->lay->prog.words;
     w->walks = (uint64_t)(sms > 0 ? sms : 1) * (uint64_t)(per_sm > 0 ? per_sm : 1);
+    if (w->walks > GPU_WALKS_MAX)
+        w->walks = GPU_WALKS_MAX;
     if (w->walks * words * sizeof(uint64_t) > GPU_WALK_STATE_BYTES)
         w->walks = GPU_WALK_STATE_BYTES / (words * sizeof(uint64_t)) + 1;
     uint64_t *rng = (uint64_t *)malloc(w->walks * sizeof *rng);
