@@ -508,6 +508,35 @@ TEST_F(Cli, NoGpuNoteWithoutVerbose)
     }
 }
 
+// Every examination takes --engine gpu (the GPU runs the on-the-fly
+// explorations and the walks; never "unsupported"), so without a device each
+// fails the same way, in one line; auto falls back to the CPU and answers.
+TEST_F(Cli, GpuEngineWithoutGpuFailsForEveryExamination)
+{
+    NEED_MCC("Philosophers-PT-000005");
+#ifdef PETREL_HAVE_CUDA
+    if (exists("/dev/nvidia0"))
+        GTEST_SKIP() << "a CUDA build on a machine with a GPU may well use it";
+#endif
+    for (const char *exam : {"UpperBounds", "ReachabilityCardinality", "ReachabilityDeadlock",
+                             "OneSafe", "QuasiLiveness", "StableMarking", "CTLFireability",
+                             "LTLCardinality"}) {
+        SCOPED_TRACE(exam);
+        Run r = run(std::string("--engine gpu -e ") + exam + " " +
+                    quote(kMcc + "/Philosophers-PT-000005"));
+        EXPECT_EQ(r.code, 1) << show(r);
+        EXPECT_TRUE(contains(r.err, "no usable GPU: ")) << show(r);
+        EXPECT_EQ(count_of(r.err, "\n"), 1u) << show(r);
+        EXPECT_FALSE(contains(r.err, "nsupported")) << show(r);
+        EXPECT_EQ(r.out, "") << show(r);
+    }
+    Run a = run("--engine auto -v -e ReachabilityDeadlock " +
+                quote(kMcc + "/Philosophers-PT-000005"));
+    EXPECT_EQ(a.code, 0) << show(a);
+    EXPECT_TRUE(contains(a.out, "FORMULA ReachabilityDeadlock TRUE")) << show(a);
+    EXPECT_EQ(count_of(a.err, "no usable GPU"), 1u) << show(a);
+}
+
 TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)
 {
     write("model.pnml", kUnboundedNet);

@@ -326,8 +326,8 @@ static int cli_examine(cli_run *r)
 }
 
 /* Asks the driver for the engine before anything is read, so that a
- * request it cannot serve fails at once (exit 1 without a GPU, 2 for an
- * examination the GPU does not answer). */
+ * request it cannot serve fails at once (--engine gpu without a usable
+ * GPU: exit 1 with the reason). */
 static int cli_choose_engine(cli_run *r)
 {
     static const pn_engine_kind kinds[] = {
