@@ -134,6 +134,52 @@ TEST_F(Batch, RecordsEveryRunAndResumeAddsNothing)
     EXPECT_EQ(slurp(out), text);
 }
 
+// --per-formula: two MCC models, two formula examinations: one JSON object
+// per (model, examination, formula), each parsed by python3's json module,
+// the answers right against the oracle files; --resume adds nothing.
+TEST_F(Batch, PerFormulaLinesOfTwoModelsAndTwoExaminations)
+{
+    const std::string mcc = std::string(PETREL_SHARED_DIR) + "/mcc";
+    const char *const names[] = {"Philosophers-PT-000005", "Dekker-PT-010"};
+    std::string two;
+    for (const char *n : names) {
+        struct stat st;
+        if (stat((mcc + "/" + n + "/model.pnml").c_str(), &st) != 0)
+            GTEST_SKIP() << mcc << "/" << n << " is absent";
+        two += " " + quote(mcc + "/" + n);
+    }
+    std::string out = dir + "/f.jsonl";
+    std::string args = limits + " -e ReachabilityCardinality,UpperBounds --per-formula --out " +
+                       quote(out) + two;
+    ASSERT_EQ(batch(args), 0) << slurp(dir + "/stderr");
+    std::string text = slurp(out);
+    EXPECT_EQ(count_lines(text), 2u * (16 + 16)) << text;
+    // Each line on its own through json.tool; each answer equal to the
+    // oracle's line for that formula.
+    std::string py =
+        "import json,subprocess,sys\n"
+        "bad=0\n"
+        "for line in open(sys.argv[1]):\n"
+        "    subprocess.run(['python3','-m','json.tool'],input=line.encode(),check=True,\n"
+        "                   stdout=subprocess.DEVNULL)\n"
+        "    r=json.loads(line)\n"
+        "    sfx={'ReachabilityCardinality':'RC','UpperBounds':'UB'}[r['examination']]\n"
+        "    want=None\n"
+        "    for o in open('%s/'+r['model']+'/'+r['model']+'-'+sfx+'.out'):\n"
+        "        w=o.split()\n"
+        "        if len(w)>2 and w[0]=='FORMULA' and w[1]==r['formula']: want=w[2]\n"
+        "    if r['value'] is not None and want not in (None,'?') and r['value']!=want: bad+=1\n"
+        "    if r['status']!='ok' or not r['techniques'] and r['value'] is not None: bad+=1\n"
+        "sys.exit(bad)\n";
+    char fill[4096];
+    snprintf(fill, sizeof fill, py.c_str(), mcc.c_str());
+    std::string script = dir + "/check.py";
+    std::ofstream(script) << fill;
+    EXPECT_EQ(sh("python3 " + quote(script) + " " + quote(out)), 0) << text;
+    ASSERT_EQ(batch(args + " --resume"), 0) << slurp(dir + "/stderr");
+    EXPECT_EQ(slurp(out), text) << "--resume ran something again";
+}
+
 // The batch is killed (SIGKILL) while a run is in flight: the file holds
 // the finished runs only, and --resume completes it to what one
 // uninterrupted batch writes.

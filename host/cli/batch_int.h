@@ -50,6 +50,7 @@ typedef struct bt_settings {
     uint32_t threads;       /* per run */
     const char *engine;     /* NULL: auto */
     bool no_reduce, no_por;
+    bool per_formula;       /* --per-formula: one JSON line per answer */
     const char *petrel;     /* the binary the children run */
     const char *version;    /* its version, for the records */
 } bt_settings;
@@ -71,8 +72,9 @@ typedef struct bt_result {
     uint32_t answered, total;   /* set by bt_record_json */
 } bt_result;
 
-/* The record's JSON line (newline included) and CSV rows (one per answer);
- * also counts r->answered and r->total. */
+/* The record's JSON line (newline included; with s->per_formula one line
+ * per answer, each a whole record of its own) and CSV rows (one per
+ * answer); also counts r->answered and r->total. */
 void bt_record_json(bt_buf *b, bt_result *r, const bt_settings *s);
 void bt_record_csv(bt_buf *b, const bt_result *r);
 extern const char bt_csv_header[];

@@ -33,6 +33,9 @@ static void bt_usage(FILE *f)
         "  -o, --out FILE          the JSON Lines results (required; must not exist\n"
         "                          unless --resume)\n"
         "      --csv FILE          also one CSV row per answer\n"
+        "      --per-formula       one JSON object per (model, examination, formula)\n"
+        "                          instead, with the run's fields and 'formula',\n"
+        "                          'value', 'techniques' (a run's lines are one write)\n"
         "      --resume            skip the runs FILE already holds and append the rest\n"
         "  -j, --jobs N            runs at the same time (default: 1)\n"
         "      --timeout SECONDS   time budget of each run (default: 60)\n"
@@ -86,7 +89,7 @@ static int bt_add_exams(batch *b, const char *arg)
     return rc;
 }
 
-enum { BT_OPT_CSV = 256, BT_OPT_RESUME, BT_OPT_TIMEOUT, BT_OPT_MEMORY, BT_OPT_THREADS,
+enum { BT_OPT_CSV = 256, BT_OPT_PER_FORMULA, BT_OPT_RESUME, BT_OPT_TIMEOUT, BT_OPT_MEMORY, BT_OPT_THREADS,
        BT_OPT_ENGINE, BT_OPT_NO_REDUCE, BT_OPT_NO_POR, BT_OPT_PETREL };
 
 static int bt_number(const char *arg, long lo, long hi, long *out)
@@ -107,6 +110,7 @@ static int bt_option(batch *b, int c, const char *arg)
     case 'e': return bt_add_exams(b, arg);
     case 'o': b->out_path = arg; return 0;
     case BT_OPT_CSV: b->csv_path = arg; return 0;
+    case BT_OPT_PER_FORMULA: b->s.per_formula = true; return 0;
     case BT_OPT_RESUME: b->resume = true; return 0;
     case 'j':
         if (bt_number(arg, 1, 1024, &n) != 0)
@@ -144,6 +148,7 @@ int bt_parse(batch *b, int argc, char **argv)
         {"examination", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},
         {"csv", required_argument, NULL, BT_OPT_CSV},
+        {"per-formula", no_argument, NULL, BT_OPT_PER_FORMULA},
         {"resume", no_argument, NULL, BT_OPT_RESUME},
         {"jobs", required_argument, NULL, 'j'},
         {"timeout", required_argument, NULL, BT_OPT_TIMEOUT},

@@ -208,13 +208,14 @@ static void bt_options(bt_buf *b, const bt_settings *s)
     bt_buf_fmt(b, "{\"timeout_s\":%g,\"memory_mb\":%lu,\"threads\":%u,\"engine\":", s->timeout_s,
                (unsigned long)(s->memory >> 20), s->threads);
     bt_buf_json(b, s->engine != NULL ? s->engine : "auto");
-    bt_buf_fmt(b, ",\"no_reduce\":%s,\"no_por\":%s,\"petrel\":", s->no_reduce ? "true" : "false",
-               s->no_por ? "true" : "false");
+    bt_buf_fmt(b, ",\"no_reduce\":%s,\"no_por\":%s,\"per_formula\":%s,\"petrel\":",
+               s->no_reduce ? "true" : "false", s->no_por ? "true" : "false",
+               s->per_formula ? "true" : "false");
     bt_buf_json(b, s->petrel);
     bt_buf_str(b, "}");
 }
 
-void bt_record_json(bt_buf *b, bt_result *r, const bt_settings *s)
+static void bt_record_head(bt_buf *b, const bt_result *r)
 {
     bt_buf_str(b, "{\"model\":");
     bt_buf_json(b, r->model->name);
@@ -234,14 +235,68 @@ void bt_record_json(bt_buf *b, bt_result *r, const bt_settings *s)
         bt_buf_fmt(b, "%lu", (unsigned long)r->states);
     else
         bt_buf_str(b, "null");
-    bt_buf_fmt(b, ",\"peak_memory_mb\":%.1f,\"answers\":", (double)r->peak_rss / (1 << 20));
-    r->answered = r->total = 0;
-    bt_answers(b, r);
-    bt_buf_fmt(b, ",\"formulas\":%u,\"answered\":%u,\"version\":", r->total, r->answered);
+    bt_buf_fmt(b, ",\"peak_memory_mb\":%.1f", (double)r->peak_rss / (1 << 20));
+}
+
+static void bt_record_tail(bt_buf *b, const bt_settings *s)
+{
+    bt_buf_str(b, ",\"version\":");
     bt_buf_json(b, s->version);
     bt_buf_str(b, ",\"options\":");
     bt_options(b, s);
     bt_buf_str(b, "}\n");
+}
+
+typedef struct bt_formula_lines {
+    bt_buf *b;
+    bt_result *r;
+    const bt_settings *s;
+} bt_formula_lines;
+
+/* --per-formula: the run's record with one answer in place of the map. */
+static void bt_formula_line(void *ctx, const char *key, const char *value, char *const *tech,
+                            int n_tech)
+{
+    bt_formula_lines *f = ctx;
+    bt_record_head(f->b, f->r);
+    bt_buf_str(f->b, ",\"formula\":");
+    bt_buf_json(f->b, key);
+    bt_buf_str(f->b, ",\"value\":");
+    if (value != NULL)
+        bt_buf_json(f->b, value);
+    else
+        bt_buf_str(f->b, "null");
+    bt_buf_str(f->b, ",\"techniques\":[");
+    for (int k = 0; k < n_tech; k++) {
+        bt_buf_str(f->b, k > 0 ? "," : "");
+        bt_buf_json(f->b, tech[k]);
+    }
+    bt_buf_str(f->b, "]");
+    bt_record_tail(f->b, f->s);
+    f->r->total++;
+    f->r->answered += value != NULL;
+}
+
+void bt_record_json(bt_buf *b, bt_result *r, const bt_settings *s)
+{
+    r->answered = r->total = 0;
+    if (s->per_formula) {
+        bt_formula_lines f = {.b = b, .r = r, .s = s};
+        if (!bt_each_answer(r, bt_formula_line, &f))
+            b->failed = true;
+        if (r->total > 0)
+            return;
+        /* no answer at all (an error, say): the run's line, formula null */
+        bt_record_head(b, r);
+        bt_buf_str(b, ",\"formula\":null,\"value\":null,\"techniques\":[]");
+        bt_record_tail(b, s);
+        return;
+    }
+    bt_record_head(b, r);
+    bt_buf_str(b, ",\"answers\":");
+    bt_answers(b, r);
+    bt_buf_fmt(b, ",\"formulas\":%u,\"answered\":%u", r->total, r->answered);
+    bt_record_tail(b, s);
 }
 
 const char bt_csv_header[] = "path,model,examination,formula,value,techniques,status,message,"

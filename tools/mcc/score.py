@@ -277,9 +277,27 @@ RECORD_STATUS = {"ok": "ok", "timeout": "timeout", "out of memory": "crash", "er
 
 
 def read_results(path):
-    """The records of a JSON Lines results file, in order (blank lines skipped)."""
+    """The records of a JSON Lines results file, in order (blank lines skipped).
+    A file written with `petrel batch --per-formula` (one line per answer,
+    each with 'formula', 'value', 'techniques') is folded back into one
+    record per run, with the 'answers' map of the default format."""
     with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+        lines = [json.loads(line) for line in fh if line.strip()]
+    records, by_run = [], {}
+    for r in lines:
+        if "formula" not in r:
+            records.append(r)
+            continue
+        key = (r.get("path"), r.get("examination"))
+        if key not in by_run:
+            run = {k: v for k, v in r.items() if k not in ("formula", "value", "techniques")}
+            run["answers"] = {}
+            by_run[key] = run
+            records.append(run)
+        if r["formula"] is not None:
+            by_run[key]["answers"][r["formula"]] = {"value": r["value"],
+                                                    "techniques": r["techniques"]}
+    return records
 
 
 def score_record(rec, mcc=DEFAULT_MCC):
