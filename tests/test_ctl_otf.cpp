@@ -75,7 +75,7 @@ struct Model {
         pn_error err = {};
         bool v = false;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        EXPECT_EQ(pn_ctl_check_otf(z, f, timed ? &b : nullptr, &v, nullptr, &err), PN_OK)
+        EXPECT_EQ(pn_ctl_check_otf(z, f, timed ? &b : nullptr, &v, &err), PN_OK)
             << err.msg;
         return v;
     }
@@ -248,7 +248,7 @@ TEST(CtlOtf, MemoryBudgetGivesUp)
     ASSERT_EQ(pn_lazy_new(m.cn, 1 << 18, &z, &err), PN_OK) << err.msg;
     pn_fml_node *f = q(PN_FML_A, PN_FML_G, tt());
     bool v = false;
-    EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, nullptr, &err), PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(pn_ctl_check_otf(z, f, nullptr, &v, &err), PN_ERR_OUT_OF_MEMORY);
     pn_lazy_free(z);
     EXPECT_TRUE(m.check(f));
 }
@@ -259,7 +259,7 @@ TEST(CtlOtf, UnsupportedShape)
     pn_fml_node *f = pn_fml_unary(PN_FML_F, has(1));
     pn_error err = {};
     bool v;
-    EXPECT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, nullptr, &err), PN_ERR_UNSUPPORTED);
+    EXPECT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, &err), PN_ERR_UNSUPPORTED);
     pn_fml_free(f);
 }
 
@@ -474,7 +474,7 @@ TEST(CtlOtf, TracesAreProofs)
             pn_ltl_lasso l;
             pn_error err = {};
             bool v = false;
-            ASSERT_EQ(pn_ctl_check_otf(m.z, f, nullptr, &v, &l, &err), PN_OK) << err.msg;
+            ASSERT_EQ(pn_ctl_check_otf_trace(m.z, f, nullptr, &v, &l, &err), PN_OK) << err.msg;
             bool search_met = exists ? v != neg : v == neg; // E U true / A U false
             EXPECT_EQ(l.trans != nullptr, search_met) << "shape " << shape;
             if (l.trans != nullptr) {

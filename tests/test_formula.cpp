@@ -22,19 +22,11 @@ extern "C" {
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 }
+#include "test_ptrs.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct NetDel { void operator()(pn_net *n) const { pn_net_free(n); } };
-struct CnetDel { void operator()(pn_cnet *c) const { pn_cnet_free(c); } };
-struct SetDel { void operator()(pn_fml_set *s) const { pn_fml_set_free(s); } };
-struct NodeDel { void operator()(pn_fml_node *n) const { pn_fml_free(n); } };
-using NetPtr = std::unique_ptr<pn_net, NetDel>;
-using CnetPtr = std::unique_ptr<pn_cnet, CnetDel>;
-using SetPtr = std::unique_ptr<pn_fml_set, SetDel>;
-using NodePtr = std::unique_ptr<pn_fml_node, NodeDel>;
 
 // p1(1) -t1-> p2(0) -t2-> p1; p3(2) -3-> t3 (disabled at m0).
 NetPtr TinyNet()
@@ -613,6 +605,24 @@ TEST(FmlSimplify, Flattening)
     // A child that folds to a one-child AND is spliced too.
     EXPECT_EQ(Simp(Tag("conjunction", kA + Tag("conjunction", kB + kT)), net.get()),
               "(fireable(t1) & fireable(t2))");
+}
+
+// x & !x is false and x | !x true whatever x reads (SharedMemory-PT-000010
+// RF 2025-03: E F (fireable(L) & (!fireable(L) & fireable(R))) is FALSE).
+TEST(FmlSimplify, ComplementaryKidsDecide)
+{
+    NetPtr net = TinyNet();
+    EXPECT_EQ(Simp(Tag("conjunction", kA + Tag("conjunction", Tag("negation", kA) + kB)),
+                   net.get()),
+              "false");
+    EXPECT_EQ(Simp(Tag("disjunction", Tag("negation", kB) + kA + kB), net.get()), "true");
+    std::string u = Until(kA, kB); // a path formula
+    EXPECT_EQ(Simp(Tag("conjunction", Tag("negation", u) + u), net.get()), "false");
+    // Different atoms, or the same atom twice, decide nothing.
+    EXPECT_EQ(Simp(Tag("conjunction", kA + Tag("negation", kB)), net.get()),
+              "(fireable(t1) & !fireable(t2))");
+    EXPECT_EQ(Simp(Tag("disjunction", Tag("negation", kA) + Tag("negation", kA)), net.get()),
+              "(!fireable(t1) | !fireable(t1))");
 }
 
 TEST(FmlSimplify, IntLeOfConstants)

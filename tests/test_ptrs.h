@@ -1,4 +1,4 @@
-// Owning pointers to the C API's nets, formula sets and checks for the tests: one copy of the
+// Owning pointers to the C API's nets, formulas, formula sets and checks for the tests: one copy of the
 // deleters instead of one per test file.
 #ifndef PETREL_TEST_PTRS_H
 #define PETREL_TEST_PTRS_H
@@ -25,7 +25,11 @@ struct SetDeleter {
 struct CheckDeleter {
     void operator()(pn_check *c) const { pn_check_free(c); }
 };
+struct NodeDeleter {
+    void operator()(pn_fml_node *n) const { pn_fml_free(n); }
+};
 using SetPtr = std::unique_ptr<pn_fml_set, SetDeleter>;
+using NodePtr = std::unique_ptr<pn_fml_node, NodeDeleter>;
 using CheckPtr = std::unique_ptr<pn_check, CheckDeleter>;
 
 #endif

@@ -21,16 +21,12 @@
 
 namespace {
 
-struct NodeDeleter {
-    void operator()(pn_fml_node *n) const { pn_fml_free(n); }
-};
 struct SfDeleter {
     void operator()(pn_sformula_owned *s) const { pn_sformula_free(s); }
 };
 struct LayoutDeleter {
     void operator()(pn_layout *l) const { pn_layout_free(l); }
 };
-using NodePtr = std::unique_ptr<pn_fml_node, NodeDeleter>;
 using SfPtr = std::unique_ptr<pn_sformula_owned, SfDeleter>;
 using LayoutPtr = std::unique_ptr<pn_layout, LayoutDeleter>;
 

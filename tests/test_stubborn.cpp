@@ -16,20 +16,18 @@
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
+#include "petrel/lazy.h"
+#include "petrel/ltl.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "petrel/stubborn.h"
 #include "test_ptrs.h"
 #include "test_enum.h"
+#include "test_ltl_random.h"
 #include "test_random_net.h"
 
 namespace {
-
-struct NodeDeleter {
-    void operator()(pn_fml_node *n) const { pn_fml_free(n); }
-};
-using NodePtr = std::unique_ptr<pn_fml_node, NodeDeleter>;
 
 struct Found {
     bool found;
@@ -49,11 +47,9 @@ Found search(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce)
     return f;
 }
 
-// n independent transitions p_i -> q_i: 2^n states, a deadlock at the end;
-// one interleaving suffices (n + 1 states).
-TEST(Stubborn, IndependentTransitionsOneInterleaving)
+// n independent transitions p_i -> q_i (places p_0.., then q_0..).
+Net independent_transitions(uint32_t n)
 {
-    const uint32_t n = 10;
     RandomNetSpec s;
     s.m0.assign(2 * n, 0);
     s.n_trans = n;
@@ -62,7 +58,15 @@ TEST(Stubborn, IndependentTransitionsOneInterleaving)
         s.arcs.push_back({i, i, true, 1});
         s.arcs.push_back({n + i, i, false, 1});
     }
-    Net net = build(s);
+    return build(s);
+}
+
+// 2^n states, a deadlock at the end; one interleaving suffices (n + 1
+// states).
+TEST(Stubborn, IndependentTransitionsOneInterleaving)
+{
+    const uint32_t n = 10;
+    Net net = independent_transitions(n);
     NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
     Found full = search(net.cn.get(), dead.get(), true, false);
     Found red = search(net.cn.get(), dead.get(), true, true);
@@ -127,50 +131,6 @@ RandomNetSpec random_spec(std::mt19937_64 &rng)
     return s;
 }
 
-pn_fml_node *rand_list(std::mt19937_64 &rng, pn_fml_kind k, uint32_t n_max, uint32_t range)
-{
-    uint32_t n = 1 + (uint32_t)(rng() % n_max);
-    std::vector<uint32_t> v(n);
-    for (auto &x : v)
-        x = (uint32_t)(rng() % range);
-    return pn_fml_list(k, v.data(), n);
-}
-
-pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions;
-    switch (rng() % 8) {
-    case 0: return pn_fml_leaf(PN_FML_DEADLOCK);
-    case 1:
-    case 2: return rand_list(rng, PN_FML_FIREABLE, 2, T);
-    case 3:
-    case 4:
-        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 3, P),
-                             pn_fml_const(rng() % 6));
-    case 5:
-    case 6:
-        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 6),
-                             rand_list(rng, PN_FML_TOKENS, 3, P));
-    default:
-        return pn_fml_binary(PN_FML_INT_LE, rand_list(rng, PN_FML_TOKENS, 2, P),
-                             rand_list(rng, PN_FML_TOKENS, 2, P));
-    }
-}
-
-pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, int depth)
-{
-    if (depth == 0 || rng() % 3 == 0)
-        return rand_atom(rng, cn);
-    uint32_t k = (uint32_t)(rng() % 5);
-    if (k == 0)
-        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, depth - 1));
-    uint32_t n = 2 + (uint32_t)(rng() % 2);
-    std::vector<pn_fml_node *> kids(n);
-    for (auto &c : kids)
-        c = rand_state(rng, cn, depth - 1);
-    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
-}
-
 struct Tally {
     uint32_t runs = 0, found = 0, wrong = 0;
     uint64_t full_states = 0, reduced_states = 0;
@@ -199,41 +159,193 @@ void compare(const pn_cnet *cn, const pn_fml_node *goal, bool want, Tally &t)
     }
 }
 
-TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
+// n random nets, each with the goal goal_of makes (and the value wanted):
+// the reduced search agrees with the full one on every goal, both answers
+// occur, and the reduction reduces something.
+template <typename GoalOf> Tally random_runs(uint64_t seed, int n, GoalOf goal_of)
 {
-    std::mt19937_64 rng(17);
+    std::mt19937_64 rng(seed);
     Tally t;
-    NodePtr dead(pn_fml_leaf(PN_FML_DEADLOCK));
-    for (int i = 0; i < 10000; i++) {
+    for (int i = 0; i < n; i++) {
         Net net = build(random_spec(rng));
-        compare(net.cn.get(), dead.get(), true, t);
+        bool want = true;
+        NodePtr goal(goal_of(rng, net.cn.get(), &want));
+        compare(net.cn.get(), goal.get(), want, t);
     }
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 8000u);
-    // Both answers occur, and the reduction reduces something.
+    EXPECT_GE(t.runs, (uint32_t)n * 4 / 5);
     EXPECT_GT(t.found, t.runs / 10);
     EXPECT_LT(t.found, t.runs - t.runs / 10);
     EXPECT_LT(t.reduced_states, t.full_states);
-    std::printf("deadlock: %u nets, %u with a deadlock, %lu states full, %lu reduced\n", t.runs,
-                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    std::printf("%u goals, %u reachable, %lu states full, %lu reduced\n", t.runs, t.found,
+                (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    return t;
 }
 
+TEST(Stubborn, RandomNetsDeadlockAgreesWithFullSearch)
+{
+    random_runs(17, 10000, [](std::mt19937_64 &, const pn_cnet *, bool *) {
+        return pn_fml_leaf(PN_FML_DEADLOCK);
+    });
+}
+
+// Cardinality and fireability goals (test_enum.h's), wanted true or false.
 TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
 {
-    std::mt19937_64 rng(1717);
-    Tally t;
-    for (int i = 0; i < 10000; i++) {
-        Net net = build(random_spec(rng));
-        NodePtr goal(rand_state(rng, net.cn.get(), 3));
-        compare(net.cn.get(), goal.get(), rng() % 2 == 0, t);
+    random_runs(1717, 10000, [](std::mt19937_64 &rng, const pn_cnet *cn, bool *want) {
+        pn_fml_node *goal = rand_state(rng, cn, rng() % 2 == 0, 3);
+        *want = rng() % 2 == 0;
+        return goal;
+    });
+}
+
+// ---- LTL without next ----------------------------------------------------
+
+struct Ltl {
+    pn_status st;
+    bool value;
+    uint64_t states; // net states the product met
+};
+
+// pn_ltl_check_otf of phi over the plain on-demand space or the reduced one
+// (within budget when not NULL: PN_ERR_TIMEOUT is then no failure);
+// PN_ERR_UNSUPPORTED where the reduced one cannot reduce.
+Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce, const pn_budget *budget = nullptr)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_lazy *z = nullptr;
+    Ltl r = {PN_OK, false, 0};
+    r.st = reduce ? pn_ltl_por_lazy_new(cn, phi, 0, &z, &err) : pn_lazy_new(cn, 0, &z, &err);
+    if (r.st == PN_ERR_UNSUPPORTED && reduce) // every transition visible
+        return r;
+    EXPECT_EQ(r.st, PN_OK) << err.msg;
+    if (r.st == PN_OK)
+        r.st = pn_ltl_check_otf(z, phi, budget, &r.value, nullptr, nullptr, &err);
+    if (budget == nullptr || r.st != PN_ERR_TIMEOUT) {
+        EXPECT_EQ(r.st, PN_OK) << err.msg;
     }
-    EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.runs, 8000u);
-    EXPECT_GT(t.found, t.runs / 10);
-    EXPECT_LT(t.found, t.runs - t.runs / 10);
-    EXPECT_LT(t.reduced_states, t.full_states);
-    std::printf("reachability: %u goals, %u reachable, %lu states full, %lu reduced\n", t.runs,
-                t.found, (unsigned long)t.full_states, (unsigned long)t.reduced_states);
+    r.states = z != nullptr ? pn_lazy_states(z) : 0;
+    pn_lazy_free(z);
+    return r;
+}
+
+NodePtr parse_A(const pn_fml_node *psi) { return NodePtr(pn_fml_unary(PN_FML_A, pn_fml_clone(psi))); }
+
+// n independent transitions p_i -> q_i and A F (q_0 >= 1): only t_0 is
+// visible, the others are fired in one order (n + 1 states, not 2^n).
+TEST(StubbornLtl, IndependentTransitionsOneInterleaving)
+{
+    const uint32_t n = 10;
+    Net net = independent_transitions(n);
+    uint32_t q0 = n;
+    NodePtr f(pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1),
+                                                  pn_fml_list(PN_FML_TOKENS, &q0, 1))));
+    NodePtr phi = parse_A(f.get());
+    ASSERT_TRUE(pn_ltl_por_applies(phi.get()));
+    Ltl full = ltl(net.cn.get(), phi.get(), false), red = ltl(net.cn.get(), phi.get(), true);
+    EXPECT_TRUE(full.value);
+    EXPECT_TRUE(red.value);
+    EXPECT_EQ(full.states, 1u << n);
+    EXPECT_EQ(red.states, n + 1);
+    // With X the formula is not stutter-invariant: no reduction.
+    NodePtr x(pn_fml_unary(PN_FML_X, pn_fml_clone(f.get())));
+    EXPECT_FALSE(pn_ltl_por_applies(parse_A(x.get()).get()));
+    NodePtr dead(pn_fml_unary(PN_FML_F, pn_fml_leaf(PN_FML_DEADLOCK)));
+    EXPECT_FALSE(pn_ltl_por_applies(parse_A(dead.get()).get()));
+}
+
+// The ignoring problem: t and u toggle a token between a and b forever,
+// independent of v (c -> d), the only visible transition. Without the
+// cycle proviso the reduced graph would only follow the toggle and never
+// fire v, and A G (d <= 0) would come out TRUE. With one way back (u) the
+// layer's order on markings breaks the cycle (u goes down); with two (u,
+// u2) most invisible transitions go down and the on-demand space's proviso
+// does it instead.
+class StubbornLtlIgnoring : public testing::TestWithParam<bool> {};
+
+TEST_P(StubbornLtlIgnoring, CycleProvisoFiresTheIgnoredTransition)
+{
+    RandomNetSpec s;
+    s.m0 = {1, 0, 1, 0}; // a, b, c, d
+    s.n_trans = 3;
+    s.arcs = {{0, 0, true, 1}, {1, 0, false, 1},  // t: a -> b
+              {1, 1, true, 1}, {0, 1, false, 1},  // u: b -> a
+              {2, 2, true, 1}, {3, 2, false, 1}}; // v: c -> d
+    if (GetParam()) {
+        s.n_trans = 4;
+        s.arcs.push_back({1, 3, true, 1}); // u2: b -> a
+        s.arcs.push_back({0, 3, false, 1});
+    }
+    Net net = build(s);
+    uint32_t d = 3;
+    NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &d, 1),
+                                                  pn_fml_const(0))));
+    NodePtr phi = parse_A(g.get());
+    EXPECT_FALSE(ltl(net.cn.get(), phi.get(), false).value);
+    EXPECT_FALSE(ltl(net.cn.get(), phi.get(), true).value);
+    // A F d: the toggle may run forever, so FALSE both ways too.
+    NodePtr f(pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1),
+                                                  pn_fml_list(PN_FML_TOKENS, &d, 1))));
+    NodePtr phi_f = parse_A(f.get());
+    EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), false).value);
+    EXPECT_FALSE(ltl(net.cn.get(), phi_f.get(), true).value);
+}
+
+INSTANTIATE_TEST_SUITE_P(OrderOrExpansionProviso, StubbornLtlIgnoring, testing::Bool());
+
+// Random nets (read arcs included) and random LTL formulas over three of
+// test_enum.h's atoms: where the reduction applies (no X, no deadlock atom)
+// the reduced product answers as the full one; the others fall back.
+TEST(StubbornLtl, RandomNetsAndFormulasAgreeWithTheFullProduct)
+{
+    std::mt19937_64 rng(1789);
+    uint32_t runs = 0, wrong = 0, trues = 0, fallback = 0, all_visible = 0;
+    uint64_t full_states = 0, reduced_states = 0;
+    for (int i = 0; i < 20000 && runs < 2500; i++) {
+        Net net = build(random_spec(rng));
+        std::vector<NodePtr> atoms;
+        for (int a = 0; a < 3; a++)
+            atoms.emplace_back(rand_atom(rng, net.cn.get(), rng() % 2 == 0));
+        NodePtr psi(random_formula(rng, atoms, atoms.size(), 1 + i % 4));
+        NodePtr phi = parse_A(psi.get());
+        if (!pn_ltl_por_applies(phi.get())) {
+            fallback++;
+            continue;
+        }
+        Ltl full = ltl(net.cn.get(), phi.get(), false);
+        if (full.states > 5000)
+            continue;
+        Ltl red = ltl(net.cn.get(), phi.get(), true);
+        if (red.st == PN_ERR_UNSUPPORTED) {
+            all_visible++;
+            continue;
+        }
+        runs++;
+        trues += full.value;
+        if (full.value) { // both saw everything they needed
+            full_states += full.states;
+            reduced_states += red.states;
+            EXPECT_LE(red.states, full.states);
+        }
+        if (red.value != full.value) {
+            wrong++;
+            char *text = pn_fml_to_string(phi.get(), nullptr);
+            ADD_FAILURE() << "net " << i << ": " << text << ": full " << full.value
+                          << ", reduced " << red.value;
+            free(text);
+        }
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GE(runs, 2000u);
+    EXPECT_GT(trues, runs / 10);
+    EXPECT_LT(trues, runs - runs / 10);
+    EXPECT_GT(fallback, 0u);
+    EXPECT_LT(reduced_states, full_states);
+    std::printf("ltl: %u formulas (%u true), %u fell back (X or deadlock), %u with every "
+                "transition visible, TRUE answers: %lu states full, %lu reduced\n",
+                runs, trues, fallback, all_visible, (unsigned long)full_states,
+                (unsigned long)reduced_states);
 }
 
 // ---- MCC instances: states with and without, the oracle's answers ----------
@@ -329,6 +441,48 @@ void mcc_states(const std::string &instance, pn_exam exam, const char *suffix, d
     }
 }
 
+// Every LTL formula of the examination that the reduction takes, checked
+// with and without it (each within limit_s): the oracle's answers, and the
+// states of both summed over the formulas that both decided.
+void mcc_ltl_states(const std::string &instance, pn_exam exam, const char *suffix, double limit_s,
+                    uint64_t *full_states, uint64_t *reduced_states)
+{
+    Mcc m;
+    if (!load_mcc(instance, exam, suffix, m))
+        GTEST_SKIP() << instance << ": no oracle data";
+    *full_states = *reduced_states = 0;
+    uint32_t taken = 0;
+    for (uint32_t i = 0; i < m.set->n; i++) {
+        const pn_fml_node *phi = m.set->props[i].root;
+        if (m.set->props[i].status != PN_OK || phi == nullptr || !pn_ltl_por_applies(phi))
+            continue;
+        taken++;
+        auto it = m.oracle.find(m.set->props[i].id);
+        ASSERT_NE(it, m.oracle.end()) << m.set->props[i].id;
+        Ltl r[2];
+        for (int reduce = 0; reduce < 2; reduce++) {
+            pn_budget b = pn_budget_make(limit_s, nullptr, 0);
+            r[reduce] = ltl(m.cn.get(), phi, reduce == 1, &b);
+            if (r[reduce].st == PN_ERR_UNSUPPORTED)
+                r[reduce].states = r[0].states; // the plain space serves it
+            if (r[reduce].st == PN_OK) {
+                EXPECT_EQ(r[reduce].value, it->second)
+                    << m.set->props[i].id << (reduce ? " reduced" : " full");
+            }
+        }
+        std::printf("%s: %s, full %lu states%s, reduced %lu states%s\n", m.set->props[i].id,
+                    it->second ? "TRUE" : "FALSE", (unsigned long)r[0].states,
+                    r[0].st == PN_OK ? "" : " (stopped)", (unsigned long)r[1].states,
+                    r[1].st == PN_OK ? "" : r[1].st == PN_ERR_UNSUPPORTED ? " (all visible)"
+                                                                          : " (stopped)");
+        if (r[0].st == PN_OK && (r[1].st == PN_OK || r[1].st == PN_ERR_UNSUPPORTED)) {
+            *full_states += r[0].states;
+            *reduced_states += r[1].states;
+        }
+    }
+    EXPECT_GT(taken, 0u);
+}
+
 TEST(Stubborn, MccPhilosophersDeadlockFiveTimesFewerStates)
 {
     uint64_t full = 0, reduced = 0;
@@ -362,6 +516,48 @@ TEST(Stubborn, Big_MccSharedMemoryDeadlockFiveTimesFewerStates)
     if (full > 0) {
         EXPECT_LE(reduced * 5, full);
     }
+}
+
+TEST(StubbornLtl, MccPhilosophersLtlCardinalityAgreesWithTheOracle)
+{
+    uint64_t full = 0, reduced = 0;
+    mcc_ltl_states("Philosophers-PT-000005", PN_EXAM_LTL_CARDINALITY, "LTLC", 20, &full, &reduced);
+    EXPECT_LE(reduced, full);
+}
+
+// A G (Eat_1 <= 1) on Philosophers-PT-000010 is TRUE and needs every
+// state of the product: only Eat_1's two transitions are visible.
+TEST(StubbornLtl, Big_MccPhilosophersLocalInvariantStates)
+{
+    Mcc m;
+    if (!load_mcc("Philosophers-PT-000010", PN_EXAM_REACH_DEADLOCK, "RD", m))
+        GTEST_SKIP() << "no oracle data";
+    int64_t eat1 = pn_net_find_place(m.net.get(), "Eat_1");
+    ASSERT_GE(eat1, 0);
+    uint32_t p = (uint32_t)eat1;
+    NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1),
+                                                  pn_fml_const(1))));
+    NodePtr phi = parse_A(g.get());
+    Ltl full = ltl(m.cn.get(), phi.get(), false), red = ltl(m.cn.get(), phi.get(), true);
+    EXPECT_TRUE(full.value);
+    EXPECT_TRUE(red.value);
+    EXPECT_EQ(full.states, 59049u);
+    std::printf("A G (Eat_1 <= 1): full %lu states, reduced %lu\n", (unsigned long)full.states,
+                (unsigned long)red.states);
+}
+
+TEST(StubbornLtl, Big_MccLtlStates)
+{
+    const char *instances[] = {"Philosophers-PT-000010", "SharedMemory-PT-000010", "Peterson-PT-3",
+                               "Dekker-PT-015", "Kanban-PT-00005", "TokenRing-PT-010"};
+    for (const char *inst : instances)
+        for (int f = 0; f < 2; f++) {
+            uint64_t full = 0, reduced = 0;
+            mcc_ltl_states(inst, f ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY,
+                           f ? "LTLF" : "LTLC", 30, &full, &reduced);
+            std::printf("%s %s: %lu states full, %lu reduced\n", inst, f ? "LTLF" : "LTLC",
+                        (unsigned long)full, (unsigned long)reduced);
+        }
 }
 
 } // namespace

@@ -121,12 +121,41 @@ typedef struct ltl_run {
     pn_budget *budget;
     pn_check *c;
     pn_lazy *z;
-    uint8_t *graph_only;   /* per formula: the LTL check cannot take it (no retry) */
+    uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
     FILE *diag;
+    uint64_t reduced_states, reduced_edges; /* the largest reduced space */
 } ltl_run;
 
-/* One formula on the fly within share; a counterexample is kept when
- * traces were asked for (opts->keep_parents). */
+/* graph_only's values: the LTL check cannot take the formula (no retry);
+ * its reduced space reduced too little: the shared space serves it. */
+#define LTL_GRAPH_ONLY 1
+#define LTL_SHARED 2
+
+/* A reduced space that fires more than this part of the enabled
+ * transitions over its first states gives way to the shared space: one
+ * space per formula pays only where it is much smaller (per mille). */
+#define LTL_POR_PROBE_PER_MILLE 600
+
+/* A fresh reduced space for formula i (pn_ltl_por_lazy_new) when the
+ * reduction applies and is not turned off; NULL otherwise. It gets the
+ * memory that the shared space leaves. */
+static pn_lazy *examine_ltl_reduced(const ltl_run *r, uint32_t i, const pn_fml_node *root)
+{
+    if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
+        return NULL;
+    uint64_t memory = pn_budget_memory(r->budget), held = r->z ? pn_lazy_bytes(r->z) : 0;
+    if (memory != 0 && held >= memory)
+        return NULL;
+    pn_lazy *z = NULL;
+    pn_error e = {0};
+    if (pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &z, &e) == PN_OK)
+        pn_lazy_probe_reduction(z, LTL_POR_PROBE_PER_MILLE);
+    return z;
+}
+
+/* One formula on the fly within share, over its own reduced space where
+ * partial-order reduction applies, else over the shared one; a
+ * counterexample is kept when traces were asked for (opts->keep_parents). */
 static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share, pn_error *err)
 {
     const pn_fml_node *root = r->set->props[i].status == PN_OK ? r->set->props[i].root : NULL;
@@ -134,9 +163,22 @@ static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share,
         return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
     pn_ltl_lasso lasso;
     bool v = false;
-    pn_status st = pn_ltl_check_otf(r->z, root, share, &v, NULL,
+    pn_lazy *reduced = examine_ltl_reduced(r, i, root);
+    pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : r->z, root, share, &v, NULL,
                                     r->opts->keep_parents ? &lasso : NULL, err);
+    if (reduced != NULL && pn_lazy_states(reduced) > r->reduced_states) {
+        r->reduced_states = pn_lazy_states(reduced);
+        r->reduced_edges = pn_lazy_edges(reduced);
+    }
+    pn_lazy_free(reduced);
+    if (reduced != NULL && st == PN_ERR_UNSUPPORTED) { /* it reduced too little */
+        r->graph_only[i] = LTL_SHARED;
+        pn_error_clear(err);
+        return examine_ltl_one(r, i, share, err);
+    }
     if (st == PN_OK) {
+        if (reduced != NULL)
+            pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
         pn_check_set(r->c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
         if (!v && r->opts->keep_parents)
             pn_check_set_lasso(r->c, i, lasso.trans, lasso.prefix, lasso.cycle);
@@ -172,7 +214,8 @@ static void examine_ltl_passes(ltl_run *r)
     for (int pass = timed ? 0 : 2; pass < 3 && r->z != NULL; pass++) {
         uint32_t left = examine_unknown(r->c);
         for (uint32_t i = 0; i < pn_check_count(r->c) && left > 0 && r->z != NULL; i++) {
-            if (pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN || r->graph_only[i])
+            if (pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN ||
+                r->graph_only[i] == LTL_GRAPH_ONLY)
                 continue;
             double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
             pn_budget share = pn_budget_share(r->budget, fraction);
@@ -182,8 +225,9 @@ static void examine_ltl_passes(ltl_run *r)
             if (examine_out_of_memory(st))
                 examine_ltl_reset(r);
             if (st == PN_ERR_UNSUPPORTED)
-                r->graph_only[i] = 1;
-            if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i]) &&
+                r->graph_only[i] = LTL_GRAPH_ONLY;
+            if (st != PN_OK && r->diag != NULL &&
+                (pass == 2 || r->graph_only[i] == LTL_GRAPH_ONLY) &&
                 !examine_unbound(r->set, i))
                 fprintf(r->diag, "petrel: %s: %s\n", pn_check_answer(r->c, i)->id, err.msg);
             if (pn_budget_expired(r->budget))
@@ -193,11 +237,13 @@ static void examine_ltl_passes(ltl_run *r)
 }
 
 /* The statistics of the on-the-fly checks: one thread, the part of the
- * state space they generated. */
-static void examine_ltl_report(const pn_lazy *z, pn_engine_result *res, double seconds)
+ * state space they generated (the larger of the shared space and the
+ * largest reduced one: each is part of one state space). */
+static void examine_ltl_report(const pn_lazy *z, uint64_t states, uint64_t edges,
+                               pn_engine_result *res, double seconds)
 {
-    res->states = pn_lazy_states(z);
-    res->edges = pn_lazy_edges(z);
+    res->states = pn_lazy_states(z) > states ? pn_lazy_states(z) : states;
+    res->edges = pn_lazy_states(z) > states ? pn_lazy_edges(z) : edges;
     res->status = PN_RUN_STOPPED;
     res->threads = 1;
     res->seconds = seconds;
@@ -223,7 +269,7 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
     if (st == PN_OK && r.z != NULL)
         examine_ltl_passes(&r);
     if (r.z != NULL)
-        examine_ltl_report(r.z, res, pn_clock_now() - t0);
+        examine_ltl_report(r.z, r.reduced_states, r.reduced_edges, res, pn_clock_now() - t0);
     pn_lazy_free(r.z);
     free(r.graph_only);
     return st;
@@ -262,7 +308,8 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
             pn_error e = {0};
             pn_ltl_lasso path;
             double t1 = pn_clock_now();
-            pn_status st = pn_ctl_check_otf(z, root, &share, &v, trace ? &path : NULL, &e);
+            pn_status st =
+                pn_ctl_check_otf_trace(z, root, &share, &v, trace ? &path : NULL, &e);
             if (verbose != NULL)
                 fprintf(verbose, "petrel: local: %s: %s in %.3f s (pass %d, %lu states known)\n",
                         pn_check_answer(c, i)->id, st != PN_OK ? e.msg : v ? "TRUE" : "FALSE",
@@ -279,7 +326,7 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
         }
     }
     if (z != NULL)
-        examine_ltl_report(z, res, pn_clock_now() - t0);
+        examine_ltl_report(z, 0, 0, res, pn_clock_now() - t0);
     pn_lazy_free(z);
 }
 
@@ -345,6 +392,7 @@ static const portfolio_step plan_ctl_trace[] = {{STEP_LOCAL, 1.0 / 2}, {STEP_GRA
 typedef struct portfolio {
     const pn_cnet *cn;
     pn_exam exam;
+    pn_engine_kind kind;    /* CPU, GPU or GPU_OR_CPU (pn_examine_engine) */
     const pn_fml_set *set;
     const pn_engine_opts *o;
     pn_budget *budget;
@@ -413,10 +461,33 @@ static void step_walk(portfolio *p, double share)
 {
     pn_budget b = pn_budget_share(p->budget, share);
     pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
-                       .verbose = p->o->verbose ? p->diag : NULL};
+                       .verbose = p->o->verbose ? p->diag : NULL,
+                       .gpu = p->kind != PN_ENGINE_CPU};
     pn_error e = {0};
     if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
+}
+
+/* An exploration on the examination's engine. The GPU evaluates the check's
+ * items itself (eo->check) where eo's visitor is the check's own; a graph
+ * or a visitor of another kind is host work for the CPU engine. Under
+ * GPU_OR_CPU a failed GPU run is redone on the CPU (with a note). */
+static pn_status portfolio_explore(portfolio *p, pn_engine_opts *eo, pn_error *err)
+{
+    const pn_visitor *cv = pn_check_visitor(p->c);
+    bool own = eo->visitor == NULL ||
+               (eo->visitor->on_state == cv->on_state && eo->visitor->ctx == cv->ctx);
+    if (p->kind != PN_ENGINE_CPU && own && !eo->record_graph && !eo->keep_states) {
+        eo->check = eo->visitor != NULL ? p->c : NULL;
+        pn_status st = pn_gpu_explore(p->cn, eo, p->res, err);
+        eo->check = NULL;
+        if (st == PN_OK || p->kind == PN_ENGINE_GPU)
+            return st;
+        if (p->diag != NULL && p->o->verbose)
+            fprintf(p->diag, "petrel: GPU engine failed (%s); using the CPU engine\n", err->msg);
+        pn_error_clear(err);
+    }
+    return pn_explore(p->cn, eo, p->res, err);
 }
 
 /* The visitor's BFS; a complete one decides every reachability answer. */
@@ -427,7 +498,7 @@ static pn_status step_explore(portfolio *p, double share, pn_error *err)
     eo.budget = share < 1.0 ? &b : p->budget;
     eo.visitor = pn_check_visitor(p->c);
     eo.record_graph = eo.keep_states = false;
-    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    pn_status st = portfolio_explore(p, &eo, err);
     pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
     p->finished = true;
     return st;
@@ -494,7 +565,7 @@ static void step_probe(portfolio *p, double share)
     eo.visitor = !visit ? NULL : graph ? &p->all : &p->inner;
     eo.record_graph = eo.keep_states = graph;
     pn_error e = {0}; /* a real failure shows again in the steps after */
-    pn_status st = pn_explore(p->cn, &eo, p->res, &e);
+    pn_status st = portfolio_explore(p, &eo, &e);
     /* STOPPED: the visitor decided every target (it never stops a graph). */
     if (st != PN_OK ||
         (p->res->status != PN_RUN_COMPLETE && p->res->status != PN_RUN_STOPPED)) {
@@ -534,7 +605,8 @@ static pn_status step_split(portfolio *p, double share, pn_error *err)
     if (st == PN_OK && aux != NULL) {
         pn_budget b = pn_budget_share(p->budget, share);
         pn_engine_result r = {.threads = p->res->threads};
-        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .set = leaves,
+        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .kind = p->kind,
+                         .set = leaves,
                          .o = p->o, .budget = &b, .c = aux, .res = &r, .t0 = p->t0};
         st = portfolio_run(&sub, err);
         pn_engine_result_free(&r);
@@ -676,17 +748,17 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
 /* The answers of exam on set (NULL: a global property) into *check, with
  * res the exploration's. o carries the budget; every answer also carries the
  * techniques extra (a reduced net's STRUCTURAL_REDUCTION). */
-static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                                  const pn_engine_opts *o, pn_budget *budget, FILE *diag,
-                                  uint32_t extra, pn_check **check, pn_engine_result *res,
-                                  pn_error *err)
+static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, pn_engine_kind kind,
+                                  const pn_fml_set *set, const pn_engine_opts *o,
+                                  pn_budget *budget, FILE *diag, uint32_t extra,
+                                  pn_check **check, pn_engine_result *res, pn_error *err)
 {
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
     pn_check_add_techniques(c, extra);
     pn_check_on_decide(c, o->on_decide, o->on_decide_ctx);
-    portfolio p = {.cn = cn, .exam = exam, .set = set, .o = o, .budget = budget,
+    portfolio p = {.cn = cn, .exam = exam, .kind = kind, .set = set, .o = o, .budget = budget,
                    .diag = diag, .c = c, .res = res, .t0 = pn_clock_now()};
     pn_status st = portfolio_run(&p, err);
     if (st != PN_OK) {
@@ -700,7 +772,7 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
 /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net:
  * formulas over the coloured groups (global_col.c), folded into the one
  * answer named after the examination. */
-static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
+static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam, pn_engine_kind kind,
                                          const pn_engine_opts *o, pn_budget *budget,
                                          FILE *diag, pn_check **check, pn_engine_result *res,
                                          pn_error *err)
@@ -711,7 +783,8 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
     io.on_decide = NULL;
     pn_status st = pn_col_build(cn->net, exam, &fs, err);
     if (st == PN_OK)
-        st = examine_formulas(cn, pn_col_as(exam), fs, &io, budget, diag, 0, &inner, res, err);
+        st = examine_formulas(cn, pn_col_as(exam), kind, fs, &io, budget, diag, 0, &inner, res,
+                              err);
     if (st == PN_OK)
         st = pn_check_new(cn, exam, NULL, 1, check, err);
     if (st == PN_OK)
@@ -725,24 +798,23 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
 
 /* ---- the engine and StateSpace ------------------------------------------ */
 
-/* The GPU explores StateSpace; formula examinations need the host-side
- * visitor or the state graph, which only the CPU engine provides. */
+/* Every examination runs on the GPU where a device is usable: StateSpace,
+ * and in the portfolio the on-the-fly explorations (the kernels evaluate
+ * the check's items) and the random walks. What needs the state graph or
+ * the LTL / CTL searches is host work on the CPU either way. */
 pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_error *err)
 {
+    (void)exam;
     if (*kind == PN_ENGINE_CPU || *kind == PN_ENGINE_GPU_OR_CPU)
         return PN_OK;
     char why[256];
     bool gpu = pn_gpu_available(why, sizeof why);
     if (*kind == PN_ENGINE_GPU && !gpu)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "--engine gpu: no usable GPU: %s", why);
-    if (*kind == PN_ENGINE_GPU && exam != PN_EXAM_STATE_SPACE)
-        return pn_fail(err, PN_ERR_INPUT,
-                       "--engine gpu: the GPU engine answers StateSpace only; "
-                       "use --engine cpu or auto for %s", pn_exam_name(exam));
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "no usable GPU: %s", why);
     if (*kind == PN_ENGINE_GPU)
         return PN_OK;
-    *kind = gpu && exam == PN_EXAM_STATE_SPACE ? PN_ENGINE_GPU_OR_CPU : PN_ENGINE_CPU;
-    if (!gpu && exam == PN_EXAM_STATE_SPACE && diag != NULL)
+    *kind = gpu ? PN_ENGINE_GPU_OR_CPU : PN_ENGINE_CPU;
+    if (!gpu && diag != NULL)
         fprintf(diag, "petrel: no usable GPU (%s): using the CPU engine\n", why);
     return PN_OK;
 }
@@ -799,10 +871,11 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
     }
     if (!pn_reduce_changed(red)) {
         pn_reduced_free(red);
-        return examine_formulas(cn, exam, set, o, budget, opts->diag, 0, &r->check, &r->result, err);
+        return examine_formulas(cn, exam, opts->engine, set, o, budget, opts->diag, 0,
+                                &r->check, &r->result, err);
     }
     r->reduced = red;
-    pn_status st = examine_formulas(red->cn, exam, red->set, o, budget, opts->diag,
+    pn_status st = examine_formulas(red->cn, exam, opts->engine, red->set, o, budget, opts->diag,
                                     PN_TECH_STRUCTURAL_REDUCTION, &r->check,
                                     &r->result, err);
     for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
@@ -902,12 +975,14 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (exam == PN_EXAM_STATE_SPACE)
         return examine_state_space(cn, kind, &o, opts->diag, &r->result, err);
     r->result.threads = o.threads ? o.threads : 1;
-    if (pn_col_rewritten(cn, exam))
-        return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
+    if (!opts->pt_globals && pn_col_rewritten(cn, exam))
+        return examine_coloured_global(cn, exam, kind, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
+    pn_examine_opts resolved = *opts;
+    resolved.engine = kind;
     if (examine_is_ctl(exam) && set != NULL)
-        set = examine_simplify_ctl(cn, set, opts, &o, budget, r);
-    return examine_reduced(cn, exam, set, opts, &o, budget, r, err);
+        set = examine_simplify_ctl(cn, set, &resolved, &o, budget, r);
+    return examine_reduced(cn, exam, set, &resolved, &o, budget, r, err);
 }
 
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,

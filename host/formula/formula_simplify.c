@@ -116,8 +116,27 @@ static pn_status simp_flatten(pn_fml_node *n, bool *changed)
     return PN_OK;
 }
 
-/* AND/OR: a zero child (FALSE in AND) decides, unit children drop out,
- * nested same-kind children are spliced in. */
+/* Kids x and !x, both read on the same state or path: AND is false and
+ * OR true, whatever x means. Wider connectives are left alone (the
+ * comparison is quadratic). */
+#define SIMP_COMPLEMENT_MAX 256
+
+static bool simp_complementary(const pn_fml_node *n)
+{
+    if (n->n > SIMP_COMPLEMENT_MAX)
+        return false;
+    for (uint32_t i = 0; i < n->n; i++) {
+        if (!simp_is(n->kids[i], PN_FML_NOT))
+            continue;
+        for (uint32_t j = 0; j < n->n; j++)
+            if (j != i && pn_fml_equal(n->kids[i]->kids[0], n->kids[j]))
+                return true;
+    }
+    return false;
+}
+
+/* AND/OR: a zero child (FALSE in AND) or two complementary ones decide,
+ * unit children drop out, nested same-kind children are spliced in. */
 static pn_status simp_nary(pn_fml_node **pp, bool *changed)
 {
     pn_fml_node *n = *pp;
@@ -141,6 +160,11 @@ static pn_status simp_nary(pn_fml_node **pp, bool *changed)
     }
     *changed = *changed || k != n->n;
     n->n = k;
+    if (simp_complementary(n)) {
+        simp_become(n, zero);
+        *changed = true;
+        return PN_OK;
+    }
     if (k == 0)
         simp_become(n, unit);
     else if (k == 1)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "linear/lin.h"
-#include "pn_hd.h"
+#include "pn_walk.h"
 
 
 typedef struct path_buf {
@@ -42,7 +42,7 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
     for (uint64_t step = 0; step < max_steps && n_live > 0; step++) {
         if ((step & 1023) == 1023 && path_late(b))
             return false;
-        uint32_t start = random ? (uint32_t)(pn_xorshift64(seed) % n_live) : 0, k = 0;
+        uint32_t start = random ? (uint32_t)(pn_walk_rand(seed) % n_live) : 0, k = 0;
         while (k < n_live && !pn_cnet_enabled(cn, b->m, b->live[(start + k) % n_live]))
             k++;
         if (k == n_live)
@@ -115,7 +115,7 @@ pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
             for (uint32_t t = 0; t < T; t++)
                 if (pn_cnet_enabled(cn, b.m, t))
                     b.live[n++] = t;
-            if (n == 0 || !pn_cnet_fire(cn, b.m, b.live[pn_xorshift64(&seed) % n], b.next))
+            if (n == 0 || !pn_cnet_fire(cn, b.m, b.live[pn_walk_rand(&seed) % n], b.next))
                 break;
             memcpy(b.m, b.next, (size_t)P * sizeof *b.m);
             *stopped = visit(ctx, b.m);

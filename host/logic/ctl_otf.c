@@ -28,6 +28,13 @@
  * a settled value, as TAPAAL's negation edges. EX is FALSE and AX TRUE at a
  * deadlock (docs/semantics.md), as in ctl.c. Boolean operators short-cut.
  *
+ * Action-based CTL (RERS): the operand of an X may read the step it takes.
+ * An atom made of ACTION formulas (an "edge atom") is decided by the
+ * transition of that step, which the on-demand space keeps
+ * (pn_lazy_keep_trans): <a> f is E X (ACTION(a) & f) and [a] f is
+ * A X (!ACTION(a) | f). An edge atom anywhere else has no step to read and
+ * is refused.
+ *
  * Memory: one byte per (state, temporal or state subformula) plus the
  * search stacks, declared to the lazy space's budget. Time: the deadline is
  * polled every few hundred steps.
@@ -50,14 +57,15 @@
 #include <stdlib.h>
 
 #include "petrel/ltl.h"
-#include "pn_hd.h"
+#include "pn_walk.h"
 #include <string.h>
 
 enum { V_UNKNOWN = 0, V_TRUE = 1, V_FALSE = 2, V_GRAY = 3, V_BLACK = 4 };
 
 typedef struct onode {
     const pn_fml_node *f;
-    int kind;           /* 0 atom, 1 not, 2 and, 3 or, 4 EX, 5 AX, 6 EU, 7 AU */
+    int kind;           /* 0 atom, 1 not, 2 and, 3 or, 4 EX, 5 AX, 6 EU, 7 AU,
+                           8 edge atom */
     uint32_t atom;      /* kind 0 */
     uint32_t *kids, n;  /* indices; EU/AU: kids[0] = a (UINT32_MAX: true), kids[1] = b */
     bool neg_b, neg_out; /* EG/AG: b is !kid, the result is negated */
@@ -86,6 +94,7 @@ typedef struct ootf {
     uint32_t *visited;
     uint64_t stack_cap, visited_cap;
     uint32_t poll;
+    uint32_t edge;      /* the transition of the step an X reads; ONONE */
     bool failed;
     bool dead_end;      /* otf_enter's last goal was a deadlock (A U) */
     uint32_t top;        /* the root under its negations */
@@ -211,6 +220,12 @@ static uint32_t otf_quantified(ootf *o, const pn_fml_node *f)
 
 static uint32_t otf_add(ootf *o, const pn_fml_node *f)
 {
+    if (pn_fml_is_state(f) && pn_fml_has_action(f)) {
+        if (pn_fml_is_action(f))
+            return otf_new_node(o, 8, f);
+        pn_fail(o->err, PN_ERR_UNSUPPORTED, "an action atom mixed with a state atom");
+        return ONONE;
+    }
     if (pn_fml_is_state(f))
         return otf_atom(o, f);
     switch (f->kind) {
@@ -251,7 +266,7 @@ static bool otf_room(ootf *o)
         return otf_oom(o);
     for (uint32_t i = 0; i < o->n_nodes; i++) {
         onode *d = &o->nodes[i];
-        if (d->kind != 0 && d->kind < 4)
+        if ((d->kind != 0 && d->kind < 4) || d->kind == 8)
             continue;
         uint8_t *v = realloc(d->val, cap);
         if (v == NULL)
@@ -335,7 +350,10 @@ static int otf_next(ootf *o, onode *d, uint32_t s, bool all)
     for (uint32_t i = 0; i < n; i++) {
         if (!otf_succ(o, s, &succ, &n))
             return -1;
+        const uint32_t *trans = pn_lazy_succ_trans(o->z, s);
+        o->edge = trans != NULL ? trans[i] : ONONE;
         int v = otf_eval(o, kid, succ[i]);
+        o->edge = ONONE;
         if (v < 0)
             return v;
         if (v != all)
@@ -470,7 +488,7 @@ static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t tries, uint32_t step
             }
             if (n == 0)
                 break;
-            uint32_t t = o->walk_en[pn_xorshift64(&o->rng) % n];
+            uint32_t t = o->walk_en[pn_walk_rand(&o->rng) % n];
             if (pn_space_fire(sp, o->walk_s, t, o->walk_next) != 0) {
                 d->walk_fail++;
                 return 0;
@@ -621,6 +639,12 @@ static int otf_eval(ootf *o, uint32_t id, uint32_t s)
     int v;
     switch (d->kind) {
     case 0: return otf_atom_value(o, d, s);
+    case 8:
+        if (o->edge != ONONE)
+            return pn_fml_eval_action(d->f, o->edge);
+        pn_fail(o->err, PN_ERR_UNSUPPORTED, "CTL: an action atom outside [a] f or <a> f");
+        o->failed = true;
+        return -1;
     case 1: v = otf_eval(o, d->kids[0], s); return v < 0 ? v : !v;
     case 2:
     case 3:
@@ -634,10 +658,13 @@ static int otf_eval(ootf *o, uint32_t id, uint32_t s)
     }
     if (d->val[s] == V_TRUE || d->val[s] == V_FALSE)
         return (d->val[s] == V_TRUE) ^ d->neg_out;
+    uint32_t edge = o->edge; /* a temporal operator reads states, not that step */
+    o->edge = ONONE;
     if (d->kind == 4 || d->kind == 5)
         v = otf_next(o, d, s, d->kind == 5);
     else
         v = otf_until(o, id, s, d->kind == 7);
+    o->edge = edge;
     if (v < 0)
         return v;
     d = &o->nodes[id];
@@ -726,10 +753,10 @@ static void otf_free(ootf *o)
     pn_lazy_set_other(o->z, 0);
 }
 
-pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_ltl_lasso *trace, pn_error *err)
+pn_status pn_ctl_check_otf_trace(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                 bool *value, pn_ltl_lasso *trace, pn_error *err)
 {
-    ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE,
+    ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE, .edge = ONONE,
               .rng = 0x9e3779b97f4a7c15ull};
     pn_status st = PN_OK;
     uint32_t root = otf_add(&o, phi);
@@ -776,5 +803,33 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
     otf_free(&o);
     if (st != PN_OK && trace != NULL)
         pn_ltl_lasso_free(trace);
+    return st;
+}
+
+pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err)
+{
+    return pn_ctl_check_otf_trace(z, phi, budget, value, NULL, err);
+}
+
+/* The trace, kept only where it is the witness of a root E[a U b] / E F
+ * (TRUE) or the counterexample of a root A G (FALSE): a finite path. */
+pn_status pn_ctl_check_otf_witness(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                   bool *value, pn_ctl_witness *w, pn_error *err)
+{
+    pn_ltl_lasso l;
+    w->trans = NULL;
+    w->n = 0;
+    pn_status st = pn_ctl_check_otf_trace(z, phi, budget, value, &l, err);
+    const pn_fml_node *p = phi->n == 1 && phi->kids != NULL ? phi->kids[0] : NULL;
+    bool shape = p != NULL && ((phi->kind == PN_FML_E && (p->kind == PN_FML_F ||
+                                                          p->kind == PN_FML_U)) ||
+                               (phi->kind == PN_FML_A && p->kind == PN_FML_G));
+    if (st == PN_OK && shape && l.trans != NULL && l.cycle == 0) {
+        w->trans = l.trans;
+        w->n = l.prefix;
+        return st;
+    }
+    pn_ltl_lasso_free(&l);
     return st;
 }

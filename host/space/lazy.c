@@ -9,7 +9,27 @@
  * Firing can overflow a packed field. Then the space widens that place
  * (pn_space_widen), every stored state is repacked (pn_space_repack; ids do
  * not change, so successor lists and the consumers stay valid) and the
- * state being expanded is expanded again. */
+ * state being expanded is expanded again.
+ *
+ * Over a space that reduces (a partial-order reduction, space.h), a
+ * consumer that needs every cycle to hold a fully expanded state (LTL-X:
+ * Peled's cycle condition C3, "Combining partial order reductions with
+ * on-the-fly model-checking", FMSD 8, 1996) asks for the cycle proviso
+ * (pn_lazy_cycle_proviso). A state then keeps its reduced successors only
+ * if none of them is itself or a state expanded before it, and otherwise
+ * takes every successor: on any cycle of the expanded graph, the state
+ * expanded last sees its successor on the cycle expanded already, so it is
+ * fully expanded, whatever order the consumer expands states in. This is
+ * the closed-set kind of proviso (Evangelista and Pajault, "Solving the
+ * ignoring problem for partial order reduction", STTT 12, 2010), checked on
+ * the net states rather than on the product, so the reduced net graph
+ * satisfies C3 by itself and any check over it stays a check of a
+ * stutter-equivalent graph.
+ *
+ * With pn_lazy_keep_trans, a second arena parallel to the first holds the
+ * transition of each successor entry: action-based logic (RERS) reads the
+ * step's transition, which the successor id alone does not give (two
+ * transitions with different labels may lead to the same state). */
 #include "petrel/lazy.h"
 
 #include <stdlib.h>
@@ -18,6 +38,7 @@
 #include "pn_table.h"
 
 #define LAZY_NOT_EXPANDED UINT64_MAX
+#define LAZY_PROBE_STATES 2048
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)
 
 struct pn_lazy {
@@ -30,17 +51,23 @@ struct pn_lazy {
     uint64_t *soff;            /* per state: first successor in arena */
     uint32_t *sdeg;            /* per state: successor count */
     uint32_t *arena;
+    uint32_t *arena_trans;     /* parallel to arena; NULL unless keep_trans */
     uint64_t arena_n, arena_cap;
+    bool keep_trans;
     uint64_t *init;            /* one state vector */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
+    bool reduces;              /* the space drops successors (space.h) */
+    bool proviso;              /* pn_lazy_cycle_proviso was asked for */
+    uint32_t probe_per_mille;  /* pn_lazy_probe_reduction; 0: none */
+    uint64_t probed, probe_fired, probe_enabled; /* over the first states */
     bool broken;               /* the space widened but the store could not
                                   follow: every expansion fails from then on */
 };
 
 static uint64_t lazy_bytes_for(const pn_lazy *z, uint64_t cap, uint64_t slots, uint64_t arena)
 {
-    return cap * (z->words * 8 + 12) + slots * 8 + arena * 4;
+    return cap * (z->words * 8 + 12) + slots * 8 + arena * (z->keep_trans ? 8 : 4);
 }
 
 static uint64_t lazy_bytes(const pn_lazy *z)
@@ -48,12 +75,21 @@ static uint64_t lazy_bytes(const pn_lazy *z)
     return lazy_bytes_for(z, z->cap, z->slot_mask + 1, z->arena_cap);
 }
 
+uint64_t pn_lazy_bytes(const pn_lazy *z) { return lazy_bytes(z) + z->other; }
+
 bool pn_lazy_fits(const pn_lazy *z, uint64_t more)
 {
     return z->budget == 0 || lazy_bytes(z) + z->other + more <= z->budget;
 }
 
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes) { z->other = bytes; }
+
+void pn_lazy_cycle_proviso(pn_lazy *z) { z->proviso = z->reduces; }
+
+void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille)
+{
+    z->probe_per_mille = z->reduces ? per_mille : 0;
+}
 
 uint64_t pn_lazy_states(const pn_lazy *z) { return z->count; }
 
@@ -146,12 +182,18 @@ static pn_status lazy_grow_slots(pn_lazy *z, uint64_t need, pn_error *err)
 static pn_status lazy_grow_arena(pn_lazy *z, uint64_t need, pn_error *err)
 {
     uint64_t cap = z->arena_cap * 2 > need ? z->arena_cap * 2 : need;
-    if (!pn_lazy_fits(z, (cap - z->arena_cap) * 4))
+    if (!pn_lazy_fits(z, (cap - z->arena_cap) * (z->keep_trans ? 8 : 4)))
         return lazy_nomem(err);
     uint32_t *a = realloc(z->arena, cap * sizeof *a);
     if (a == NULL)
         return lazy_nomem(err);
     z->arena = a;
+    if (z->keep_trans) {
+        a = realloc(z->arena_trans, cap * sizeof *a);
+        if (a == NULL)
+            return lazy_nomem(err);
+        z->arena_trans = a;
+    }
     z->arena_cap = cap;
     return PN_OK;
 }
@@ -200,9 +242,40 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
 
 static void lazy_record(void *ctx, uint32_t trans, const uint64_t *succ)
 {
-    (void)trans;
     pn_lazy *z = ctx;
+    if (z->keep_trans)
+        z->arena_trans[z->arena_n] = trans;
     z->arena[z->arena_n++] = lazy_insert(z, succ, pn_space_hash(succ, z->words));
+}
+
+/* The cycle proviso: whether the reduced successors of s, arena[start..),
+ * must give way to all of them (one is s or was expanded before, and some
+ * enabled transition was dropped). */
+static bool lazy_proviso_fails(pn_lazy *z, uint32_t s, uint64_t start)
+{
+    if (!z->proviso)
+        return false;
+    bool closes = false;
+    for (uint64_t k = start; k < z->arena_n && !closes; k++)
+        closes = z->arena[k] == s || z->soff[z->arena[k]] != LAZY_NOT_EXPANDED;
+    return closes && pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans) > z->arena_n - start;
+}
+
+/* pn_lazy_probe_reduction: after the first LAZY_PROBE_STATES expansions,
+ * whether they fired too large a part of their enabled transitions. */
+static pn_status lazy_probe(pn_lazy *z, uint32_t s, pn_error *err)
+{
+    if (z->probe_per_mille == 0 || z->probed >= LAZY_PROBE_STATES)
+        return PN_OK;
+    z->probe_fired += z->sdeg[s];
+    z->probe_enabled += pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans);
+    if (++z->probed == LAZY_PROBE_STATES &&
+        z->probe_fired * 1000 > z->probe_enabled * z->probe_per_mille)
+        return pn_fail(err, PN_ERR_UNSUPPORTED,
+                       "the reduction fires %lu of %lu enabled transitions in its first %u states",
+                       (unsigned long)z->probe_fired, (unsigned long)z->probe_enabled,
+                       LAZY_PROBE_STATES);
+    return PN_OK;
 }
 
 static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
@@ -218,10 +291,14 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         uint64_t start = z->arena_n;
         /* Successors go straight into the store: s stays put (room made). */
         uint32_t of = pn_space_next_all(z->sp, pn_lazy_state(z, s), lazy_record, z);
+        if (of == 0 && lazy_proviso_fails(z, s, start)) {
+            z->arena_n = start;
+            of = pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_record, z);
+        }
         if (of == 0) {
             z->soff[s] = start;
             z->sdeg[s] = (uint32_t)(z->arena_n - start);
-            return PN_OK;
+            return lazy_probe(z, s, err);
         }
         /* The states inserted before the overflow stay (they are states of
          * the net); only the list of s is redone. */
@@ -244,9 +321,33 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
     return PN_OK;
 }
 
+pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err)
+{
+    if (z->arena_n > 0)
+        return pn_fail(err, PN_ERR_INTERNAL, "pn_lazy_keep_trans after the first expansion");
+    if (z->keep_trans)
+        return PN_OK;
+    if (!pn_lazy_fits(z, z->arena_cap * 4))
+        return lazy_nomem(err);
+    z->arena_trans = malloc((z->arena_cap + 1) * sizeof *z->arena_trans);
+    if (z->arena_trans == NULL)
+        return lazy_nomem(err);
+    z->keep_trans = true;
+    return PN_OK;
+}
+
+bool pn_lazy_keeps_trans(const pn_lazy *z) { return z->keep_trans; }
+
+const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s)
+{
+    if (!z->keep_trans || z->soff[s] == LAZY_NOT_EXPANDED)
+        return NULL;
+    return z->arena_trans + z->soff[s];
+}
+
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s)
 {
-    if (z->soff[s] != LAZY_NOT_EXPANDED)
+    if (z->soff[s] != LAZY_NOT_EXPANDED && !z->reduces)
         return z->sdeg[s];
     return pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans);
 }
@@ -266,7 +367,7 @@ static void lazy_match(void *ctx, uint32_t trans, const uint64_t *succ)
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t)
 {
     lazy_find f = {pn_lazy_state(z, t), z->words, UINT32_MAX};
-    pn_space_next_all(z->sp, pn_lazy_state(z, s), lazy_match, &f);
+    pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_match, &f);
     return f.trans;
 }
 
@@ -275,6 +376,7 @@ static pn_status lazy_init(pn_lazy *z, pn_error *err)
 {
     z->words = pn_space_words(z->sp);
     z->T = pn_space_transitions(z->sp);
+    z->reduces = pn_space_reduces(z->sp);
     z->trans = malloc(((size_t)z->T + 1) * sizeof *z->trans);
     z->init = malloc((size_t)z->words * sizeof *z->init);
     z->slots = calloc(1024, sizeof *z->slots);
@@ -327,6 +429,7 @@ void pn_lazy_free(pn_lazy *z)
     free(z->soff);
     free(z->sdeg);
     free(z->arena);
+    free(z->arena_trans);
     free(z->init);
     free(z->trans);
     free(z);

@@ -53,6 +53,22 @@ uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
     return sp->ops->next_all(sp->self, sp->inner, s, fn, ctx);
 }
 
+uint32_t pn_space_next_all_unreduced(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
+                                     void *ctx)
+{
+    while (sp->ops->next_all == NULL || sp->ops->reduces)
+        sp = sp->inner;
+    return sp->ops->next_all(sp->self, sp->inner, s, fn, ctx);
+}
+
+bool pn_space_reduces(const pn_space *sp)
+{
+    for (; sp != NULL; sp = sp->inner)
+        if (sp->ops->reduces)
+            return true;
+    return false;
+}
+
 uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out)
 {
     SPACE_FIND(sp, fire);

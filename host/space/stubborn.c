@@ -31,6 +31,26 @@
  * concerns properties beyond one goal). The tests compare with full
  * enumeration on random nets.
  *
+ * For LTL without next (pn_stubborn_ltl_new) the set is an ample set in
+ * the sense of Peled ("Combining partial order reductions with on-the-fly
+ * model-checking", FMSD 8, 1996; Clarke, Grumberg and Peled, "Model
+ * checking", ch. 10): the enabled transitions of a W-closed set that
+ * starts from one enabled transition (C0: not empty where something is
+ * enabled; C1: W makes every transition outside it independent of those
+ * in it, and nothing outside enables one of its disabled transitions),
+ * kept only when none of them is visible (C2: can change an atom of the
+ * formula, decided statically so that the labelling is consistent in the
+ * sense of Neele, Valmari and Willemse, FoSSaCS 2020), else every enabled
+ * transition. The cycle condition C3 holds on the net graph itself, so that
+ * the reduced graph is stutter-equivalent to the full one independently of
+ * the automaton (the product-level stack proviso of the original on-the-fly
+ * algorithm is unsound in general: Siegel, "What's wrong with on-the-fly
+ * partial order reduction", CAV 2019): either statically, by an order on
+ * markings that the transitions allowed in a reduced set increase
+ * (stubborn_cycles), or by the consumer, which expands a state fully where
+ * its reduced successors close a cycle (pn_lazy_cycle_proviso,
+ * host/space/lazy.c).
+ *
  * Per state: the enabled transitions are stamped, S is closed with a work
  * stack over per-place lists of the compiled net (takers, consumers,
  * producers: the may-disable relation and necessary enabling sets of
@@ -46,6 +66,7 @@
 #include <string.h>
 
 #define STUBBORN_TRIES 3
+#define STUBBORN_ENABLED_COST 64
 
 typedef struct stubborn {
     const pn_cnet *cn;
@@ -69,6 +90,10 @@ typedef struct stubborn {
     uint32_t *best, n_best;    /* the enabled transitions of the chosen set */
     uint64_t *succ;
     uint32_t succ_words;
+    uint8_t *sticky;           /* LTL-X: per transition, fired only in a full
+                                  expansion (visible, or not increasing the
+                                  order of markings); NULL for a reachability
+                                  goal */
 } stubborn;
 
 /* ---- static lists -------------------------------------------------------- */
@@ -117,6 +142,7 @@ static void stubborn_free(void *self)
     free(b->cons);
     free(b->pl_stamp);
     free(b->succ);
+    free(b->sticky);
     free(b);
 }
 
@@ -166,7 +192,8 @@ static uint32_t stubborn_scapegoat(const stubborn *b, uint32_t t)
             continue;
         uint32_t cost = 0;
         for (uint32_t j = b->inc_off[p]; j < b->inc_off[p + 1] && cost < best_cost; j++)
-            cost += b->in_stamp[b->inc[j]] != b->in_epoch;
+            if (b->in_stamp[b->inc[j]] != b->in_epoch)
+                cost += stubborn_enabled(b, b->inc[j]) ? STUBBORN_ENABLED_COST : 1;
         if (cost < best_cost) {
             best = p;
             best_cost = cost;
@@ -192,23 +219,32 @@ static void stubborn_add_place(stubborn *b, uint32_t which, uint32_t p)
 }
 
 /* Closes the set on the stack under W; stops early (false) once it holds
- * more than limit enabled transitions. Counts those in *n_enabled. An
- * enabled t brings the takers of its input places (they may disable it)
- * and the consumers of the places it takes from (it may disable them). */
+ * more than limit enabled transitions, for LTL-X a sticky one, or once it
+ * has taken more than STUBBORN_WORK(enabled) transitions: on nets with
+ * tens of thousands of transitions a closure through the disabled ones
+ * can cost more than firing every enabled one (RERS2020-PT-pb103). Counts
+ * the enabled ones in *n_enabled. An enabled t brings the takers of its
+ * input places (they may disable it) and the consumers of the places it
+ * takes from (it may disable them). */
+#define STUBBORN_WORK(n_en) (16 * (uint64_t)(n_en) + 1024)
+
 static bool stubborn_close(stubborn *b, uint32_t limit, uint32_t *n_enabled)
 {
     const pn_cnet *cn = b->cn;
     uint32_t n = 0;
+    uint64_t work = 0, max_work = STUBBORN_WORK(b->n_en);
     while (b->n_stack > 0) {
         uint32_t t = b->stack[--b->n_stack];
+        if (++work > max_work)
+            return false;
         if (!stubborn_enabled(b, t)) {
             uint32_t p = stubborn_scapegoat(b, t);
             if (p != UINT32_MAX)
                 stubborn_add_place(b, 2, p);
             continue;
         }
-        if (++n > limit)
-            return false;
+        if (++n > limit || (b->sticky != NULL && b->sticky[t]))
+            return false; /* larger than the best, or not an ample set (C2, C3) */
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
             stubborn_add_place(b, 0, cn->pre[k].place);
         for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
@@ -387,11 +423,14 @@ static void stubborn_try(stubborn *b, uint32_t extra)
 }
 
 /* The enabled transitions whose closures look smallest (the fewest list
- * entries to follow), at most STUBBORN_TRIES, into cand; how many. */
+ * entries to follow), at most STUBBORN_TRIES, into cand (for LTL-X only
+ * ones that are not sticky); how many. */
 static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_en; i++) {
+        if (b->sticky != NULL && b->sticky[b->en[i]])
+            continue; /* its set cannot be ample (C2, C3) */
         uint32_t t = b->en[i], k = n < STUBBORN_TRIES ? n++ : STUBBORN_TRIES;
         if (k == STUBBORN_TRIES && b->deg[t] >= b->deg[cand[k - 1]])
             continue;
@@ -406,13 +445,16 @@ static uint32_t stubborn_candidates(const stubborn *b, uint32_t *cand)
     return n;
 }
 
-/* The enabled transitions of a stubborn set of state s into best. */
+/* The enabled transitions of a stubborn set of state s into best;
+ * n_best UINT32_MAX when none was found (LTL-X: every candidate's set had
+ * a sticky transition). */
 static void stubborn_choose(stubborn *b)
 {
     stubborn_new_epoch(b->in_stamp, &b->in_epoch, b->T);
     b->n_seeds = 0;
-    b->need_key = false;
-    stubborn_interesting(b, b->goal, b->want);
+    b->need_key = b->goal == NULL; /* LTL-X: one enabled transition (C0) */
+    if (b->goal != NULL)
+        stubborn_interesting(b, b->goal, b->want);
     b->n_best = UINT32_MAX;
     if (!b->need_key || b->n_en == 0) {
         stubborn_try(b, UINT32_MAX);
@@ -460,18 +502,21 @@ static uint32_t stubborn_next_all(void *self, pn_space *inner, const uint64_t *s
     if (b->full || b->n_en <= 1)
         return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
     pn_space_marking(inner, s, b->m);
-    if (pn_fml_eval_state(b->goal, b->cn, b->m) == b->want) /* a goal: nothing to keep */
-        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
+    if (b->goal != NULL && pn_fml_eval_state(b->goal, b->cn, b->m) == b->want)
+        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx); /* a goal */
     stubborn_new_epoch(b->en_stamp, &b->en_epoch, b->T);
     for (uint32_t i = 0; i < b->n_en; i++)
         b->en_stamp[b->en[i]] = b->en_epoch;
     stubborn_choose(b);
+    if (b->n_best == UINT32_MAX)
+        return stubborn_fire_all(b, inner, s, b->en, b->n_en, fn, ctx);
     return stubborn_fire_all(b, inner, s, b->best, b->n_best, fn, ctx);
 }
 
 static const pn_space_ops stubborn_ops = {
     .next_all = stubborn_next_all,
     .free = stubborn_free,
+    .reduces = true,
 };
 
 static bool stubborn_alloc(stubborn *b)
@@ -489,7 +534,7 @@ static bool stubborn_alloc(stubborn *b)
     return b->m != NULL && b->en != NULL && b->en_stamp != NULL && b->in_stamp != NULL &&
            b->stack != NULL && b->seeds != NULL && b->best != NULL && b->deg != NULL &&
            b->pl_stamp != NULL &&
-           pn_pt_consumers(b->cn, &b->cons_off, &b->cons, NULL) == PN_OK &&
+           pn_cnet_place_index(b->cn, false, &b->cons_off, &b->cons, NULL) == PN_OK &&
            stubborn_place_lists(b->cn, 1, &b->inc_off, &b->inc) &&
            stubborn_place_lists(b->cn, -1, &b->dec_off, &b->dec);
 }
@@ -508,25 +553,239 @@ static void stubborn_degrees(stubborn *b)
     }
 }
 
-pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
-                          bool want, pn_space **out, pn_error *err)
+/* The layer's data for net cn, without a goal yet; NULL when out of
+ * memory. */
+static stubborn *stubborn_make(const pn_cnet *cn)
+{
+    stubborn *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->cn = cn;
+    b->P = cn->n_places;
+    b->T = cn->n_transitions;
+    if (!stubborn_alloc(b)) {
+        stubborn_free(b);
+        return NULL;
+    }
+    stubborn_degrees(b);
+    return b;
+}
+
+/* The layer over inner from b (NULL: out of memory); inner is freed on
+ * failure. */
+static pn_status stubborn_wrap(stubborn *b, pn_space *inner, pn_space **out, pn_error *err)
 {
     *out = NULL;
-    stubborn *b = calloc(1, sizeof *b);
-    pn_status st = PN_OK;
-    if (b == NULL || (b->cn = cn, b->P = cn->n_places, b->T = cn->n_transitions,
-                      !stubborn_alloc(b)))
-        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set layer");
-    if (st == PN_OK) {
-        stubborn_degrees(b);
-        b->goal = goal;
-        b->want = want;
-        b->full = !stubborn_supported(goal);
-        st = pn_space_layer_new(&stubborn_ops, b, inner, out, err);
-    }
+    pn_status st = b != NULL ? pn_space_layer_new(&stubborn_ops, b, inner, out, err)
+                             : pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set layer");
     if (st != PN_OK) {
         stubborn_free(b);
         pn_space_free(inner);
     }
     return st;
+}
+
+pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
+                          bool want, pn_space **out, pn_error *err)
+{
+    stubborn *b = stubborn_make(cn);
+    if (b != NULL) {
+        b->goal = goal;
+        b->want = want;
+        b->full = !stubborn_supported(goal);
+    }
+    return stubborn_wrap(b, inner, out, err);
+}
+
+/* ---- LTL-X: visibility ------------------------------------------------- */
+
+__extension__ typedef __int128 stubborn_i128;
+
+/* Transitions that change r - l (atom l <= r), with each place weighted by
+ * how often it occurs on r less how often on l. */
+static void stubborn_visible_le(stubborn *b, const pn_fml_node *f, int64_t *w)
+{
+    const pn_cnet *cn = b->cn;
+    for (int side = 0; side < 2; side++)
+        if (f->kids[side]->kind == PN_FML_TOKENS)
+            for (uint32_t i = 0; i < f->kids[side]->n; i++)
+                w[f->kids[side]->idx[i]] += side == 1 ? 1 : -1;
+    for (uint32_t t = 0; t < b->T; t++) {
+        stubborn_i128 d = 0;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            d += (stubborn_i128)cn->delta[k].delta * w[cn->delta[k].place];
+        if (d != 0)
+            b->sticky[t] = 1;
+    }
+    for (int side = 0; side < 2; side++)
+        if (f->kids[side]->kind == PN_FML_TOKENS)
+            for (uint32_t i = 0; i < f->kids[side]->n; i++)
+                w[f->kids[side]->idx[i]] = 0;
+}
+
+/* Transitions that change an input place of one of idx[0..n). */
+static void stubborn_visible_fireable(stubborn *b, const uint32_t *idx, uint32_t n, int64_t *w)
+{
+    const pn_cnet *cn = b->cn;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = cn->pre_off[idx[i]]; k < cn->pre_off[idx[i] + 1]; k++)
+            w[cn->pre[k].place] = 1;
+    for (uint32_t t = 0; t < b->T; t++)
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (w[cn->delta[k].place] != 0)
+                b->sticky[t] = 1;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = cn->pre_off[idx[i]]; k < cn->pre_off[idx[i] + 1]; k++)
+            w[cn->pre[k].place] = 0;
+}
+
+/* Marks the transitions that can change an atom of psi (w: P zeros,
+ * scratch). */
+static void stubborn_visibility(stubborn *b, const pn_fml_node *psi, int64_t *w)
+{
+    if (psi->kind == PN_FML_INT_LE)
+        stubborn_visible_le(b, psi, w);
+    else if (psi->kind == PN_FML_FIREABLE)
+        stubborn_visible_fireable(b, psi->idx, psi->n, w);
+    else
+        for (uint32_t i = 0; psi->kids != NULL && i < psi->n; i++)
+            stubborn_visibility(b, psi->kids[i], w);
+}
+
+/* ---- LTL-X: the cycle condition ----------------------------------------- */
+
+/* Places ranked by their distance from the initially marked ones (a token
+ * flows from an input to an output place of a transition), unreached ones
+ * last: most transitions then move tokens to a higher rank. rank: P
+ * entries; queue: P + 1 entries of scratch. */
+static void stubborn_place_ranks(const stubborn *b, uint32_t *rank, uint32_t *queue)
+{
+    const pn_cnet *cn = b->cn;
+    uint32_t head = 0, tail = 0, next = 0;
+    for (uint32_t p = 0; p < b->P; p++) {
+        rank[p] = UINT32_MAX;
+        if (cn->m0[p] > 0)
+            queue[tail++] = p;
+    }
+    for (uint32_t i = 0; i < tail; i++)
+        rank[queue[i]] = next++;
+    while (head < tail) {
+        uint32_t p = queue[head++];
+        for (uint32_t j = b->cons_off[p]; j < b->cons_off[p + 1]; j++) {
+            uint32_t t = b->cons[j];
+            for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+                uint32_t q = cn->delta[k].place;
+                if (cn->delta[k].delta > 0 && rank[q] == UINT32_MAX) {
+                    rank[q] = next++;
+                    queue[tail++] = q;
+                }
+            }
+        }
+    }
+    for (uint32_t p = 0; p < b->P; p++)
+        if (rank[p] == UINT32_MAX)
+            rank[p] = next++;
+}
+
+/* C3 without a search: compare markings lexicographically, the place of
+ * highest rank first. A transition whose changed place of highest rank
+ * gains tokens makes every marking it fires from strictly larger, so no
+ * cycle consists of such transitions only; the others (and those that
+ * change nothing) go down (*down). If a state that fires one of those fires
+ * everything, every cycle of the reduced graph passes a fully expanded
+ * state: a static cycle proviso in the sense of Kurshan, Levin, Minea, Peled
+ * and Yenigun ("Static partial order reduction", TACAS 1998), the cycles
+ * broken by an order on markings instead of the net's structure. False
+ * when out of memory. */
+static bool stubborn_downward(const stubborn *b, uint8_t *down)
+{
+    const pn_cnet *cn = b->cn;
+    uint32_t *rank = malloc(((size_t)b->P + 1) * sizeof *rank);
+    uint32_t *queue = malloc(((size_t)b->P + 1) * sizeof *queue);
+    bool ok = rank != NULL && queue != NULL;
+    if (ok)
+        stubborn_place_ranks(b, rank, queue);
+    for (uint32_t t = 0; ok && t < b->T; t++) {
+        uint32_t top = UINT32_MAX;
+        int64_t d = 0;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++)
+            if (top == UINT32_MAX || rank[cn->delta[k].place] > top) {
+                top = rank[cn->delta[k].place];
+                d = cn->delta[k].delta;
+            }
+        down[t] = d <= 0;
+    }
+    free(rank);
+    free(queue);
+    return ok;
+}
+
+/* The cycle condition: the order (sticky gets the transitions that go
+ * down) where at least half of the invisible transitions go up, else the
+ * consumer's proviso on the states it expands (*proviso; lazy.c), which
+ * costs a full expansion per cycle closed but keeps every transition free.
+ * False when out of memory. */
+static bool stubborn_cycles(stubborn *b, bool *proviso)
+{
+    uint8_t *down = calloc((size_t)b->T + 1, 1);
+    if (down == NULL || !stubborn_downward(b, down)) {
+        free(down);
+        return false;
+    }
+    uint32_t invisible = 0, up = 0;
+    for (uint32_t t = 0; t < b->T; t++) {
+        invisible += !b->sticky[t];
+        up += !b->sticky[t] && !down[t];
+    }
+    *proviso = 2 * (uint64_t)up < invisible;
+    for (uint32_t t = 0; !*proviso && t < b->T; t++)
+        b->sticky[t] |= down[t];
+    free(down);
+    return true;
+}
+
+bool pn_stubborn_ltl_supported(const pn_fml_node *psi)
+{
+    switch (psi->kind) {
+    case PN_FML_NOT:
+    case PN_FML_AND:
+    case PN_FML_OR:
+    case PN_FML_F:
+    case PN_FML_G:
+    case PN_FML_U:
+        for (uint32_t i = 0; i < psi->n; i++)
+            if (!pn_stubborn_ltl_supported(psi->kids[i]))
+                return false;
+        return true;
+    case PN_FML_DEADLOCK: /* every transition may change it */
+        return false;
+    default: /* the atoms a goal may have; not X (no stutter-invariance),
+                path quantifiers or bounds */
+        return stubborn_supported(psi);
+    }
+}
+
+pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
+                              pn_space **out, bool *proviso, pn_error *err)
+{
+    *proviso = true;
+    stubborn *b = stubborn_make(cn);
+    int64_t *w = calloc((size_t)cn->n_places + 1, sizeof *w);
+    if (b != NULL && (b->sticky = calloc((size_t)b->T + 1, 1)) != NULL && w != NULL)
+        stubborn_visibility(b, psi, w);
+    if (b != NULL && (b->sticky == NULL || w == NULL || !stubborn_cycles(b, proviso))) {
+        stubborn_free(b);
+        b = NULL;
+    }
+    free(w);
+    uint32_t free_to_reduce = 0;
+    for (uint32_t t = 0; b != NULL && t < b->T; t++)
+        free_to_reduce += !b->sticky[t];
+    if (b != NULL && free_to_reduce == 0) { /* every set would be all enabled */
+        stubborn_free(b);
+        pn_space_free(inner);
+        *out = NULL;
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL: every transition can change an atom");
+    }
+    return stubborn_wrap(b, inner, out, err);
 }

@@ -8,18 +8,17 @@
 #include "petrel/lazy.h"
 #include "petrel/stubborn.h"
 
-/* The space to search: the P/T net, with the layer when reducing (*pt:
- * the net below it, owned by the layer). */
+/* The space to search: the P/T net, with the layer when reducing. */
 static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
-                              pn_space **out, pn_space **pt, pn_error *err)
+                              pn_space **out, pn_error *err)
 {
-    *pt = NULL;
-    pn_status st = pn_space_pt_new(cn, pt, err);
+    pn_space *pt = NULL;
+    pn_status st = pn_space_pt_new(cn, &pt, err);
     if (st != PN_OK || !reduce) {
-        *out = *pt;
+        *out = pt;
         return st;
     }
-    return pn_stubborn_new(cn, *pt, goal, want, out, err);
+    return pn_stubborn_new(cn, pt, goal, want, out, err);
 }
 
 /* Whether a goal reads "deadlock": deadlocks lie deep, other goals are
@@ -56,35 +55,16 @@ static pn_status search_push(uint32_t **stack, uint64_t *n_stack, uint64_t *cap,
 }
 
 /* A search that fires more than 9 in 10 of the enabled transitions over
- * its first SEARCH_PROBE states reduces too little to beat the parallel
- * full exploration, which then gets the time instead (speed only: giving
- * up decides nothing). */
-#define SEARCH_PROBE 2048
-
-typedef struct search_probe {
-    pn_space *full;         /* the unreduced space; NULL: no probe */
-    uint32_t *buf;          /* room for the enabled transitions */
-    uint64_t fired, enabled;
-} search_probe;
-
-static pn_status search_probe_state(search_probe *pr, pn_lazy *z, uint32_t id, uint32_t n_succ,
-                                    uint64_t steps, pn_error *err)
-{
-    if (pr->full == NULL || steps > SEARCH_PROBE)
-        return PN_OK;
-    pr->fired += n_succ;
-    pr->enabled += pn_space_enabled(pr->full, pn_lazy_state(z, id), pr->buf);
-    if (steps == SEARCH_PROBE && pr->fired * 10 > pr->enabled * 9)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "stubborn sets reduce too little here");
-    return PN_OK;
-}
+ * its first states (pn_lazy_probe_reduction) reduces too little to beat
+ * the parallel full exploration, which then gets the time instead (speed
+ * only: giving up decides nothing). */
+#define SEARCH_PROBE_PER_MILLE 900
 
 /* Breadth first (ids in the order states are found), or depth first for
  * deadlock goals, which then come early. A goal is checked when its state
  * is taken; a complete search sees every state either way. */
 static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
-                            search_probe *pr, const pn_budget *budget, bool *found,
-                            pn_error *err)
+                            const pn_budget *budget, bool *found, pn_error *err)
 {
     bool dfs = search_reads_deadlock(goal);
     uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
@@ -110,8 +90,6 @@ static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *go
         const uint32_t *succ = NULL;
         uint32_t n = 0;
         st = pn_lazy_succ(z, id, &succ, &n, err);
-        if (st == PN_OK)
-            st = search_probe_state(pr, z, id, n, steps, err);
         if (st == PN_OK && dfs)
             st = search_push(&stack, &n_stack, &cap, succ, n, before, err);
     }
@@ -121,31 +99,26 @@ static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *go
 }
 
 /* pn_stubborn_search; probe: give up (PN_ERR_UNSUPPORTED) where the layer
- * reduces too little (search_probe). */
+ * reduces too little (SEARCH_PROBE_PER_MILLE). */
 static pn_status search_goal(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
                              bool probe, const pn_budget *budget, bool *found, uint64_t *states,
                              uint64_t *edges, pn_error *err)
 {
     *found = false;
     *states = *edges = 0;
-    pn_space *sp = NULL, *pt = NULL;
+    pn_space *sp = NULL;
     pn_lazy *z = NULL;
-    pn_status st = search_space(cn, goal, want, reduce, &sp, &pt, err);
+    pn_status st = search_space(cn, goal, want, reduce, &sp, err);
     if (st == PN_OK)
         st = pn_lazy_new_space(sp, pn_budget_memory(budget), &z, err);
-    search_probe pr = {.full = reduce && probe ? pt : NULL};
-    if (st == PN_OK && pr.full != NULL) {
-        pr.buf = malloc(((size_t)cn->n_transitions + 1) * sizeof *pr.buf);
-        if (pr.buf == NULL)
-            st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
-    }
+    if (st == PN_OK && probe)
+        pn_lazy_probe_reduction(z, SEARCH_PROBE_PER_MILLE);
     if (st == PN_OK) {
-        st = search_run(z, cn, goal, want, &pr, budget, found, err);
+        st = search_run(z, cn, goal, want, budget, found, err);
         *states = pn_lazy_states(z);
         *edges = pn_lazy_edges(z);
     }
     pn_lazy_free(z);
-    free(pr.buf);
     if (st != PN_OK)
         *found = false;
     return st;

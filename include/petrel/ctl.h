@@ -46,16 +46,32 @@ pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_
  * the next formula. budget (may be NULL): past its deadline PN_ERR_TIMEOUT
  * (PN_ERR_CANCELLED); past z's memory budget PN_ERR_OUT_OF_MEMORY (then
  * free z, as after any failed pn_lazy_succ). Nothing is guessed. */
+pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err);
+
 struct pn_ltl_lasso;
-/* trace (may be NULL; petrel/ltl.h): when phi is, under negations, an
+/* As pn_ctl_check_otf; trace (may be NULL; petrel/ltl.h): when phi is, under negations, an
  * until-shaped operator (E F, E U, A F, A U, and A G / E G as their
  * negations) whose search met its goal, the path from the initial state
  * that proves it: a witness of E F / E U / E G, a counterexample of A G /
  * A F / A U. prefix transitions, then cycle ones repeated (0: a finite
  * path; one UINT32_MAX entry: the path ends at a deadlock). trans is NULL
  * when there is none; free it with pn_ltl_lasso_free. */
-pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, struct pn_ltl_lasso *trace, pn_error *err);
+pn_status pn_ctl_check_otf_trace(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                 bool *value, struct pn_ltl_lasso *trace, pn_error *err);
+
+/* The path that decided a root E[a U b] (EF b) or AG a: the transitions
+ * from the initial state through a-states to a b-state, proving E[a U b]
+ * TRUE (n may be 0: b holds there), or to a !a-state, proving AG a FALSE.
+ * trans is malloc'd (free it); NULL for a root of another shape or the
+ * other answer. The trace of pn_ctl_check_otf_trace, kept for these. */
+typedef struct pn_ctl_witness {
+    uint32_t *trans;
+    uint64_t n;
+} pn_ctl_witness;
+
+pn_status pn_ctl_check_otf_witness(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                   bool *value, pn_ctl_witness *w, pn_error *err);
 
 /* Liveness: every transition is enabled in some state of every bottom SCC.
  * Iterative SCC decomposition (no recursion). */

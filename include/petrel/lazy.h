@@ -39,16 +39,37 @@ pn_space *pn_lazy_space(pn_lazy *z);
  * either, free z: a failed widening leaves its states unusable. */
 pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
                        pn_error *err);
-/* Transitions enabled in s. */
+/* Over a space that reduces (space.h): from now on a state whose reduced
+ * successors include itself or a state expanded before it gets all its
+ * successors instead, so that every cycle holds a fully expanded state
+ * (what LTL-X needs; host/space/lazy.c). No effect on other spaces. */
+void pn_lazy_cycle_proviso(pn_lazy *z);
+/* Over a space that reduces: once the first 2048 states are expanded, if
+ * their successors number more than per_mille / 1000 of their enabled
+ * transitions, that expansion fails with PN_ERR_UNSUPPORTED (the state is
+ * expanded all the same): the reduction does not pay for what it costs
+ * (one search of its own). 0: no probe; no effect on other spaces. */
+void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille);
+/* Keep the transition of every successor entry (4 more bytes an edge,
+ * under the budget): call before the first pn_lazy_succ. */
+pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err);
+bool pn_lazy_keeps_trans(const pn_lazy *z);
+/* With keep_trans, after pn_lazy_succ(s): the transitions of s's successor
+ * entries, parallel to *succ (valid as long as it); else NULL. */
+const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s);
+/* Transitions enabled in s (all of them, also over a reducing space). */
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
 /* The packed state vector of s (pn_space_words words), valid until the
  * next call that may expand. */
 const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s);
-/* A transition leading from s to t; UINT32_MAX when none does. */
+/* A transition leading from s to t (any enabled one, also one a reducing
+ * layer dropped); UINT32_MAX when none does. */
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t);
 /* Bytes that a consumer holds under the same budget. */
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes);
 bool pn_lazy_fits(const pn_lazy *z, uint64_t more);
+/* Bytes held now, what set_other declares included. */
+uint64_t pn_lazy_bytes(const pn_lazy *z);
 
 #ifdef __cplusplus
 }

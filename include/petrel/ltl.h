@@ -64,6 +64,28 @@ pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
                            bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err);
 
+/* Partial-order reduction for LTL without next: phi is A(psi) with psi
+ * stutter-invariant as written (no X) over atoms the stubborn-set layer
+ * reads (petrel/stubborn.h: no deadlock atom). Then pn_ltl_por_lazy_new
+ * gives a fresh on-demand space over that layer with the cycle proviso,
+ * on which pn_ltl_check_otf of phi answers as on the full space (a
+ * stutter-equivalent reduced graph; host/space/stubborn.c, lazy.c). The
+ * reduction depends on phi's atoms: the space serves phi only.
+ * PN_ERR_UNSUPPORTED where it cannot reduce (phi not as above, or every
+ * transition can change an atom). */
+bool pn_ltl_por_applies(const pn_fml_node *phi);
+pn_status pn_ltl_por_lazy_new(const pn_cnet *cn, const pn_fml_node *phi, uint64_t memory_budget,
+                              pn_lazy **out, pn_error *err);
+
+/* Action-based LTL (RERS, docs/semantics.md): A(psi) over the infinite
+ * sequences of fired transitions, with atoms ACTION formulas (formula.h)
+ * read on each step; a deadlock ends a finite trace, which violates
+ * nothing (no stuttering). z must keep transitions (pn_lazy_keep_trans).
+ * The lasso's entries are transitions (never UINT32_MAX). */
+pn_status pn_ltl_check_actions(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                               bool *value, pn_ltl_stats *stats, pn_ltl_lasso *lasso,
+                               pn_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -74,6 +74,9 @@ typedef struct pn_space_ops {
                        pn_error *err);
     void (*repack)(void *self, pn_space *inner, const uint64_t *old_s, uint64_t *s);
     void (*free)(void *self);
+    /* Set by a layer whose next_all gives only some of the successors (a
+     * partial-order reduction): pn_space_next_all_unreduced passes it by. */
+    bool reduces;
 } pn_space_ops;
 
 /* The P/T net with its starting layout (net/layout.h); cn is borrowed. */
@@ -90,6 +93,12 @@ uint32_t pn_space_words(pn_space *sp);
 void pn_space_initial(pn_space *sp, uint64_t *s);
 uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn, void *ctx);
 uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out);
+/* The successors by every enabled transition, the reducing layers passed
+ * by (the same as pn_space_next_all where none is in the chain). */
+uint32_t pn_space_next_all_unreduced(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
+                                     void *ctx);
+/* Some layer of the chain reduces (ops->reduces). */
+bool pn_space_reduces(const pn_space *sp);
 uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out);
 void pn_space_marking(pn_space *sp, const uint64_t *s, uint64_t *m);
 uint64_t pn_space_hash(const uint64_t *s, uint32_t words);

@@ -32,6 +32,18 @@ extern "C" {
 pn_status pn_stubborn_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *goal,
                           bool want, pn_space **out, pn_error *err);
 
+/* LTL without next: whether the layer can reduce for path formula psi
+ * (no X, no deadlock atom, atoms over token sums and fireability), and the
+ * layer for it over inner (owned from here on, also on failure; psi is
+ * read here only). Its successors are an ample set without a transition
+ * that can change an atom of psi, or every successor. *proviso: the cycle
+ * condition is the consumer's (pn_lazy_cycle_proviso) rather than the
+ * layer's own. PN_ERR_UNSUPPORTED when no transition may be left out
+ * (nothing to reduce). See host/space/stubborn.c. */
+bool pn_stubborn_ltl_supported(const pn_fml_node *psi);
+pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
+                              pn_space **out, bool *proviso, pn_error *err);
+
 /* A search (breadth first; depth first for goals that read deadlock) of a
  * reachable state where goal == want, over the
  * stubborn layer (reduce) or over every successor (!reduce: the reference).
