@@ -24,52 +24,9 @@
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
-#include "test_ptrs.h"
-#include "test_random_net.h"
+#include "test_enum.h"
 
 namespace {
-
-struct Net {
-    NetPtr net;
-    CnetPtr cn;
-};
-
-Net build(const RandomNetSpec &s)
-{
-    pn_error err;
-    pn_error_clear(&err);
-    Net n;
-    n.net.reset(pn_net_new("reduce"));
-    for (size_t p = 0; p < s.m0.size(); p++)
-        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
-                                   s.m0[p], &err),
-                  0);
-    for (uint32_t t = 0; t < s.n_trans; t++)
-        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
-                                        &err),
-                  0);
-    for (const RandomArc &a : s.arcs)
-        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
-    pn_cnet *cn = nullptr;
-    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
-    n.cn.reset(cn);
-    return n;
-}
-
-SetPtr make_set(const pn_net *net, const std::vector<pn_fml_node *> &roots)
-{
-    pn_fml_set *s = (pn_fml_set *)calloc(1, sizeof *s);
-    s->props = (pn_fml_prop *)calloc(roots.size() + 1, sizeof *s->props);
-    s->net = net;
-    for (size_t i = 0; i < roots.size(); i++) {
-        EXPECT_NE(roots[i], nullptr);
-        s->props[i].id = strdup(("f" + std::to_string(i)).c_str());
-        s->props[i].root = roots[i];
-        s->props[i].status = PN_OK;
-    }
-    s->n = (uint32_t)roots.size();
-    return SetPtr(s);
-}
 
 struct RedDeleter {
     void operator()(pn_reduced *r) const { pn_reduced_free(r); }
@@ -83,129 +40,6 @@ RedPtr reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set)
     pn_reduced *r = nullptr;
     EXPECT_EQ(pn_reduce(cn, exam, set, nullptr, &r, &err), PN_OK) << err.msg;
     return RedPtr(r);
-}
-
-// Every reachable marking; empty when there are more than limit.
-std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t limit)
-{
-    std::set<std::vector<uint64_t>> seen;
-    std::deque<std::vector<uint64_t>> queue;
-    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
-    seen.insert(m0);
-    queue.push_back(m0);
-    while (!queue.empty()) {
-        std::vector<uint64_t> m = queue.front();
-        queue.pop_front();
-        for (uint32_t t = 0; t < cn->n_transitions; t++) {
-            if (!pn_cnet_enabled(cn, m.data(), t))
-                continue;
-            std::vector<uint64_t> out(cn->n_places);
-            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
-            if (seen.insert(out).second)
-                queue.push_back(out);
-            if (seen.size() > limit)
-                return {};
-        }
-    }
-    return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
-}
-
-// ---- random formulas ---------------------------------------------------------
-pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
-{
-    uint32_t n = 1 + (uint32_t)(rng() % n_max);
-    std::vector<uint32_t> v(n);
-    for (auto &x : v)
-        x = (uint32_t)(rng() % range);
-    return pn_fml_list(k, v.data(), n);
-}
-
-pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, bool fire)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions, k = (uint32_t)(rng() % 10);
-    if (fire && k < 7)
-        return k == 6 && rng() % 3 == 0 ? pn_fml_leaf(PN_FML_DEADLOCK)
-                                        : list(PN_FML_FIREABLE, rng, 2, T);
-    if (k < 4)
-        return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 3, P),
-                             pn_fml_const(rng() % 5));
-    if (k < 7)
-        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 5),
-                             list(PN_FML_TOKENS, rng, 3, P));
-    return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 2, P),
-                         list(PN_FML_TOKENS, rng, 2, P));
-}
-
-pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
-{
-    if (depth == 0 || rng() % 3 == 0)
-        return rand_atom(rng, cn, fire);
-    uint32_t k = (uint32_t)(rng() % 5);
-    if (k == 0)
-        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, fire, depth - 1));
-    pn_fml_node *kids[2] = {rand_state(rng, cn, fire, depth - 1),
-                            rand_state(rng, cn, fire, depth - 1)};
-    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids, 2);
-}
-
-// A path formula: state formulas under F, G, X, U and boolean connectives.
-pn_fml_node *rand_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
-{
-    if (depth == 0 || rng() % 4 == 0)
-        return rand_state(rng, cn, fire, 1);
-    switch (rng() % 6) {
-    case 0: return pn_fml_unary(PN_FML_F, rand_path(rng, cn, fire, depth - 1));
-    case 1: return pn_fml_unary(PN_FML_G, rand_path(rng, cn, fire, depth - 1));
-    case 2: return pn_fml_unary(PN_FML_X, rand_path(rng, cn, fire, depth - 1));
-    case 3: return pn_fml_unary(PN_FML_NOT, rand_path(rng, cn, fire, depth - 1));
-    case 4:
-        return pn_fml_binary(PN_FML_U, rand_path(rng, cn, fire, depth - 1),
-                             rand_path(rng, cn, fire, depth - 1));
-    default: {
-        pn_fml_node *k[2] = {rand_path(rng, cn, fire, depth - 1),
-                             rand_path(rng, cn, fire, depth - 1)};
-        return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, k, 2);
-    }
-    }
-}
-
-// ---- truth by enumeration ------------------------------------------------------
-// TRUE/FALSE of E F phi / A G phi (under negations), or a bound.
-pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
-                const std::vector<std::vector<uint64_t>> &states)
-{
-    pn_answer a;
-    memset(&a, 0, sizeof a);
-    bool neg = false;
-    while (root->kind == PN_FML_NOT) {
-        neg = !neg;
-        root = root->kids[0];
-    }
-    if (root->kind == PN_FML_TRUE || root->kind == PN_FML_FALSE) {
-        a.verdict = (root->kind == PN_FML_TRUE) != neg ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
-        return a;
-    }
-    if (root->kind == PN_FML_PLACE_BOUND) {
-        a.verdict = PN_VERDICT_VALUE;
-        for (const auto &m : states)
-            a.value = std::max(a.value, pn_fml_eval_int(root, m.data()));
-        return a;
-    }
-    const pn_fml_node *phi = nullptr;
-    pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
-    if (shape == PN_FML_REACH_NONE) { // a state formula the simplifier left: at m0
-        a.verdict = pn_fml_eval_state(root, cn, cn->m0) != neg ? PN_VERDICT_TRUE
-                                                               : PN_VERDICT_FALSE;
-        return a;
-    }
-    bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
-    for (const auto &m : states) {
-        bool v = pn_fml_eval_state(phi, cn, m.data());
-        any |= v;
-        all &= v;
-    }
-    a.verdict = ((ef ? any : all) != neg) ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
-    return a;
 }
 
 // ---- random nets with something to reduce ------------------------------------
@@ -265,6 +99,43 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
     return s;
 }
 
+// A random firing sequence of r's net, expanded onto the original
+// (pn_reduce_expand): the original fires it and ends on the same tokens in
+// every place r kept. False on a disagreement.
+bool expansion_replays(std::mt19937_64 &rng, const pn_cnet *orig, const pn_reduced *r)
+{
+    const pn_cnet *rc = r->cn;
+    std::vector<uint64_t> m(rc->m0, rc->m0 + rc->n_places), next(rc->n_places);
+    std::vector<uint32_t> trace;
+    for (int step = 0; step < 12; step++) {
+        std::vector<uint32_t> en;
+        for (uint32_t t = 0; t < rc->n_transitions; t++)
+            if (pn_cnet_enabled(rc, m.data(), t))
+                en.push_back(t);
+        if (en.empty())
+            break;
+        trace.push_back(en[rng() % en.size()]);
+        EXPECT_TRUE(pn_cnet_fire(rc, m.data(), trace.back(), next.data()));
+        m.swap(next);
+    }
+    pn_error err;
+    pn_error_clear(&err);
+    uint32_t *full = nullptr;
+    uint64_t len = 0;
+    EXPECT_EQ(pn_reduce_expand(r, trace.data(), trace.size(), &full, &len, &err), PN_OK);
+    std::vector<uint64_t> o(orig->m0, orig->m0 + orig->n_places), onext(orig->n_places);
+    bool ok = full != nullptr;
+    for (uint64_t i = 0; ok && i < len; i++) {
+        ok = pn_cnet_enabled(orig, o.data(), full[i]) &&
+             pn_cnet_fire(orig, o.data(), full[i], onext.data());
+        o.swap(onext);
+    }
+    free(full);
+    for (uint32_t p = 0; ok && p < rc->n_places; p++)
+        ok = o[(size_t)pn_net_find_place(orig->net, r->net->place_id[p])] == m[p];
+    return ok;
+}
+
 pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); }
 
 struct Tally {
@@ -316,6 +187,10 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     ASSERT_FALSE(rstates.empty());
     t.nets++;
     t.reduced += pn_reduce_changed(r);
+    if (!expansion_replays(rng, cn, r)) {
+        t.wrong++;
+        ADD_FAILURE() << "an expanded firing sequence does not replay on the original";
+    }
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
         t.removed[k] += r->removed[k];
     pn_examine_opts o;
@@ -366,7 +241,7 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     std::vector<pn_fml_node *> roots;
     for (int i = 0; i < 3; i++)
         roots.push_back(pn_fml_unary(
-            PN_FML_A, rand_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
+            PN_FML_A, rand_ltl_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
     SetPtr set = make_set(n.net.get(), roots);
     pn_error err;
     pn_error_clear(&err);

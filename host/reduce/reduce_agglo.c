@@ -133,77 +133,31 @@ static uint32_t agg_choose(agg_state *a)
 
 /* ---- the fused net ------------------------------------------------------ */
 
-static bool agg_f_gone(const agg_state *a, uint32_t t)
-{
-    return a->used[t] && a->fuse_p[t] == UINT32_MAX;
-}
-
-static pn_status agg_nodes(const agg_state *a, pn_net *net, red_maps *m, pn_error *err)
-{
-    const pn_net *src = a->cn->net;
-    for (uint32_t p = 0; p < a->cn->n_places; p++) {
-        m->pnew[p] = UINT32_MAX;
-        if (a->fuse_f[p] != UINT32_MAX)
-            continue;
-        int64_t i = pn_net_add_place(net, src->place_id[p], src->place_name[p], a->cn->m0[p], err);
-        if (i < 0)
-            return err->code;
-        m->pnew[p] = (uint32_t)i;
-    }
-    for (uint32_t t = 0; t < a->cn->n_transitions; t++) {
-        m->tnew[t] = UINT32_MAX;
-        if (agg_f_gone(a, t))
-            continue;
-        int64_t i = pn_net_add_transition(net, src->trans_id[t], src->trans_name[t], err);
-        if (i < 0)
-            return err->code;
-        m->tnew[t] = (uint32_t)i;
-    }
-    return PN_OK;
-}
-
-/* h's arcs, with its output into the fused p replaced by w times f's. */
-static pn_status agg_arcs_of(const agg_state *a, pn_net *net, const red_maps *m, uint32_t h,
-                             pn_error *err)
+/* Kept places, f gone with p; each producer h becomes h f^w (w: what h
+ * puts into p), the builder summing the arcs. */
+static pn_status agg_build(const agg_state *a, const pn_fml_set *set, const pn_reduced *prev,
+                           pn_reduced *r, pn_error *err)
 {
     const pn_cnet *cn = a->cn;
-    uint32_t t = m->tnew[h], p = a->fuse_p[h];
-    for (uint32_t k = cn->pre_off[h]; k < cn->pre_off[h + 1]; k++)
-        if (pn_net_add_arc(net, m->pnew[cn->pre[k].place], t, true, cn->pre[k].weight, err))
-            return err->code;
-    for (uint32_t k = cn->post_off[h]; k < cn->post_off[h + 1]; k++)
-        if (cn->post[k].place != p &&
-            pn_net_add_arc(net, m->pnew[cn->post[k].place], t, false, cn->post[k].weight, err))
-            return err->code;
-    if (p == UINT32_MAX)
-        return PN_OK;
-    uint32_t f = a->fuse_f[p];
-    uint64_t times = agg_post(cn, h, p);
-    for (uint32_t k = cn->post_off[f]; k < cn->post_off[f + 1]; k++)
-        if (pn_net_add_arc(net, m->pnew[cn->post[k].place], t, false, times * cn->post[k].weight,
-                           err))
-            return err->code;
-    return PN_OK;
-}
-
-static pn_status agg_build(const agg_state *a, const pn_fml_set *set, pn_reduced *r,
-                           pn_error *err)
-{
-    red_maps m = {malloc(((size_t)a->cn->n_places + 1) * sizeof *m.pnew),
-                  malloc(((size_t)a->cn->n_transitions + 1) * sizeof *m.tnew)};
-    r->net = pn_net_new(a->cn->net->id);
-    pn_status st = m.pnew && m.tnew && r->net ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    uint8_t *pstate = calloc((size_t)cn->n_places + 1, 1);
+    red_plan pl = {.pstate = pstate};
+    pn_status st = pstate != NULL ? red_plan_alloc(&pl, cn->n_transitions, 2 * cn->n_transitions, err)
+                                  : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    for (uint32_t p = 0; st == PN_OK && p < cn->n_places; p++)
+        pstate[p] = a->fuse_f[p] != UINT32_MAX ? RED_P_GONE : RED_P_KEEP;
+    for (uint32_t t = 0; st == PN_OK && t < cn->n_transitions; t++) {
+        uint32_t p = a->fuse_p[t];
+        if (a->used[t] && p == UINT32_MAX)
+            continue; /* a consumer f, fused into its producers */
+        pn_red_step w[2] = {{t, 1}, {p != UINT32_MAX ? a->fuse_f[p] : 0, 0}};
+        if (p != UINT32_MAX)
+            w[1].times = agg_post(cn, t, p);
+        red_plan_add(&pl, t, w, p != UINT32_MAX ? 2 : 1);
+    }
     if (st == PN_OK)
-        st = agg_nodes(a, r->net, &m, err);
-    for (uint32_t t = 0; st == PN_OK && t < a->cn->n_transitions; t++)
-        if (!agg_f_gone(a, t))
-            st = agg_arcs_of(a, r->net, &m, t, err);
-    if (st == PN_OK)
-        st = pn_cnet_compile(r->net, &r->cn, err);
-    if (st == PN_OK && set != NULL)
-        st = red_map_set(a->w, &m, set, r->net, &r->set, err);
-    free(m.pnew);
-    free(m.tnew);
+        st = red_build(a->w, &pl, set, prev, r, err);
+    red_plan_free(&pl);
+    free(pstate);
     return st;
 }
 
@@ -234,7 +188,14 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
     if (n > 0 && r == NULL)
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory");
     if (st == PN_OK && r != NULL)
-        st = agg_build(&a, in->set, r, err);
+        st = agg_build(&a, in->set, in, r, err);
+    if (st == PN_ERR_UNSUPPORTED) { /* a fused word too heavy or long: no fusion this time */
+        pn_error_clear(err);
+        st = PN_OK;
+        n = 0;
+        pn_reduced_free(r);
+        r = NULL;
+    }
     if (st == PN_OK && r != NULL) {
         r->removed[PN_RED_POST_AGGLOMERATION] = n;
         *out = r;

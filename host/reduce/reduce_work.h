@@ -1,6 +1,6 @@
 /* The reduction's working state: which places and transitions are kept,
- * shared by the rules (reduce.c, reduce_dup.c) and the output stage
- * (reduce_out.c). Private to host/reduce. */
+ * shared by the rules (reduce.c, reduce_dup.c, reduce_agglo.c), the
+ * builder (reduce_build.c) and the entry point (reduce_out.c). Private to host/reduce. */
 #ifndef PETREL_REDUCE_WORK_H
 #define PETREL_REDUCE_WORK_H
 
@@ -41,6 +41,28 @@ static inline bool red_alive(const red_work *w, uint32_t t)
 typedef struct red_maps {
     uint32_t *pnew, *tnew;
 } red_maps;
+
+/* The output of a rule as reduce_build.c builds it: the fate of each input
+ * place (RED_P_*), and each output transition as a word of input
+ * transitions fired in sequence, named after its head. */
+typedef struct red_plan {
+    const uint8_t *pstate;
+    uint32_t n_out;
+    uint32_t *word_off;   /* n_out + 1 */
+    pn_red_step *steps;
+    uint32_t *head;       /* per output transition */
+} red_plan;
+
+pn_status red_plan_alloc(red_plan *pl, uint32_t n_out, uint32_t n_steps, pn_error *err);
+/* Appends an output transition (word steps[0..n)); within the sizes given
+ * to red_plan_alloc. */
+void red_plan_add(red_plan *pl, uint32_t head, const pn_red_step *steps, uint32_t n);
+void red_plan_free(red_plan *pl);
+/* The net pl describes on w->cn, compiled, set's formulas on it, and its
+ * words over the original net (prev: w->cn's own reduction, NULL when
+ * w->cn is the original). */
+pn_status red_build(const red_work *w, const red_plan *pl, const pn_fml_set *set,
+                    const pn_reduced *prev, pn_reduced *r, pn_error *err);
 
 /* What set observes on cn, and which rules its property class allows. */
 pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,

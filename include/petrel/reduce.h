@@ -45,10 +45,20 @@ typedef struct pn_reduce_opts {
     FILE *verbose;            /* NULL: silent; else one line per rule */
 } pn_reduce_opts;
 
+/* times firings of original transition t. */
+typedef struct pn_red_step {
+    uint32_t t;
+    uint64_t times;
+} pn_red_step;
+
 typedef struct pn_reduced {
     pn_net *net;              /* the reduced net (ids and names of the kept nodes) */
     pn_cnet *cn;              /* compiled */
     pn_fml_set *set;          /* the formulas on net; NULL when the input set was */
+    /* Reduced transition u fires as the original's word
+     * word[word_off[u] .. word_off[u + 1]) (pn_reduce_expand). */
+    uint32_t *word_off;
+    pn_red_step *word;
     uint32_t removed[PN_RED_RULE_COUNT];
     uint32_t places_before, transitions_before;
     uint32_t rounds;
@@ -64,6 +74,16 @@ bool pn_reduce_applies(pn_exam exam);
  * compile failure leave *out NULL. */
 pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                     const pn_reduce_opts *o, pn_reduced **out, pn_error *err);
+/* The longest trace pn_reduce_expand writes. */
+#define PN_RED_EXPAND_MAX (1u << 26)
+
+/* The firing sequence trans[0..n) of r's net as one of the original net
+ * (*out malloc'd, *n_out long): each reduced transition replaced by its
+ * word. The original fires it from its initial marking whenever the
+ * reduced net fires trans, and reaches a marking equal on r's places
+ * (every rule's words are fireable sequences, see reduce_build.c). */
+pn_status pn_reduce_expand(const pn_reduced *r, const uint32_t *trans, uint64_t n,
+                           uint32_t **out, uint64_t *n_out, pn_error *err);
 /* True when anything was removed. */
 bool pn_reduce_changed(const pn_reduced *r);
 void pn_reduced_free(pn_reduced *r);
