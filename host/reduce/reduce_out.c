@@ -284,20 +284,28 @@ pn_status pn_reduce_expand(const pn_reduced *r, const uint32_t *trans, uint64_t 
     *out = NULL;
     *n_out = 0;
     uint64_t len = 0;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
+        if (trans[i] == UINT32_MAX && ++len <= PN_RED_EXPAND_MAX)
+            continue;
         for (uint32_t k = r->word_off[trans[i]]; k < r->word_off[trans[i] + 1]; k++)
             if (__builtin_add_overflow(len, r->word[k].times, &len) || len > PN_RED_EXPAND_MAX)
                 return pn_fail(err, PN_ERR_UNSUPPORTED,
                                "the trace on the original net has over %u steps",
                                (unsigned)PN_RED_EXPAND_MAX);
+    }
     uint32_t *o = malloc((len + 1) * sizeof *o);
     if (o == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     uint64_t at = 0;
-    for (uint64_t i = 0; i < n; i++)
+    for (uint64_t i = 0; i < n; i++) {
+        if (trans[i] == UINT32_MAX) { /* a lasso's deadlock step: a deadlock of both nets */
+            o[at++] = UINT32_MAX;
+            continue;
+        }
         for (uint32_t k = r->word_off[trans[i]]; k < r->word_off[trans[i] + 1]; k++)
             for (uint64_t j = 0; j < r->word[k].times; j++)
                 o[at++] = r->word[k].t;
+    }
     *out = o;
     *n_out = len;
     return PN_OK;

@@ -9,8 +9,8 @@
  * post-agglomeration only keep the reachable markings projected on the
  * observed places (and the deadlocks): they serve pure reachability,
  * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) and
- * CTL are not reduced. Traces are not mapped back: callers that need one
- * (--trace) explore the original net. */
+ * CTL are not reduced. Traces on the reduced net map back onto the
+ * original (pn_reduce_expand). */
 #ifndef PETREL_REDUCE_H
 #define PETREL_REDUCE_H
 
@@ -81,7 +81,9 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
  * (*out malloc'd, *n_out long): each reduced transition replaced by its
  * word. The original fires it from its initial marking whenever the
  * reduced net fires trans, and reaches a marking equal on r's places
- * (every rule's words are fireable sequences, see reduce_build.c). */
+ * (every rule's words are fireable sequences, see reduce_build.c).
+ * UINT32_MAX (a lasso's deadlock step) is copied as is: the rules keep the
+ * deadlocks. */
 pn_status pn_reduce_expand(const pn_reduced *r, const uint32_t *trans, uint64_t n,
                            uint32_t **out, uint64_t *n_out, pn_error *err);
 /* True when anything was removed. */
