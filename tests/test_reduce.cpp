@@ -92,6 +92,15 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
             s.arcs.push_back({a.place, f, false, 1});
         }
     }
+    if (rng() % 2) { // needs more tokens than the net holds: dead by the state equation only
+        uint64_t total = 0;
+        for (uint32_t p = 0; p < P; p++)
+            total += s.m0[p];
+        uint32_t u = s.n_trans++, a = (uint32_t)(rng() % P), b = (a + 1) % P;
+        s.arcs.push_back({a, u, true, total / 2 + 1});
+        s.arcs.push_back({b, u, true, total / 2 + 1});
+        s.arcs.push_back({a, u, false, 1});
+    }
     if (rng() % 2) { // sink
         uint32_t p = add_place(rng() % 2);
         s.arcs.push_back({p, (uint32_t)(rng() % s.n_trans), false, 1});
@@ -365,9 +374,9 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     EXPECT_GE(t.traced, min_traced); /* most reachability answers come without an engine trace */
     std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
                 "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
-                "post-agglomerated\n",
+                "post-agglomerated, %u dead by the state equation\n",
                 t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
-                t.removed[3], t.removed[4], t.removed[5]);
+                t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -459,11 +468,28 @@ TEST(Reduce, ConstantPlaceAndDeadTransition)
     EXPECT_TRUE(pn_reduce_changed(r.get()));
 }
 
+// a + b = 1 (t0: a -> b, t1: b -> a): t2, needing a token in each, is
+// never enabled. Both places are raised, so only the state equation sees it.
+TEST(Reduce, DeadByStateEquation)
+{
+    Net n = hand({1, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1},
+                  {0, 2, true, 1}, {1, 2, true, 1}, {0, 2, false, 1}, {1, 2, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(2)), ef(fire(0))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_TRANSITION], 0u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_LP], 1u);
+    EXPECT_EQ(r->net->n_transitions, 2u);
+    EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
+    EXPECT_EQ(text(r.get(), 1), "EF(fireable(t0))");
+}
+
 // t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)
 // becomes fireable(t0).
 TEST(Reduce, DuplicateTransitions)
 {
-    Net n = hand({2, 0}, 3,
+    Net n = hand({2, 1}, 3,
                  {{0, 0, true, 1}, {1, 0, false, 1}, {0, 1, true, 1}, {1, 1, false, 1},
                   {0, 2, true, 2}, {1, 2, false, 1}, {1, 0, true, 1}, {0, 0, false, 1},
                   {1, 1, true, 1}, {0, 1, false, 1}});

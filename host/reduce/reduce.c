@@ -10,8 +10,8 @@
  * over the observed places and transitions, deadlocks and maximal paths
  * included, is preserved; the null-transition rule alone only preserves
  * the reachable set and is kept to pure reachability. Post-agglomeration
- * is in reduce_agglo.c; pre-agglomeration and implicit places are not
- * implemented. */
+ * is in reduce_agglo.c, dead transitions by the state equation in
+ * reduce_lp.c; pre-agglomeration and implicit places are not implemented. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
@@ -135,9 +135,14 @@ pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err)
     pn_status st = f.inc && f.chg && f.cons && f.maxpre ? PN_OK
                                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
     uint32_t changed = 1;
-    while (st == PN_OK && changed > 0 && !pn_budget_expired(budget)) {
+    for (bool lp = w->with_lp; st == PN_OK && changed > 0 && !pn_budget_expired(budget);) {
         st = red_round(w, &f, &changed, err);
         w->rounds++;
+        if (st == PN_OK && changed == 0 && lp) { /* the costly rule once, on what is left */
+            lp = false;
+            st = red_dead_lp(w, budget, &changed, err);
+            w->removed[PN_RED_DEAD_LP] += changed;
+        }
     }
     free(f.inc);
     free(f.chg);

@@ -185,6 +185,7 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_SINK_PLACE] = "unread sink places",
     [PN_RED_NULL_TRANSITION] = "null transitions",
     [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
+    [PN_RED_DEAD_LP] = "dead transitions (state equation)",
 };
 
 static void red_report(const pn_reduced *r, FILE *f)
@@ -210,6 +211,7 @@ static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *se
     if (r == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     pn_status st = red_work_init(&w, cn, exam, set, err);
+    w.with_lp = prev == NULL;
     if (st == PN_OK)
         st = red_fixpoint(&w, budget, err);
     if (st == PN_OK)

@@ -28,6 +28,7 @@ typedef struct red_work {
     uint32_t *tmap;
     bool allow_null;    /* pure reachability: no deadlock or LTL */
     bool allow_agglo;   /* pure reachability, or ReachabilityDeadlock */
+    bool with_lp;       /* run the state-equation rule (once, on the original net) */
     uint32_t removed[PN_RED_RULE_COUNT];
     uint32_t rounds;
 } red_work;
@@ -79,5 +80,8 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
 pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err);
 pn_status red_duplicates(red_work *w, uint32_t *removed, pn_error *err);
 pn_status red_null(red_work *w, uint32_t *removed, pn_error *err);
+/* Dead transitions by the state equation (reduce_lp.c), within a share of
+ * budget. */
+pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, pn_error *err);
 
 #endif

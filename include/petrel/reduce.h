@@ -37,6 +37,7 @@ typedef enum pn_reduce_rule {
     PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
     PN_RED_POST_AGGLOMERATION, /* a place and its one consumer fused into its producers
                                   (pure reachability and ReachabilityDeadlock only) */
+    PN_RED_DEAD_LP,          /* never enabled by the state equation (certified LP) */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
