@@ -90,6 +90,30 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
                     b.place = q;
             s.arcs.push_back({q, f, true, 1});
             s.arcs.push_back({a.place, f, false, 1});
+            if (rng() % 2) { // a second consumer of q (post-agglomeration with |F| = 2)
+                uint32_t f2 = s.n_trans++;
+                s.arcs.push_back({q, f2, true, 1});
+                s.arcs.push_back({(uint32_t)(rng() % P), f2, false, 1 + rng() % 2});
+            }
+        }
+    }
+    if (rng() % 2) { // q -h-> r -> t: h alone consumes q, t also needs r (pre-agglomeration)
+        uint32_t t = (uint32_t)(rng() % s.n_trans), h = s.n_trans++;
+        uint32_t q = add_place(rng() % 3), r = add_place(0);
+        s.arcs.push_back({q, h, true, 1 + rng() % 2});
+        s.arcs.push_back({r, h, false, 1});
+        s.arcs.push_back({r, t, true, 1});
+        if (rng() % 2) // refilled by some transition
+            s.arcs.push_back({q, (uint32_t)(rng() % s.n_trans), false, 1});
+        if (rng() % 4 == 0) { // q also consumed elsewhere: h may be disabled (no fusion)
+            uint32_t u = s.n_trans++;
+            s.arcs.push_back({q, u, true, 1});
+            s.arcs.push_back({(uint32_t)(rng() % P), u, false, 1});
+        }
+        if (rng() % 2) { // a second consumer of r
+            uint32_t u = (uint32_t)(rng() % s.n_trans);
+            if (u != h)
+                s.arcs.push_back({r, u, true, 1});
         }
     }
     if (rng() % 2) { // needs more tokens than the net holds: dead by the state equation only
@@ -360,23 +384,27 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     EXPECT_GE(t.nets, 2000u);
     EXPECT_GE(t.reduced, t.nets / 2) << t.reduced << " of " << t.nets;
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
-        if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION) {
+        if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION &&
+            k != PN_RED_PRE_AGGLOMERATION) {
             EXPECT_GE(t.removed[k], 100u) << "rule " << k;
         }
     if (null_rule) /* deadlock atoms (fireability) often forbid it */
         EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], 20u);
     else
         EXPECT_EQ(t.removed[PN_RED_NULL_TRANSITION], 0u);
-    if (agglo)
-        EXPECT_GE(t.removed[PN_RED_POST_AGGLOMERATION], 30u);
-    else
-        EXPECT_EQ(t.removed[PN_RED_POST_AGGLOMERATION], 0u);
+    for (int k : {PN_RED_POST_AGGLOMERATION, PN_RED_PRE_AGGLOMERATION}) {
+        if (agglo)
+            EXPECT_GE(t.removed[k], 20u) << "rule " << k;
+        else
+            EXPECT_EQ(t.removed[k], 0u) << "rule " << k;
+    }
     EXPECT_GE(t.traced, min_traced); /* most reachability answers come without an engine trace */
     std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
                 "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
-                "post-agglomerated, %u dead by the state equation\n",
+                "post-agglomerated, %u dead by the state equation, %u pre-agglomerated\n",
                 t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
-                t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP]);
+                t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP],
+                t.removed[PN_RED_PRE_AGGLOMERATION]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -483,6 +511,77 @@ TEST(Reduce, DeadByStateEquation)
     EXPECT_EQ(r->net->n_transitions, 2u);
     EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
     EXPECT_EQ(text(r.get(), 1), "EF(fireable(t0))");
+}
+
+namespace {
+
+// ReachabilityDeadlock through pn_examine (which reduces), on one thread.
+pn_verdict deadlock_verdict(const pn_cnet *cn)
+{
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_report *rep = nullptr;
+    EXPECT_EQ(pn_examine(cn, PN_EXAM_REACH_DEADLOCK, nullptr, &o, nullptr, &rep, &err), PN_OK);
+    pn_verdict v = rep != nullptr ? pn_check_answer(rep->check, 0)->verdict : PN_VERDICT_UNKNOWN;
+    pn_report_free(rep);
+    return v;
+}
+
+} // namespace
+
+// q (1) -t0-> r, t1: r + s (1) -> a, t5: s -> z, and a cycle t2/t3 on a, b.
+// Firing t5 then t0 is a deadlock. t0, q's only consumer, is
+// pre-agglomerated into t1. With t4: q -> a as well, t0 must not be: the
+// fused t0.t1 would be disabled after t5 while t4 still starts the cycle,
+// and the deadlock would be lost.
+TEST(Reduce, PreAgglomerationNeedsItsInputsToItself)
+{
+    std::vector<RandomArc> arcs = {{0, 0, true, 1},  {1, 0, false, 1}, {1, 1, true, 1},
+                                   {2, 1, true, 1},  {4, 1, false, 1}, {4, 2, true, 1},
+                                   {5, 2, false, 1}, {5, 3, true, 1},  {4, 3, false, 1},
+                                   {2, 4, true, 1},  {3, 4, false, 1}};
+    Net alone = hand({1, 0, 1, 0, 0, 0}, 5, arcs);
+    RedPtr r = reduce(alone.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_PRE_AGGLOMERATION], 1u);
+    EXPECT_EQ(pn_net_find_transition(r->net, "t0"), -1);
+    EXPECT_EQ(deadlock_verdict(alone.cn.get()), PN_VERDICT_TRUE);
+    arcs.push_back({0, 5, true, 1});
+    arcs.push_back({4, 5, false, 1});
+    Net shared = hand({1, 0, 1, 0, 0, 0}, 6, arcs);
+    r = reduce(shared.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_PRE_AGGLOMERATION], 0u);
+    EXPECT_EQ(deadlock_verdict(shared.cn.get()), PN_VERDICT_TRUE);
+}
+
+// p2 has two consumers t2, t3 that need only its token: each producer (t0,
+// t1) becomes one transition per consumer, named "h.f"; the reachable
+// markings of the observed p0, p1 stay (t4, t5 bring tokens back).
+TEST(Reduce, PostAgglomerationWithTwoConsumers)
+{
+    Net n = hand({1, 1, 0, 0, 0}, 6,
+                 {{0, 0, true, 1}, {2, 0, false, 1}, {1, 1, true, 1}, {2, 1, false, 1},
+                  {2, 2, true, 1}, {3, 2, false, 1}, {2, 3, true, 1}, {4, 3, false, 1},
+                  {3, 4, true, 1}, {0, 4, false, 1}, {4, 5, true, 1}, {1, 5, false, 1}});
+    SetPtr set = make_set(n.net.get(),
+                          {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(0))),
+                           ef(pn_fml_binary(PN_FML_INT_LE, tok(1), pn_fml_const(0)))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_POST_AGGLOMERATION], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p2"), -1);
+    EXPECT_GE(pn_net_find_transition(r->net, "t0.t2"), 0);
+    EXPECT_GE(pn_net_find_transition(r->net, "t1.t3"), 0);
+    EXPECT_EQ(r->net->n_transitions, 6u);
+    auto orig = reachable(n.cn.get(), 1000), red = reachable(r->cn, 1000);
+    for (uint32_t i = 0; i < set->n; i++)
+        EXPECT_EQ(truth(r->set->props[i].root, r->cn, red).verdict,
+                  truth(set->props[i].root, n.cn.get(), orig).verdict);
 }
 
 // t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)

@@ -12,6 +12,7 @@
  * enabled at m iff m >= N, and leaves m + D. */
 #include "reduce/reduce_work.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,25 @@ static pn_status red_word_arcs(const pn_cnet *cn, const red_plan *pl, red_acc *a
     return st;
 }
 
+/* A transition standing for the pair h, f (one of several from h): id
+ * "h.f", with a suffix while that names a node of either net. */
+static pn_status red_pair_node(const pn_net *src, pn_net *net, uint32_t h, uint32_t f,
+                               pn_error *err)
+{
+    size_t n = strlen(src->trans_id[h]) + strlen(src->trans_id[f]) + 16;
+    char *id = malloc(n);
+    if (id == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    snprintf(id, n, "%s.%s", src->trans_id[h], src->trans_id[f]);
+    for (uint32_t k = 1; pn_net_find_transition(src, id) >= 0 || pn_net_find_transition(net, id) >= 0 ||
+                         pn_net_find_place(src, id) >= 0;
+         k++)
+        snprintf(id, n, "%s.%s_%u", src->trans_id[h], src->trans_id[f], k);
+    pn_status st = pn_net_add_transition(net, id, NULL, err) < 0 ? err->code : PN_OK;
+    free(id);
+    return st;
+}
+
 static pn_status red_nodes(const pn_cnet *cn, const red_plan *pl, pn_net *net, red_maps *m,
                            pn_error *err)
 {
@@ -136,8 +156,13 @@ static pn_status red_nodes(const pn_cnet *cn, const red_plan *pl, pn_net *net, r
         m->tnew[t] = UINT32_MAX;
     for (uint32_t o = 0; o < pl->n_out; o++) {
         uint32_t h = pl->head[o];
-        if (pn_net_add_transition(net, src->trans_id[h], src->trans_name[h], err) < 0)
-            return err->code;
+        pn_status st = pl->second[o] == UINT32_MAX
+                           ? (pn_net_add_transition(net, src->trans_id[h], src->trans_name[h], err) < 0
+                                  ? err->code
+                                  : PN_OK)
+                           : red_pair_node(src, net, h, pl->second[o], err);
+        if (st != PN_OK)
+            return st;
         m->tnew[h] = o;
     }
     return PN_OK;
@@ -261,16 +286,19 @@ pn_status red_plan_alloc(red_plan *pl, uint32_t n_out, uint32_t n_steps, pn_erro
     pl->word_off = calloc((size_t)n_out + 1, sizeof *pl->word_off);
     pl->steps = malloc(((size_t)n_steps + 1) * sizeof *pl->steps);
     pl->head = malloc(((size_t)n_out + 1) * sizeof *pl->head);
-    if (!pl->word_off || !pl->steps || !pl->head)
+    pl->second = malloc(((size_t)n_out + 1) * sizeof *pl->second);
+    if (!pl->word_off || !pl->steps || !pl->head || !pl->second)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     return PN_OK;
 }
 
-void red_plan_add(red_plan *pl, uint32_t head, const pn_red_step *steps, uint32_t n)
+void red_plan_add(red_plan *pl, uint32_t head, uint32_t second, const pn_red_step *steps,
+                  uint32_t n)
 {
     uint32_t at = pl->word_off[pl->n_out];
     memcpy(pl->steps + at, steps, (size_t)n * sizeof *steps);
     pl->head[pl->n_out] = head;
+    pl->second[pl->n_out] = second;
     pl->word_off[++pl->n_out] = at + n;
 }
 
@@ -279,4 +307,5 @@ void red_plan_free(red_plan *pl)
     free(pl->word_off);
     free(pl->steps);
     free(pl->head);
+    free(pl->second);
 }

@@ -171,7 +171,7 @@ static pn_status red_mask_build(const red_work *w, const pn_fml_set *set, const 
     pn_status st = red_plan_alloc(&pl, n, n, err);
     for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++)
         if (red_alive(w, t))
-            red_plan_add(&pl, t, &(pn_red_step){t, 1}, 1);
+            red_plan_add(&pl, t, UINT32_MAX, &(pn_red_step){t, 1}, 1);
     if (st == PN_OK)
         st = red_build(w, &pl, set, prev, r, err);
     red_plan_free(&pl);
@@ -185,6 +185,7 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_SINK_PLACE] = "unread sink places",
     [PN_RED_NULL_TRANSITION] = "null transitions",
     [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
+    [PN_RED_PRE_AGGLOMERATION] = "pre-agglomerated places (and their producers)",
     [PN_RED_DEAD_LP] = "dead transitions (state equation)",
 };
 

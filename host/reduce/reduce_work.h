@@ -52,12 +52,15 @@ typedef struct red_plan {
     uint32_t *word_off;   /* n_out + 1 */
     pn_red_step *steps;
     uint32_t *head;       /* per output transition */
+    uint32_t *second;     /* per output transition: UINT32_MAX, or the input
+                             transition paired with head in its name */
 } red_plan;
 
 pn_status red_plan_alloc(red_plan *pl, uint32_t n_out, uint32_t n_steps, pn_error *err);
-/* Appends an output transition (word steps[0..n)); within the sizes given
- * to red_plan_alloc. */
-void red_plan_add(red_plan *pl, uint32_t head, const pn_red_step *steps, uint32_t n);
+/* Appends an output transition (word steps[0..n)), named after head (and
+ * second: "head.second"); within the sizes given to red_plan_alloc. */
+void red_plan_add(red_plan *pl, uint32_t head, uint32_t second, const pn_red_step *steps,
+                  uint32_t n);
 void red_plan_free(red_plan *pl);
 /* The net pl describes on w->cn, compiled, set's formulas on it, and its
  * words over the original net (prev: w->cn's own reduction, NULL when
@@ -72,8 +75,8 @@ void red_work_free(red_work *w);
 /* set's formulas on the reduced net (w->tmap resolves removed transitions). */
 pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *set,
                       const pn_net *net, pn_fml_set **out, pn_error *err);
-/* One pass of post-agglomeration (reduce_agglo.c) on in: *out the fused
- * net (NULL and *fused 0 when nothing qualifies). */
+/* One pass of pre- and post-agglomeration (reduce_agglo.c) on in: *out
+ * the fused net (NULL and *fused 0 when nothing qualifies). */
 pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, uint32_t *fused,
                           pn_error *err);
 

@@ -36,5 +36,8 @@ void pn_pt_static_free(pn_pt *pt);
  * included), CSR: (*off)[p] .. (*off)[p + 1] index *items; both freed by
  * the caller; PN_ERR_NOMEM (nothing to free). */
 pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off, uint32_t **items, pn_error *err);
+/* The producers of each place (transitions with an output arc to it), the
+ * same way. */
+pn_status pn_pt_producers(const pn_cnet *cn, uint32_t **off, uint32_t **items, pn_error *err);
 
 #endif

@@ -83,27 +83,42 @@ fail:
     return static_nomem(err);
 }
 
-pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
-                         pn_error *err)
+/* The transitions with an arc in arcs (CSR arc_off per transition) to each
+ * place, as CSR. */
+static pn_status pt_place_index(const pn_cnet *cn, const uint32_t *arc_off,
+                                const pn_cnet_arc *arcs, uint32_t **off_out, uint32_t **items_out,
+                                pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     uint32_t *off = calloc((size_t)P + 2, sizeof *off);
-    uint32_t *items = malloc(((size_t)cn->pre_off[T] + 1) * sizeof *items);
+    uint32_t *items = malloc(((size_t)arc_off[T] + 1) * sizeof *items);
     if (off == NULL || items == NULL) {
         free(off);
         free(items);
         return static_nomem(err);
     }
-    for (uint32_t k = 0; k < cn->pre_off[T]; k++)
-        off[cn->pre[k].place + 2]++;
+    for (uint32_t k = 0; k < arc_off[T]; k++)
+        off[arcs[k].place + 2]++;
     for (uint32_t p = 0; p < P; p++)
         off[p + 2] += off[p + 1];
     for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            items[off[cn->pre[k].place + 1]++] = t;
+        for (uint32_t k = arc_off[t]; k < arc_off[t + 1]; k++)
+            items[off[arcs[k].place + 1]++] = t;
     *off_out = off;
     *items_out = items;
     return PN_OK;
+}
+
+pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
+                         pn_error *err)
+{
+    return pt_place_index(cn, cn->pre_off, cn->pre, off_out, items_out, err);
+}
+
+pn_status pn_pt_producers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
+                         pn_error *err)
+{
+    return pt_place_index(cn, cn->post_off, cn->post, off_out, items_out, err);
 }
 
 pn_status pn_pt_static_relations(pn_pt *pt, pn_error *err)

@@ -35,9 +35,11 @@ typedef enum pn_reduce_rule {
     PN_RED_DUPLICATE_TRANS,  /* same pre and post as a kept one */
     PN_RED_SINK_PLACE,       /* no transition consumes from it, no formula reads it */
     PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
-    PN_RED_POST_AGGLOMERATION, /* a place and its one consumer fused into its producers
+    PN_RED_POST_AGGLOMERATION, /* a place and its consumers fused into its producers
                                   (pure reachability and ReachabilityDeadlock only) */
     PN_RED_DEAD_LP,          /* never enabled by the state equation (certified LP) */
+    PN_RED_PRE_AGGLOMERATION, /* a place and its one producer fused into its consumers
+                                 (as post-agglomeration) */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
