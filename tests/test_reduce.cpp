@@ -125,6 +125,15 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
         s.arcs.push_back({b, u, true, total / 2 + 1});
         s.arcs.push_back({a, u, false, 1});
     }
+    if (rng() % 2) { // a cycle of empty places a, b: dead by the unmarked siphon {a, b} only
+        uint32_t a = add_place(0), b = add_place(0), x = (uint32_t)(rng() % P);
+        uint32_t t = s.n_trans, u = t + 1, t2 = t + 2, v = t + 3;
+        s.n_trans += 4;
+        s.arcs.insert(s.arcs.end(), {{a, t, true, 1}, {b, t, false, 1}, {b, u, true, 1},
+                                     {a, u, false, 1}, {a, t2, true, 1}, {x, t2, true, 1},
+                                     {a, t2, false, 1}, {b, t2, false, 1}, {x, t2, false, 1},
+                                     {a, v, true, 1}, {(uint32_t)(rng() % P), v, false, 1}});
+    }
     if (rng() % 2) { // sink
         uint32_t p = add_place(rng() % 2);
         s.arcs.push_back({p, (uint32_t)(rng() % s.n_trans), false, 1});
@@ -401,10 +410,11 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     EXPECT_GE(t.traced, min_traced); /* most reachability answers come without an engine trace */
     std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
                 "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
-                "post-agglomerated, %u dead by the state equation, %u pre-agglomerated\n",
+                "post-agglomerated, %u dead by the state equation, %u pre-agglomerated, %u dead "
+                "by a siphon\n",
                 t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
                 t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP],
-                t.removed[PN_RED_PRE_AGGLOMERATION]);
+                t.removed[PN_RED_PRE_AGGLOMERATION], t.removed[PN_RED_DEAD_SIPHON]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -582,6 +592,26 @@ TEST(Reduce, PostAgglomerationWithTwoConsumers)
     for (uint32_t i = 0; i < set->n; i++)
         EXPECT_EQ(truth(r->set->props[i].root, r->cn, red).verdict,
                   truth(set->props[i].root, n.cn.get(), orig).verdict);
+}
+
+// a, b empty, t0: a -> b, t1: b -> a, t2: a + x -> a + b + x, t3: a -> y.
+// {a, b} is a siphon empty at m0: all four are dead, though each of a, b is
+// raised by some transition and the state equation lets t3 fire (x1 = x2 =
+// 1 gives a = 1).
+TEST(Reduce, DeadByUnmarkedSiphon)
+{
+    Net n = hand({0, 0, 1, 0}, 4,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1},
+                  {0, 2, true, 1}, {2, 2, true, 1}, {0, 2, false, 1}, {1, 2, false, 1},
+                  {2, 2, false, 1}, {0, 3, true, 1}, {3, 3, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(3))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_TRANSITION], 0u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_SIPHON], 4u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_LP], 0u);
+    EXPECT_EQ(r->net->n_transitions, 0u);
+    EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
 }
 
 // t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)

@@ -41,6 +41,7 @@ typedef enum pn_reduce_rule {
     PN_RED_DEAD_LP,          /* never enabled by the state equation (certified LP) */
     PN_RED_PRE_AGGLOMERATION, /* a place and its one producer fused into its consumers
                                  (as post-agglomeration) */
+    PN_RED_DEAD_SIPHON,      /* takes from a siphon empty at m0 */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
