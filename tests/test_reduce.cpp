@@ -125,6 +125,16 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
         s.arcs.push_back({b, u, true, total / 2 + 1});
         s.arcs.push_back({a, u, false, 1});
     }
+    if (rng() % 2) { // a copy of a place, with other tokens: one of the two may be implicit
+        uint32_t src = (uint32_t)(rng() % P);
+        uint64_t m = s.m0[src];
+        uint32_t c = add_place(rng() % 2 ? m + rng() % 2 : (m > 0 ? m - 1 : 0));
+        std::vector<RandomArc> copy;
+        for (const RandomArc &a : s.arcs)
+            if (a.place == src)
+                copy.push_back({c, a.trans, a.to_trans, a.weight});
+        s.arcs.insert(s.arcs.end(), copy.begin(), copy.end());
+    }
     if (rng() % 2) { // a cycle of empty places a, b: dead by the unmarked siphon {a, b} only
         uint32_t a = add_place(0), b = add_place(0), x = (uint32_t)(rng() % P);
         uint32_t t = s.n_trans, u = t + 1, t2 = t + 2, v = t + 3;
@@ -411,10 +421,11 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
                 "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
                 "post-agglomerated, %u dead by the state equation, %u pre-agglomerated, %u dead "
-                "by a siphon\n",
+                "by a siphon, %u implicit places\n",
                 t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
                 t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP],
-                t.removed[PN_RED_PRE_AGGLOMERATION], t.removed[PN_RED_DEAD_SIPHON]);
+                t.removed[PN_RED_PRE_AGGLOMERATION], t.removed[PN_RED_DEAD_SIPHON],
+                t.removed[PN_RED_IMPLICIT_PLACE]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -612,6 +623,30 @@ TEST(Reduce, DeadByUnmarkedSiphon)
     EXPECT_EQ(r->removed[PN_RED_DEAD_LP], 0u);
     EXPECT_EQ(r->net->n_transitions, 0u);
     EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
+}
+
+// p1 has p0's arcs and one token more: it never disables t0 or t1 and goes
+// (it is no formula's); p0, with fewer tokens, is not implicit w.r.t. p1.
+// With p1 given one token less than p0, p0 goes instead.
+TEST(Reduce, ImplicitPlace)
+{
+    std::vector<RandomArc> arcs = {{0, 0, true, 1}, {2, 0, false, 1}, {2, 1, true, 1},
+                                   {0, 1, false, 1}, {1, 0, true, 1}, {1, 1, false, 1}};
+    pn_fml_node *phi = pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(2));
+    Net n = hand({2, 3, 0}, 2, arcs);
+    SetPtr set = make_set(n.net.get(), {ef(phi)});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_IMPLICIT_PLACE], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p1"), -1);
+    EXPECT_GE(pn_net_find_place(r->net, "p0"), 0);
+    Net m = hand({2, 1, 0}, 2, arcs);
+    SetPtr set2 = make_set(m.net.get(), {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(2)))});
+    r = reduce(m.cn.get(), PN_EXAM_LTL_CARDINALITY, set2.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_IMPLICIT_PLACE], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p0"), -1);
+    EXPECT_GE(pn_net_find_place(r->net, "p1"), 0);
 }
 
 // t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)

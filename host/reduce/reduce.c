@@ -11,7 +11,8 @@
  * included, is preserved; the null-transition rule alone only preserves
  * the reachable set and is kept to pure reachability. Post-agglomeration
  * and pre-agglomeration are in reduce_agglo.c, dead transitions by the
- * state equation in reduce_lp.c; implicit places are not implemented. */
+ * state equation in reduce_lp.c, places another one dominates in
+ * reduce_implicit.c. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
@@ -158,8 +159,11 @@ static pn_status red_round(red_work *w, red_flow *f, uint32_t *changed, pn_error
     red_flow_compute(w, f);
     got[PN_RED_CONSTANT_PLACE] = red_constant(w, f);
     got[PN_RED_SINK_PLACE] = red_sink(w, f);
-    uint32_t dup = 0, null = 0;
+    uint32_t dup = 0, null = 0, implicit = 0;
     pn_status st = red_duplicates(w, &dup, err);
+    if (st == PN_OK)
+        st = red_implicit(w, &implicit, err);
+    got[PN_RED_IMPLICIT_PLACE] = implicit;
     if (st == PN_OK && w->allow_null)
         st = red_null(w, &null, err);
     got[PN_RED_DUPLICATE_TRANS] = dup;

@@ -187,6 +187,7 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
     [PN_RED_PRE_AGGLOMERATION] = "pre-agglomerated places (and their producers)",
     [PN_RED_DEAD_SIPHON] = "dead transitions (unmarked siphon)",
+    [PN_RED_IMPLICIT_PLACE] = "implicit places",
     [PN_RED_DEAD_LP] = "dead transitions (state equation)",
 };
 

@@ -42,6 +42,7 @@ typedef enum pn_reduce_rule {
     PN_RED_PRE_AGGLOMERATION, /* a place and its one producer fused into its consumers
                                  (as post-agglomeration) */
     PN_RED_DEAD_SIPHON,      /* takes from a siphon empty at m0 */
+    PN_RED_IMPLICIT_PLACE,   /* never disables: another place dominates it */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
