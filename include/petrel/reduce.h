@@ -1,10 +1,11 @@
 /* Structural reductions: a smaller net that answers an examination's
  * formulas the same way, with the formulas rewritten onto it.
  *
- * The rules (host/reduce/reduce.c, reduce_lp.c, reduce_dup.c) keep the
- * reachable markings projected on the observed places, the enabledness of
- * every transition a formula or a deadlock atom reads, and the maximal
- * paths up to the removed places, so the reduced net answers reachability
+ * The rules (host/reduce/reduce.c, reduce_implicit.c, reduce_lp.c,
+ * reduce_dup.c) keep the reachable markings projected on the observed
+ * places, the enabledness of every transition a formula or a deadlock atom
+ * reads, and the maximal paths up to the removed places, so the reduced
+ * net answers reachability
  * (EF/AG), ReachabilityDeadlock, UpperBounds and LTL like the original;
  * the null-transition rule and the pre- and post-agglomerations
  * (reduce_agglo.c) only keep the reachable markings projected on the
