@@ -65,22 +65,14 @@ typedef struct agg_state {
     uint8_t *kind;              /* per place: AGG_* */
 } agg_state;
 
-static uint64_t agg_weight(const pn_cnet_arc *arcs, uint32_t a, uint32_t b, uint32_t p)
-{
-    for (uint32_t k = a; k < b; k++)
-        if (arcs[k].place == p)
-            return arcs[k].weight;
-    return 0;
-}
-
 static uint64_t agg_post(const pn_cnet *cn, uint32_t t, uint32_t p)
 {
-    return agg_weight(cn->post, cn->post_off[t], cn->post_off[t + 1], p);
+    return red_arc_weight(cn, false, t, p);
 }
 
 static uint64_t agg_pre(const pn_cnet *cn, uint32_t t, uint32_t p)
 {
-    return agg_weight(cn->pre, cn->pre_off[t], cn->pre_off[t + 1], p);
+    return red_arc_weight(cn, true, t, p);
 }
 
 static pn_status agg_index(agg_state *a, pn_error *err)

@@ -78,14 +78,6 @@ static void imp_fill(imp_state *s, uint32_t x, int64_t *dense, bool clear)
         dense[s->row_t[k]] = clear ? 0 : s->row_d[k];
 }
 
-static uint64_t imp_pre(const pn_cnet *cn, uint32_t t, uint32_t x)
-{
-    for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-        if (cn->pre[k].place == x)
-            return cn->pre[k].weight;
-    return 0;
-}
-
 /* Conditions (1) and (2) for p against q; s->cp holds C[p,.]. The
  * consumers of p are the live transitions with a pre arc on it. */
 static bool imp_dominates(imp_state *s, uint32_t p, uint32_t q, const uint32_t *cons,
@@ -101,7 +93,7 @@ static bool imp_dominates(imp_state *s, uint32_t p, uint32_t q, const uint32_t *
     imp_fill(s, q, s->cq, true);
     for (uint32_t i = 0; ok && i < ncons; i++) {
         /* Pre[q,t] - m0(q) >= Pre[p,t] - m0(p), in 128 bits */
-        __int128 lhs = (__int128)imp_pre(cn, cons[i], q) - (__int128)cn->m0[q];
+        __int128 lhs = (__int128)red_arc_weight(cn, true, cons[i], q) - (__int128)cn->m0[q];
         __int128 rhs = (__int128)wp[i] - (__int128)cn->m0[p];
         ok = lhs >= rhs;
     }
@@ -117,7 +109,7 @@ static uint32_t imp_consumers(const imp_state *s, uint32_t p, uint32_t *cons, ui
     for (uint32_t k = coff[p]; k < coff[p + 1]; k++)
         if (red_alive(s->w, citems[k])) {
             cons[n] = citems[k];
-            wp[n++] = imp_pre(cn, citems[k], p);
+            wp[n++] = red_arc_weight(cn, true, citems[k], p);
         }
     return n;
 }

@@ -38,6 +38,17 @@ static inline bool red_alive(const red_work *w, uint32_t t)
     return w->tmap[t] == t;
 }
 
+/* The weight of t's input (pre) or output arc on place p; 0: none. */
+static inline uint64_t red_arc_weight(const pn_cnet *cn, bool pre, uint32_t t, uint32_t p)
+{
+    const pn_cnet_arc *arcs = pre ? cn->pre : cn->post;
+    const uint32_t *off = pre ? cn->pre_off : cn->post_off;
+    for (uint32_t k = off[t]; k < off[t + 1]; k++)
+        if (arcs[k].place == p)
+            return arcs[k].weight;
+    return 0;
+}
+
 /* pnew[p] / tnew[t]: index in the reduced net, UINT32_MAX when removed. */
 typedef struct red_maps {
     uint32_t *pnew, *tnew;
