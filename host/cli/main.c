@@ -164,36 +164,63 @@ static void cli_print_answers(const cli_run *r, const pn_check *c,
         cli_stream_answer(r->out, c, i, res);
 }
 
-/* An LTL counterexample: the prefix, then the cycle in brackets, repeated
- * forever; a deadlock's stuttering step prints as "(deadlock)". */
-static void cli_print_lasso(const cli_run *r, const pn_answer *a)
+/* Prints trans[0..n) (of the net rep answered on) as the original net's
+ * transitions, "[" before step cycle (UINT64_MAX: none); a lasso's deadlock
+ * step prints as "(deadlock)". */
+static void cli_print_steps(const cli_run *r, const pn_report *rep, const uint32_t *trans,
+                            uint64_t n, uint64_t cycle)
 {
-    fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle):", a->id,
-            (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle);
-    for (uint64_t k = 0; k < a->lasso_prefix + a->lasso_cycle; k++) {
-        uint32_t t = a->lasso[k];
-        fprintf(stderr, "%s %s", k == a->lasso_prefix ? " [" : "",
-                t == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t]);
+    uint32_t *full = NULL;
+    uint64_t len = 0;
+    pn_error err = {0};
+    pn_status st = pn_report_trace(rep, trans, cycle < n ? cycle : n, &full, &len, &err);
+    uint32_t *tail = NULL;
+    uint64_t tail_len = 0;
+    if (st == PN_OK && cycle < n)
+        st = pn_report_trace(rep, trans + cycle, n - cycle, &tail, &tail_len, &err);
+    if (st != PN_OK) {
+        fprintf(stderr, " (%s)\n", err.msg);
+        free(full);
+        return;
     }
-    fputs(" ]\n", stderr);
+    for (int part = 0; part < 2; part++) {
+        const uint32_t *t = part == 0 ? full : tail;
+        uint64_t m = part == 0 ? len : tail_len;
+        fputs(part == 1 && tail != NULL ? " [" : "", stderr);
+        for (uint64_t k = 0; k < m; k++)
+            fprintf(stderr, " %s", t[k] == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t[k]]);
+    }
+    fputs(tail != NULL ? " ]\n" : "\n", stderr);
+    free(full);
+    free(tail);
 }
 
-static void cli_print_traces(const cli_run *r, const pn_check *c, const pn_engine_result *res)
+/* An LTL counterexample: the prefix, then the cycle in brackets, repeated
+ * forever. */
+static void cli_print_lasso(const cli_run *r, const pn_report *rep, const pn_answer *a)
 {
+    fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle%s):", a->id,
+            (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle,
+            rep->reduced != NULL ? " on the reduced net" : "");
+    cli_print_steps(r, rep, a->lasso, a->lasso_prefix + a->lasso_cycle, a->lasso_prefix);
+}
+
+static void cli_print_traces(const cli_run *r, const pn_report *rep)
+{
+    const pn_check *c = rep->check;
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         const pn_answer *a = pn_check_answer(c, i);
         uint32_t *path;
         uint64_t len;
         if (a->lasso != NULL) {
-            cli_print_lasso(r, a);
+            cli_print_lasso(r, rep, a);
             continue;
         }
-        if (!a->has_witness || !pn_engine_trace(res, a->witness, &path, &len))
+        if (!a->has_witness || !pn_engine_trace(&rep->result, a->witness, &path, &len))
             continue;
-        fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)len);
-        for (uint64_t k = 0; k < len; k++)
-            fprintf(stderr, " %s", r->net->trans_id[path[k]]);
-        fputc('\n', stderr);
+        fprintf(stderr, "petrel: trace %s (%lu steps%s):", a->id, (unsigned long)len,
+                rep->reduced != NULL ? " on the reduced net" : "");
+        cli_print_steps(r, rep, path, len, UINT64_MAX);
         free(path);
     }
 }
@@ -255,7 +282,7 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
     cli_print_answers(r, rep->check, res);
     if (res->states > 0) {
         if (r->o.trace)
-            cli_print_traces(r, rep->check, res);
+            cli_print_traces(r, rep);
         cli_print_stats(r, res);
     }
 }

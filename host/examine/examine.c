@@ -824,16 +824,29 @@ void pn_report_free(pn_report *r)
     free(r);
 }
 
+pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
+                          uint64_t *n_out, pn_error *err)
+{
+    if (r->reduced != NULL)
+        return pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
+    *n_out = n;
+    *out = malloc((n + 1) * sizeof **out);
+    if (*out == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    memcpy(*out, trans, n * sizeof **out);
+    return PN_OK;
+}
+
 /* Structural reductions (host/reduce) where they preserve exam's answers:
  * the reduced net and formulas replace the original ones (the report keeps
- * them: the check borrows them). Traces are not mapped back, so --trace
- * explores the original net. A failed reduction is only a note. */
+ * them: the check borrows them; pn_report_trace maps traces back). A
+ * failed reduction is only a note. */
 static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                                  const pn_examine_opts *opts, pn_engine_opts *o,
                                  pn_budget *budget, pn_report *r, pn_error *err)
 {
     pn_reduced *red = NULL;
-    if (!opts->no_reduce && !o->keep_parents && pn_reduce_applies(exam)) {
+    if (!opts->no_reduce && pn_reduce_applies(exam)) {
         pn_reduce_opts ro = {.budget = budget, .verbose = o->verbose ? opts->diag : NULL};
         pn_error e = {0};
         if (pn_reduce(cn, exam, set, &ro, &red, &e) != PN_OK && opts->diag != NULL)
