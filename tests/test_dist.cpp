@@ -1,0 +1,188 @@
+// The distributed engine (petrel/dist.h, host/engine/engine_mpi.c) run by
+// mpirun: the ctest tests DistMpi_1, DistMpi_2 and DistMpi_4 start
+// `mpirun -np N petrel_tests --gtest_filter=Dist.*` (Big_DistMpi_N the
+// Big_ ones); run alone, every Dist test skips. Each rank runs the same
+// explorations in the same order (their collectives must match), so a test
+// never leaves between two of them: EXPECT, not ASSERT, after the first.
+//   - random bounded nets (test_random_net.h) against full enumeration
+//     (test_enum.h): StateSpace's four values, E F / A G / bound formulas,
+//     deadlock, quasi-liveness, one-safety and stable places;
+//   - the "small" MCC instances: StateSpace against the oracle, and every
+//     on-the-fly answer of UB, RC, RF, RD, OS, QL, SM against the
+//     single-process engine on the same net.
+#include <gtest/gtest.h>
+
+#include "test_enum.h"
+#include "test_text.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "petrel/dist.h"
+#include "petrel/engine.h"
+#include "petrel/mcc.h"
+#include "petrel/pnml.h"
+
+namespace {
+
+// The job this test process joined (once, before the first test), or NULL
+// when it was not started by mpirun.
+pn_dist *g_dist = nullptr;
+
+class DistEnv : public ::testing::Environment {
+public:
+    void SetUp() override
+    {
+        if (!pn_dist_launched())
+            return;
+        pn_error err;
+        pn_error_clear(&err);
+        if (pn_dist_init(nullptr, nullptr, nullptr, nullptr, &g_dist, &err) != PN_OK)
+            ADD_FAILURE() << "cannot join the MPI job: " << err.msg;
+    }
+    void TearDown() override
+    {
+        pn_dist_end(g_dist, false);
+        g_dist = nullptr;
+    }
+};
+
+::testing::Environment *const kEnv = ::testing::AddGlobalTestEnvironment(new DistEnv);
+
+#define DIST_OR_SKIP()                                                                         \
+    do {                                                                                       \
+        if (g_dist == nullptr)                                                                 \
+            GTEST_SKIP() << "run by mpirun only (ctest DistMpi_N; this build "                 \
+                         << (pn_dist_built() ? "has" : "has no") << " MPI)";                   \
+    } while (0)
+
+pn_engine_opts opts(uint32_t threads)
+{
+    pn_engine_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    return o;
+}
+
+// StateSpace's values and the global properties, by enumeration.
+struct Truth {
+    uint64_t states = 0, edges = 0, max_place = 0, max_marking = 0;
+    bool deadlock = false, quasi_live = true, one_safe = true, stable = false;
+};
+
+Truth enumerate(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states)
+{
+    Truth t;
+    t.states = states.size();
+    std::vector<bool> fired(cn->n_transitions, false), moved(cn->n_places, false);
+    for (const auto &m : states) {
+        uint32_t enabled = 0;
+        uint64_t sum = 0;
+        for (uint32_t tr = 0; tr < cn->n_transitions; tr++)
+            if (pn_cnet_enabled(cn, m.data(), tr)) {
+                enabled++;
+                fired[tr] = true;
+            }
+        for (uint32_t p = 0; p < cn->n_places; p++) {
+            t.max_place = std::max(t.max_place, m[p]);
+            sum += m[p];
+            t.one_safe = t.one_safe && m[p] <= 1;
+            moved[p] = moved[p] || m[p] != cn->m0[p];
+        }
+        t.max_marking = std::max(t.max_marking, sum);
+        t.edges += enabled;
+        t.deadlock = t.deadlock || enabled == 0;
+    }
+    for (bool f : fired)
+        t.quasi_live = t.quasi_live && f;
+    for (bool mv : moved)
+        t.stable = t.stable || !mv;
+    return t;
+}
+
+// One global property through the distributed engine: its verdict.
+pn_verdict dist_global(const pn_cnet *cn, pn_exam exam, uint32_t threads)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *craw = nullptr;
+    EXPECT_EQ(pn_check_new(cn, exam, nullptr, threads, &craw, &err), PN_OK) << err.msg;
+    CheckPtr c(craw);
+    pn_engine_opts o = opts(threads);
+    o.visitor = pn_check_visitor(c.get());
+    pn_engine_result res;
+    EXPECT_EQ(pn_dist_explore(g_dist, cn, &o, c.get(), &res, &err), PN_OK) << err.msg;
+    pn_check_finish(c.get(), &res);
+    pn_engine_result_free(&res);
+    return pn_check_answer(c.get(), 0)->verdict;
+}
+
+pn_verdict verdict(bool v) { return v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE; }
+
+} // namespace
+
+// The same random nets on every rank (one seed), many of them widening
+// their fields (up to 20 tokens gather in a place whose field started at 3
+// bits): every rank restarts with the union of the overflowed places.
+TEST(Dist, RandomNetsMatchEnumeration)
+{
+    DIST_OR_SKIP();
+    std::mt19937_64 rng(2024);
+    pn_error err;
+    pn_error_clear(&err);
+    const int kNets = 300;
+    uint64_t restarted = 0;
+    for (int i = 0; i < kNets; i++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 6);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        std::vector<std::vector<uint64_t>> states = reachable(cn, 200000);
+        Truth t = enumerate(cn, states);
+        uint32_t threads = 1 + (uint32_t)(i % 2);
+
+        pn_engine_opts o = opts(threads);
+        pn_engine_result res;
+        EXPECT_EQ(pn_dist_explore(g_dist, cn, &o, nullptr, &res, &err), PN_OK) << err.msg;
+        EXPECT_EQ(res.status, PN_RUN_COMPLETE) << "net " << i;
+        EXPECT_EQ(res.states, t.states) << "net " << i;
+        EXPECT_EQ(res.edges, t.edges) << "net " << i;
+        EXPECT_EQ(res.max_tokens_place, t.max_place) << "net " << i;
+        EXPECT_EQ(res.max_tokens_marking, t.max_marking) << "net " << i;
+        restarted += res.restarts;
+        pn_engine_result_free(&res);
+
+        std::vector<pn_fml_node *> roots;
+        for (uint32_t k = 0; k < 4; k++)
+            roots.push_back(rand_root(rng, cn, (uint32_t)(rng() % 3)));
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_check *craw = nullptr;
+        EXPECT_EQ(pn_check_new(cn, PN_EXAM_REACH_CARDINALITY, set.get(), threads, &craw, &err),
+                  PN_OK);
+        CheckPtr c(craw);
+        o.visitor = pn_check_visitor(c.get());
+        EXPECT_EQ(pn_dist_explore(g_dist, cn, &o, c.get(), &res, &err), PN_OK) << err.msg;
+        pn_check_finish(c.get(), &res);
+        EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED);
+        for (uint32_t k = 0; k < roots.size(); k++) {
+            const pn_answer *a = pn_check_answer(c.get(), k);
+            pn_answer want = truth(roots[k], cn, states);
+            EXPECT_NE(a->verdict, PN_VERDICT_UNKNOWN) << "net " << i << " formula " << k;
+            EXPECT_TRUE(agrees(*a, want)) << "net " << i << " formula " << k << ": got "
+                                          << a->verdict << "/" << a->value << ", want "
+                                          << want.verdict << "/" << want.value;
+        }
+        pn_engine_result_free(&res);
+
+        EXPECT_EQ(dist_global(cn, PN_EXAM_REACH_DEADLOCK, threads), verdict(t.deadlock))
+            << "net " << i;
+        EXPECT_EQ(dist_global(cn, PN_EXAM_QUASI_LIVENESS, threads), verdict(t.quasi_live))
+            << "net " << i;
+        EXPECT_EQ(dist_global(cn, PN_EXAM_ONE_SAFE, threads), verdict(t.one_safe)) << "net " << i;
+        EXPECT_EQ(dist_global(cn, PN_EXAM_STABLE_MARKING, threads), verdict(t.stable))
+            << "net " << i;
+    }
+    EXPECT_GT(restarted, 0u) << "no net widened a field: the restart path went untested";
+}
