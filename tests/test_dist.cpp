@@ -16,6 +16,7 @@
 #include "test_text.h"
 
 #include <algorithm>
+#include <iostream>
 #include <fstream>
 #include <map>
 #include <string>
@@ -122,20 +123,16 @@ pn_verdict dist_global(const pn_cnet *cn, pn_exam exam, uint32_t threads)
 
 pn_verdict verdict(bool v) { return v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE; }
 
-} // namespace
-
 // The same random nets on every rank (one seed), many of them widening
 // their fields (up to 20 tokens gather in a place whose field started at 3
 // bits): every rank restarts with the union of the overflowed places.
-TEST(Dist, RandomNetsMatchEnumeration)
+void random_nets_match_enumeration(uint64_t seed, int nets)
 {
-    DIST_OR_SKIP();
-    std::mt19937_64 rng(2024);
+    std::mt19937_64 rng(seed);
     pn_error err;
     pn_error_clear(&err);
-    const int kNets = 300;
     uint64_t restarted = 0;
-    for (int i = 0; i < kNets; i++) {
+    for (int i = 0; i < nets; i++) {
         uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 6);
         Net n = build(random_bounded_spec(rng, P, T));
         const pn_cnet *cn = n.cn.get();
@@ -185,4 +182,154 @@ TEST(Dist, RandomNetsMatchEnumeration)
             << "net " << i;
     }
     EXPECT_GT(restarted, 0u) << "no net widened a field: the restart path went untested";
+}
+
+// ---- the small MCC instances ----------------------------------------------------
+
+const char kMcc[] = PETREL_SHARED_DIR "/mcc";
+
+struct SmallRow {
+    std::string instance;
+    uint64_t states = 0, edges = 0, max_place = 0, max_marking = 0;
+};
+
+// INDEX.tsv's "small" rows (P/T nets with StateSpace oracles).
+std::vector<SmallRow> small_rows()
+{
+    std::vector<SmallRow> rows;
+    std::ifstream in(std::string(kMcc) + "/INDEX.tsv");
+    std::string line;
+    if (!std::getline(in, line))
+        return rows;
+    std::map<std::string, size_t> col;
+    std::vector<std::string> header = petrel_test::split_tabs(line);
+    for (size_t i = 0; i < header.size(); i++)
+        col[header[i]] = i;
+    while (std::getline(in, line)) {
+        std::vector<std::string> c = petrel_test::split_tabs(line);
+        SmallRow r;
+        if (c.size() < header.size() || c[col["group"]] != "small" ||
+            !petrel_test::parse_u64(c[col["states"]], &r.states) ||
+            !petrel_test::parse_u64(c[col["ss_edges"]], &r.edges) ||
+            !petrel_test::parse_u64(c[col["max_tok_place"]], &r.max_place) ||
+            !petrel_test::parse_u64(c[col["max_tok_marking"]], &r.max_marking))
+            continue;
+        r.instance = c[col["instance"]];
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+// The examination's answers from one check after an exploration with its
+// visitor: distributed (g_dist) or on this process alone.
+CheckPtr answers(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set, bool distributed)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *craw = nullptr;
+    EXPECT_EQ(pn_check_new(cn, exam, set, 2, &craw, &err), PN_OK) << err.msg;
+    CheckPtr c(craw);
+    pn_engine_opts o = opts(2);
+    o.visitor = pn_check_visitor(c.get());
+    pn_engine_result res;
+    pn_status st = distributed ? pn_dist_explore(g_dist, cn, &o, c.get(), &res, &err)
+                               : pn_explore(cn, &o, &res, &err);
+    EXPECT_EQ(st, PN_OK) << err.msg;
+    EXPECT_TRUE(res.status == PN_RUN_COMPLETE || res.status == PN_RUN_STOPPED)
+        << pn_run_status_name(res.status);
+    pn_check_finish(c.get(), &res);
+    pn_engine_result_free(&res);
+    return c;
+}
+
+const char *const kExams[] = {"UpperBounds",         "ReachabilityCardinality",
+                              "ReachabilityFireability", "ReachabilityDeadlock",
+                              "OneSafe",             "QuasiLiveness",
+                              "StableMarking"};
+
+// Every small instance with states in [lo, hi): StateSpace against the
+// oracle, then each on-the-fly examination against one process (rank 0
+// checks; the others only take part).
+void small_instances_match(uint64_t lo, uint64_t hi)
+{
+    std::vector<SmallRow> rows = small_rows();
+    if (rows.empty()) {
+        if (petrel_test::ci_requires_data())
+            ADD_FAILURE() << kMcc << "/INDEX.tsv is absent and CI=true";
+        return;
+    }
+    bool lead = pn_dist_rank(g_dist) == 0;
+    uint32_t done = 0;
+    for (const SmallRow &row : rows) {
+        if (row.states < lo || row.states >= hi)
+            continue;
+        std::string dir = std::string(kMcc) + "/" + row.instance;
+        pn_error err;
+        pn_error_clear(&err);
+        pn_net *nraw = nullptr;
+        pn_cnet *cnraw = nullptr;
+        EXPECT_EQ(pn_pnml_read_file((dir + "/model.pnml").c_str(), nullptr, &nraw, &err), PN_OK);
+        NetPtr net(nraw);
+        EXPECT_EQ(pn_cnet_compile(net.get(), &cnraw, &err), PN_OK) << err.msg;
+        CnetPtr cn(cnraw);
+        pn_engine_opts o = opts(2);
+        pn_engine_result res;
+        EXPECT_EQ(pn_dist_explore(g_dist, cn.get(), &o, nullptr, &res, &err), PN_OK) << err.msg;
+        EXPECT_EQ(res.status, PN_RUN_COMPLETE) << row.instance;
+        EXPECT_EQ(res.states, row.states) << row.instance;
+        EXPECT_EQ(res.edges, row.edges) << row.instance;
+        EXPECT_EQ(res.max_tokens_place, row.max_place) << row.instance;
+        EXPECT_EQ(res.max_tokens_marking, row.max_marking) << row.instance;
+        pn_engine_result_free(&res);
+        for (const char *name : kExams) {
+            pn_exam exam = pn_exam_parse(name);
+            SetPtr set;
+            const char *file = pn_exam_formula_file(exam);
+            if (file != nullptr) {
+                pn_fml_set *sraw = nullptr;
+                EXPECT_EQ(pn_fml_read_file((dir + "/" + file).c_str(), net.get(), &sraw, &err),
+                          PN_OK) << err.msg;
+                set.reset(sraw);
+                EXPECT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK) << err.msg;
+            }
+            CheckPtr got = answers(cn.get(), exam, set.get(), true);
+            if (!lead)
+                continue;
+            CheckPtr want = answers(cn.get(), exam, set.get(), false);
+            for (uint32_t i = 0; i < pn_check_count(want.get()); i++) {
+                const pn_answer *a = pn_check_answer(got.get(), i), *b = pn_check_answer(want.get(), i);
+                EXPECT_EQ(a->verdict, b->verdict) << row.instance << " " << b->id;
+                EXPECT_EQ(a->value, b->value) << row.instance << " " << b->id;
+            }
+        }
+        done++;
+    }
+    std::cout << "[ instances ] " << done << " with " << lo << " <= states < " << hi << " on "
+              << pn_dist_ranks(g_dist) << " rank(s)\n";
+}
+
+} // namespace
+
+TEST(Dist, RandomNetsMatchEnumeration)
+{
+    DIST_OR_SKIP();
+    random_nets_match_enumeration(2024, 100);
+}
+
+TEST(Dist, Big_RandomNetsMatchEnumeration)
+{
+    DIST_OR_SKIP();
+    random_nets_match_enumeration(7, 2000);
+}
+
+TEST(Dist, SmallInstancesMatchOneProcess)
+{
+    DIST_OR_SKIP();
+    small_instances_match(0, 100000);
+}
+
+TEST(Dist, Big_SmallInstancesMatchOneProcess)
+{
+    DIST_OR_SKIP();
+    small_instances_match(100000, UINT64_MAX);
 }

@@ -382,7 +382,10 @@ int main(int argc, char **argv)
         pn_dist_end(r.dist, true);
         return rc;
     }
-    r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout, r.budget.deadline);
+    /* Ranks other than 0 keep the deadline through the budget and end with
+     * rank 0 (mpirun's SIGTERM); their watchdog only takes that signal. */
+    r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout,
+                           r.sink != NULL ? 0 : r.budget.deadline);
     if (r.out == NULL) {
         fputs("petrel: out of memory\n", stderr);
         return 1;

@@ -440,6 +440,10 @@ static void engine_next_level(engine *e)
     e->level_begin = e->level_end;
     e->level_end = e->count;
     e->cursor = e->level_begin;
+    /* A rank of a distributed run can start two levels at the same id (the
+     * first was empty here): the degree is the new level's, not keyed by
+     * where it begins. */
+    e->degree_for = 0;
     for (uint32_t i = 0; i < e->nthreads; i++) {
         e->workers[i].edges_at_level = e->workers[i].edges;
         e->workers[i].pairs_at_level = e->workers[i].n_pairs;

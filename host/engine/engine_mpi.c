@@ -30,8 +30,12 @@ typedef struct dist_run {
     pn_dist *d;
     pn_check *c;          /* NULL: no visitor findings to merge */
     uint32_t c_words, c_bytes;
-    uint64_t *words;      /* 3 + c_words: stop, busy, widen_any, the check's */
-    uint8_t *bytes;       /* n_places + c_bytes: widen flags, the check's */
+    /* The round's one reduction (pn_mpi_combine): the header (3 words),
+     * maxima (stop, busy, widen_any, the check's words), sums (next,
+     * states), then bits (the widen flags, the check's bytes). */
+    uint64_t *v;
+    uint32_t n_max, n_bits;
+    uint8_t *bytes;       /* n_places + c_bytes, unpacked */
     uint32_t n_places;
     /* The check was complete after the last merge: stop at the next
      * collective (every rank then has it, so all stop alike). */
@@ -119,24 +123,29 @@ static int dist_exchange(void *ctx, pn_outbox *const *boxes, uint32_t n_boxes, u
 static void dist_agree(void *ctx, pn_part_agree *a, uint32_t n_places)
 {
     dist_run *r = ctx;
-    pn_mpi *m = r->d->mpi;
-    r->words[0] = a->stop > r->stop_next ? a->stop : r->stop_next;
-    r->words[1] = a->busy;
-    r->words[2] = a->widen_any;
+    uint64_t *v = r->v, *max = v + 3, *sum = max + r->n_max, *bits = sum + 2;
+    uint32_t n_bytes = n_places + r->c_bytes;
+    max[0] = a->stop > r->stop_next ? a->stop : r->stop_next;
+    max[1] = a->busy;
+    max[2] = a->widen_any;
     memcpy(r->bytes, a->widen, n_places);
     if (r->c != NULL)
-        pn_check_shared_get(r->c, r->words + 3, r->bytes + n_places);
-    pn_mpi_max_u64(m, r->words, 3 + r->c_words);
-    pn_mpi_max_u8(m, r->bytes, n_places + r->c_bytes);
-    uint64_t sums[2] = {a->next, a->states};
-    pn_mpi_sum_u64(m, sums, 2);
-    a->stop = r->words[0];
-    a->busy = r->words[1];
-    a->widen_any = r->words[2];
+        pn_check_shared_get(r->c, max + 3, r->bytes + n_places);
+    sum[0] = a->next;
+    sum[1] = a->states;
+    memset(bits, 0, (n_bytes + 63) / 64 * sizeof *bits);
+    for (uint32_t i = 0; i < n_bytes; i++)
+        bits[i / 64] |= (uint64_t)(r->bytes[i] != 0) << (i % 64);
+    pn_mpi_combine(r->d->mpi, v);
+    for (uint32_t i = 0; i < n_bytes; i++)
+        r->bytes[i] = (uint8_t)(bits[i / 64] >> (i % 64) & 1);
+    a->stop = max[0];
+    a->busy = max[1];
+    a->widen_any = max[2];
     memcpy(a->widen, r->bytes, n_places);
-    a->next = sums[0];
-    a->states = sums[1];
-    if (r->c != NULL && pn_check_shared_put(r->c, r->words + 3, r->bytes + n_places))
+    a->next = sum[0];
+    a->states = sum[1];
+    if (r->c != NULL && pn_check_shared_put(r->c, max + 3, r->bytes + n_places))
         r->stop_next = PN_RUN_STOPPED;
 }
 
@@ -170,9 +179,17 @@ pn_status pn_dist_explore(pn_dist *d, const pn_cnet *cn, const pn_engine_opts *o
     dist_run r = {.d = d, .c = c, .n_places = cn->n_places};
     if (c != NULL)
         pn_check_shared_size(c, &r.c_words, &r.c_bytes);
-    r.words = calloc(3 + (size_t)r.c_words, sizeof *r.words);
-    r.bytes = calloc((size_t)cn->n_places + r.c_bytes + 1, 1);
-    if (r.words == NULL || r.bytes == NULL)
+    r.n_max = 3 + r.c_words;
+    r.n_bits = cn->n_places + r.c_bytes;
+    size_t n = 3 + (size_t)r.n_max + 2 + (r.n_bits + 63) / 64;
+    r.v = calloc(n, sizeof *r.v);
+    r.bytes = calloc((size_t)r.n_bits + 1, 1);
+    if (r.v != NULL) {
+        r.v[0] = r.n_max;
+        r.v[1] = 2;
+        r.v[2] = n;
+    }
+    if (r.v == NULL || r.bytes == NULL)
         pn_mpi_fail(d->mpi, "out of memory for the exploration's collectives");
     pn_part part = {.rank = pn_mpi_rank(d->mpi), .ranks = pn_mpi_ranks(d->mpi), .ctx = &r,
                     .exchange = dist_exchange, .agree = dist_agree};
@@ -183,7 +200,7 @@ pn_status pn_dist_explore(pn_dist *d, const pn_cnet *cn, const pn_engine_opts *o
         eo.progress = NULL;
     uint64_t sent0 = pn_mpi_bytes_sent(d->mpi);
     pn_status st = pn_explore(cn, &eo, res, err);
-    free(r.words);
+    free(r.v);
     free(r.bytes);
     if (st != PN_OK) /* the other ranks wait in a collective for this one */
         pn_mpi_fail(d->mpi, err->msg);

@@ -14,6 +14,12 @@
 #include <string.h>
 #include <time.h>
 
+/* A rank waiting for the others polls this many times, then sleeps
+ * between polls: busy-waiting ranks took the cores from the working ones
+ * when several share a machine (mpirun --oversubscribe, or a loaded one). */
+#define MPI_SPIN_POLLS 2000
+#define MPI_POLL_SLEEP_NS 50000
+
 struct pn_mpi {
     uint32_t rank, ranks;
     pn_dist_fatal_fn fatal;
@@ -44,6 +50,23 @@ void pn_mpi_fail(pn_mpi *m, const char *what)
         m->fatal(m->fatal_ctx);
     MPI_Abort(MPI_COMM_WORLD, 1);
     abort(); /* MPI_Abort does not return */
+}
+
+static void mpi_check(pn_mpi *m, int rc, const char *call);
+
+/* Completes n requests, spinning briefly, then sleeping between polls. */
+static void mpi_wait(pn_mpi *m, int n, MPI_Request *reqs, const char *call)
+{
+    for (uint64_t k = 0;; k++) {
+        int done = 0;
+        mpi_check(m, MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE), call);
+        if (done)
+            return;
+        if (k >= MPI_SPIN_POLLS) {
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = MPI_POLL_SLEEP_NS};
+            nanosleep(&ts, NULL);
+        }
+    }
 }
 
 /* Ends the run on a failed MPI call. */
@@ -174,8 +197,10 @@ int pn_mpi_exchange(pn_mpi *m, pn_outbox *const *boxes, uint32_t n_boxes, uint32
         for (uint32_t b = 0; b < n_boxes; b++)
             m->scount[d] += boxes[b]->n[d];
     }
-    mpi_check(m, MPI_Alltoall(m->scount, 1, MPI_UINT64_T, m->rcount, 1, MPI_UINT64_T,
-                              MPI_COMM_WORLD), "MPI_Alltoall");
+    MPI_Request req;
+    mpi_check(m, MPI_Ialltoall(m->scount, 1, MPI_UINT64_T, m->rcount, 1, MPI_UINT64_T,
+                               MPI_COMM_WORLD, &req), "MPI_Ialltoall");
+    mpi_wait(m, 1, &req, "MPI_Ialltoall");
     uint64_t total = 0;
     for (uint32_t s = 0; s < m->ranks; s++)
         total += m->rcount[s];
@@ -203,31 +228,71 @@ int pn_mpi_exchange(pn_mpi *m, pn_outbox *const *boxes, uint32_t n_boxes, uint32
         at += m->scount[d] * words;
         m->sent += m->scount[d] * words * sizeof(uint64_t);
     }
-    mpi_check(m, MPI_Waitall(nreq, m->reqs, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    mpi_wait(m, nreq, m->reqs, "MPI_Testall");
     *recv = m->rbuf;
     *n_recv = total;
     return 0;
 }
 
+static void mpi_allreduce(pn_mpi *m, void *v, uint32_t n, MPI_Datatype type, MPI_Op op)
+{
+    if (m->ranks == 1 || n == 0)
+        return;
+    MPI_Request req;
+    mpi_check(m, MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, type, op, MPI_COMM_WORLD, &req),
+              "MPI_Iallreduce");
+    mpi_wait(m, 1, &req, "MPI_Iallreduce");
+}
+
 void pn_mpi_max_u64(pn_mpi *m, uint64_t *v, uint32_t n)
 {
-    if (m->ranks > 1 && n > 0)
-        mpi_check(m, MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD),
-                  "MPI_Allreduce");
+    mpi_allreduce(m, v, n, MPI_UINT64_T, MPI_MAX);
 }
 
 void pn_mpi_max_u8(pn_mpi *m, uint8_t *v, uint32_t n)
 {
-    if (m->ranks > 1 && n > 0)
-        mpi_check(m, MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT8_T, MPI_MAX, MPI_COMM_WORLD),
-                  "MPI_Allreduce");
+    mpi_allreduce(m, v, n, MPI_UINT8_T, MPI_MAX);
 }
 
 void pn_mpi_sum_u64(pn_mpi *m, uint64_t *v, uint32_t n)
 {
-    if (m->ranks > 1 && n > 0)
-        mpi_check(m, MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
-                  "MPI_Allreduce");
+    mpi_allreduce(m, v, n, MPI_UINT64_T, MPI_SUM);
+}
+
+/* A pn_mpi_combine vector: the header says where the sections end. */
+static void mpi_combine_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    for (int e = 0; e < *len; e++) { /* one element is one whole vector */
+        uint64_t n_max = a[0], n_sum = a[1], n = a[2];
+        for (uint64_t i = 3; i < 3 + n_max; i++)
+            b[i] = a[i] > b[i] ? a[i] : b[i];
+        for (uint64_t i = 3 + n_max; i < 3 + n_max + n_sum; i++)
+            b[i] += a[i];
+        for (uint64_t i = 3 + n_max + n_sum; i < n; i++)
+            b[i] |= a[i];
+        a += n;
+        b += n;
+    }
+}
+
+void pn_mpi_combine(pn_mpi *m, uint64_t *v)
+{
+    if (m->ranks == 1)
+        return;
+    MPI_Datatype whole;
+    MPI_Op op;
+    mpi_check(m, MPI_Type_contiguous((int)v[2], MPI_UINT64_T, &whole), "MPI_Type_contiguous");
+    mpi_check(m, MPI_Type_commit(&whole), "MPI_Type_commit");
+    mpi_check(m, MPI_Op_create(mpi_combine_op, 1, &op), "MPI_Op_create");
+    MPI_Request req;
+    mpi_check(m, MPI_Iallreduce(MPI_IN_PLACE, v, 1, whole, op, MPI_COMM_WORLD, &req),
+              "MPI_Iallreduce");
+    mpi_wait(m, 1, &req, "MPI_Iallreduce");
+    MPI_Op_free(&op);
+    MPI_Type_free(&whole);
 }
 
 void pn_mpi_bcast_u64(pn_mpi *m, uint64_t *v, uint32_t n)

@@ -39,6 +39,10 @@ int pn_mpi_exchange(pn_mpi *m, pn_outbox *const *boxes, uint32_t n_boxes, uint32
 void pn_mpi_max_u64(pn_mpi *m, uint64_t *v, uint32_t n);
 void pn_mpi_max_u8(pn_mpi *m, uint8_t *v, uint32_t n);
 void pn_mpi_sum_u64(pn_mpi *m, uint64_t *v, uint32_t n);
+/* One reduction of three kinds at once: v[0] entries from v[3] on merge by
+ * maximum, the v[1] after them by sum, the rest (up to v[2] words in all,
+ * the header included) by bitwise or; in place, on every rank. */
+void pn_mpi_combine(pn_mpi *m, uint64_t *v);
 /* v from rank 0 to all; the others wait sleeping between polls, so that a
  * rank waiting for the driver leaves the cores to it. */
 void pn_mpi_bcast_u64(pn_mpi *m, uint64_t *v, uint32_t n);
