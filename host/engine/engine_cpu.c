@@ -94,7 +94,7 @@ typedef struct engine {
     pn_outbox **boxes;
     uint64_t box_bytes;
     const uint64_t *recv;
-    uint64_t n_recv, all_states;
+    uint64_t n_recv, all_states, all_edges;
 } engine;
 
 struct engine_worker {
@@ -411,8 +411,8 @@ static void engine_report(engine *e, double now)
     if (e->o->progress == NULL || e->o->progress_interval_s <= 0 || now < e->next_progress)
         return;
     e->next_progress = now + e->o->progress_interval_s;
-    uint64_t edges = 0;
-    for (uint32_t i = 0; i < e->nthreads; i++)
+    uint64_t edges = e->o->part != NULL ? e->all_edges : 0;
+    for (uint32_t i = 0; e->o->part == NULL && i < e->nthreads; i++)
         edges += __atomic_load_n(&e->workers[i].edges, __ATOMIC_RELAXED);
     pn_progress p = {.states = e->o->part != NULL ? e->all_states
                                                   : __atomic_load_n(&e->count, __ATOMIC_RELAXED),
@@ -590,8 +590,11 @@ static void engine_plan_part(engine *e)
                        .widen = e->widen,
                        .next = e->count - e->level_end,
                        .states = e->count};
+    for (uint32_t i = 0; i < e->nthreads; i++)
+        a.edges += e->workers[i].edges;
     pt->agree(pt->ctx, &a, e->cn->n_places);
     e->all_states = a.states;
+    e->all_edges = a.edges;
     if (a.stop != 0) {
         e->stop = (int)a.stop;
         e->done = 1;

@@ -32,7 +32,7 @@ typedef struct dist_run {
     uint32_t c_words, c_bytes;
     /* The round's one reduction (pn_mpi_combine): the header (3 words),
      * maxima (stop, busy, widen_any, the check's words), sums (next,
-     * states), then bits (the widen flags, the check's bytes). */
+     * states, edges), then bits (the widen flags, the check's bytes). */
     uint64_t *v;
     uint32_t n_max, n_bits;
     uint8_t *bytes;       /* n_places + c_bytes, unpacked */
@@ -123,7 +123,7 @@ static int dist_exchange(void *ctx, pn_outbox *const *boxes, uint32_t n_boxes, u
 static void dist_agree(void *ctx, pn_part_agree *a, uint32_t n_places)
 {
     dist_run *r = ctx;
-    uint64_t *v = r->v, *max = v + 3, *sum = max + r->n_max, *bits = sum + 2;
+    uint64_t *v = r->v, *max = v + 3, *sum = max + r->n_max, *bits = sum + 3;
     uint32_t n_bytes = n_places + r->c_bytes;
     max[0] = a->stop > r->stop_next ? a->stop : r->stop_next;
     max[1] = a->busy;
@@ -133,6 +133,7 @@ static void dist_agree(void *ctx, pn_part_agree *a, uint32_t n_places)
         pn_check_shared_get(r->c, max + 3, r->bytes + n_places);
     sum[0] = a->next;
     sum[1] = a->states;
+    sum[2] = a->edges;
     memset(bits, 0, (n_bytes + 63) / 64 * sizeof *bits);
     for (uint32_t i = 0; i < n_bytes; i++)
         bits[i / 64] |= (uint64_t)(r->bytes[i] != 0) << (i % 64);
@@ -145,6 +146,7 @@ static void dist_agree(void *ctx, pn_part_agree *a, uint32_t n_places)
     memcpy(a->widen, r->bytes, n_places);
     a->next = sum[0];
     a->states = sum[1];
+    a->edges = sum[2];
     if (r->c != NULL && pn_check_shared_put(r->c, max + 3, r->bytes + n_places))
         r->stop_next = PN_RUN_STOPPED;
 }
@@ -181,12 +183,12 @@ pn_status pn_dist_explore(pn_dist *d, const pn_cnet *cn, const pn_engine_opts *o
         pn_check_shared_size(c, &r.c_words, &r.c_bytes);
     r.n_max = 3 + r.c_words;
     r.n_bits = cn->n_places + r.c_bytes;
-    size_t n = 3 + (size_t)r.n_max + 2 + (r.n_bits + 63) / 64;
+    size_t n = 3 + (size_t)r.n_max + 3 + (r.n_bits + 63) / 64;
     r.v = calloc(n, sizeof *r.v);
     r.bytes = calloc((size_t)r.n_bits + 1, 1);
     if (r.v != NULL) {
         r.v[0] = r.n_max;
-        r.v[1] = 2;
+        r.v[1] = 3;
         r.v[2] = n;
     }
     if (r.v == NULL || r.bytes == NULL)

@@ -22,7 +22,8 @@ typedef struct pn_part_agree {
     uint64_t widen_any;  /* a successor overflowed; out: on any rank */
     uint8_t *widen;      /* per place: its field overflowed; out: on any rank */
     uint64_t next;       /* states stored for the next level; out: the sum */
-    uint64_t states;     /* states stored; out: the sum */
+    uint64_t states;     /* states stored; out: the sum (progress reports) */
+    uint64_t edges;      /* edges counted; out: the sum (progress reports) */
 } pn_part_agree;
 
 typedef struct pn_part {
