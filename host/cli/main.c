@@ -410,10 +410,13 @@ int main(int argc, char **argv)
     if (rc <= 0) /* what is still open (on errors, nothing is printed) */
         cli_stream_close(r.out);
     cli_free(&r);
-    /* Every rank settles the command and finalizes; a rank that failed
-     * ends the job (rank 0 has printed what it could). */
-    pn_dist_end(r.dist, rc == 1);
+    /* Everything is printed: the watchdog stops before the ranks meet in
+     * MPI_Finalize, which a loaded machine can make last past the deadline.
+     * Every rank settles the command and finalizes; a rank that failed ends
+     * the job (rank 0 has printed what it could). */
     cli_stream_free(r.out);
+    r.out = NULL;
+    pn_dist_end(r.dist, rc == 1);
     if (r.sink != NULL)
         fclose(r.sink);
     fflush(stdout);
