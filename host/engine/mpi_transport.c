@@ -17,7 +17,7 @@
 /* A rank waiting for the others polls this many times, then sleeps
  * between polls: busy-waiting ranks took the cores from the working ones
  * when several share a machine (mpirun --oversubscribe, or a loaded one). */
-#define MPI_SPIN_POLLS 2000
+#define MPI_SPIN_POLLS 200
 #define MPI_POLL_SLEEP_NS 50000
 
 struct pn_mpi {
