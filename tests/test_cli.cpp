@@ -770,6 +770,30 @@ TEST_F(CliMpi, ReachabilityAnswersAsOneProcess)
     EXPECT_EQ(count_of(two.out, "FORMULA "), 16u) << show(two);
 }
 
+// QuasiLiveness and StableMarking of Referendum-PT-0015 (14 M states) are
+// the exploration step's (no reachability target for the steps before it):
+// rank 0 commands, every rank explores, the transitions seen enabled and the
+// places seen moved merge across the ranks until the answer is known
+// (oracle: TRUE and FALSE).
+TEST_F(CliMpi, GlobalPropertiesExploredOnEveryRank)
+{
+    NEED_MCC("Referendum-PT-0015");
+    MPI_OR_SKIP();
+    for (const char *exam : {"QuasiLiveness", "StableMarking"}) {
+        Run r = run(std::string("--threads 1 --memory 1G -v -e ") + exam + " " +
+                        quote(kMcc + "/Referendum-PT-0015"),
+                    kMpiEnv, mpirun(2));
+        ASSERT_EQ(r.code, 0) << show(r);
+        bool ql = std::string(exam) == "QuasiLiveness";
+        EXPECT_TRUE(is_answer_line(r.out.substr(0, r.out.find('\n')),
+                                   std::string("FORMULA ") + exam + (ql ? " TRUE" : " FALSE")))
+            << show(r);
+        EXPECT_EQ(count_of(r.out, "\n"), 1u) << show(r);
+        EXPECT_EQ(answers_by(r.err, "explore"), 1) << show(r);
+        EXPECT_TRUE(contains(r.err, "2 MPI rank(s)")) << show(r);
+    }
+}
+
 TEST_F(CliMpi, RankOutOfMemoryAnswersCannotCompute)
 {
     NEED_MCC("Referendum-PT-0015");

@@ -255,12 +255,31 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
     }
 }
 
+/* The examinations whose exploration runs on every rank of an MPI job
+ * (docs/distributed.md); CTL, LTL and Liveness run on rank 0. */
+static bool cli_explores_distributed(pn_exam exam)
+{
+    switch (exam) {
+    case PN_EXAM_STATE_SPACE:
+    case PN_EXAM_UPPER_BOUNDS:
+    case PN_EXAM_REACH_CARDINALITY:
+    case PN_EXAM_REACH_FIREABILITY:
+    case PN_EXAM_REACH_DEADLOCK:
+    case PN_EXAM_ONE_SAFE:
+    case PN_EXAM_QUASI_LIVENESS:
+    case PN_EXAM_STABLE_MARKING: return true;
+    default: return false;
+    }
+}
+
 /* Names the answers to stream: the formulas, or the global property;
  * StateSpace keeps the stream's one bare answer. */
 static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
 {
     bool ltl = r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
     uint32_t threads = ltl ? 1 : r->xo.explore.threads; /* LTL runs on one thread */
+    if (r->dist != NULL && cli_explores_distributed(r->o.exam))
+        threads *= pn_dist_ranks(r->dist);
     bool ok = true;
     if (set != NULL) {
         const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
