@@ -317,6 +317,72 @@ void small_instances_match(uint64_t lo, uint64_t hi)
 
 } // namespace
 
+// Without MPI: the check's merge (pn_check_shared_get/put) on its own. Two
+// checks each visit half of a random net's reachable markings (as two
+// ranks would), take the element-wise maxima of each other's vectors, and
+// must then answer as one check that visited them all.
+TEST(DistCheck, MergedHalvesAnswerAsOneCheck)
+{
+    std::mt19937_64 rng(99);
+    pn_error err;
+    pn_error_clear(&err);
+    const pn_exam exams[] = {PN_EXAM_REACH_CARDINALITY, PN_EXAM_REACH_DEADLOCK,
+                             PN_EXAM_QUASI_LIVENESS, PN_EXAM_ONE_SAFE, PN_EXAM_STABLE_MARKING};
+    for (int i = 0; i < 300; i++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 6);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        std::vector<std::vector<uint64_t>> states = reachable(cn, 200000);
+        pn_exam exam = exams[i % 5];
+        std::vector<pn_fml_node *> roots;
+        for (uint32_t k = 0; exam == PN_EXAM_REACH_CARDINALITY && k < 4; k++)
+            roots.push_back(rand_root(rng, cn, (uint32_t)(rng() % 3)));
+        SetPtr set = exam == PN_EXAM_REACH_CARDINALITY ? make_set(n.net.get(), roots) : nullptr;
+        CheckPtr part[2], whole;
+        for (CheckPtr *c : {&part[0], &part[1], &whole}) {
+            pn_check *raw = nullptr;
+            ASSERT_EQ(pn_check_new(cn, exam, set.get(), 1, &raw, &err), PN_OK) << err.msg;
+            c->reset(raw);
+        }
+        for (size_t k = 0; k < states.size(); k++) {
+            uint32_t enabled = 0;
+            for (uint32_t t = 0; t < cn->n_transitions; t++)
+                enabled += pn_cnet_enabled(cn, states[k].data(), t);
+            for (pn_check *c : {part[k % 2].get(), whole.get()}) {
+                const pn_visitor *v = pn_check_visitor(c);
+                v->on_state(v->ctx, 0, k, states[k].data(), enabled);
+            }
+        }
+        uint32_t nw = 0, nb = 0;
+        pn_check_shared_size(part[0].get(), &nw, &nb);
+        std::vector<uint64_t> w[2] = {std::vector<uint64_t>(nw + 1), std::vector<uint64_t>(nw + 1)};
+        std::vector<uint8_t> b[2] = {std::vector<uint8_t>(nb + 1), std::vector<uint8_t>(nb + 1)};
+        for (int r = 0; r < 2; r++)
+            pn_check_shared_get(part[r].get(), w[r].data(), b[r].data());
+        for (uint32_t k = 0; k < nw; k++)
+            w[0][k] = w[1][k] = std::max(w[0][k], w[1][k]);
+        for (uint32_t k = 0; k < nb; k++)
+            b[0][k] = b[1][k] = std::max(b[0][k], b[1][k]);
+        pn_engine_result done;
+        memset(&done, 0, sizeof done);
+        done.status = PN_RUN_COMPLETE;
+        for (int r = 0; r < 2; r++) {
+            pn_check_shared_put(part[r].get(), w[r].data(), b[r].data());
+            pn_check_finish(part[r].get(), &done);
+        }
+        pn_check_finish(whole.get(), &done);
+        for (uint32_t k = 0; k < pn_check_count(whole.get()); k++) {
+            const pn_answer *want = pn_check_answer(whole.get(), k);
+            ASSERT_NE(want->verdict, PN_VERDICT_UNKNOWN) << "net " << i;
+            for (int r = 0; r < 2; r++) {
+                const pn_answer *got = pn_check_answer(part[r].get(), k);
+                EXPECT_EQ(got->verdict, want->verdict) << "net " << i << " answer " << k;
+                EXPECT_EQ(got->value, want->value) << "net " << i << " answer " << k;
+            }
+        }
+    }
+}
+
 TEST(Dist, RandomNetsMatchEnumeration)
 {
     DIST_OR_SKIP();
