@@ -738,7 +738,8 @@ TEST_F(CliMpi, StateSpaceOnOneTwoAndFourRanks)
     NEED_MCC("Philosophers-PT-000010");
     MPI_OR_SKIP();
     for (int ranks : {1, 2, 4}) {
-        Run r = run("--threads 1 --memory 1G -e StateSpace " + quote(kMcc + "/Philosophers-PT-000010"),
+        Run r = run("--threads 1 --memory 1G -e StateSpace " +
+                        quote(kMcc + "/Philosophers-PT-000010"),
                     kMpiEnv, mpirun(ranks));
         ASSERT_EQ(r.code, 0) << show(r);
         expect_state_space(r.out, 59049, 459270, 1, 20); // printed once, by rank 0

@@ -304,7 +304,8 @@ void small_instances_match(uint64_t lo, uint64_t hi)
                 continue;
             CheckPtr want = answers(cn.get(), exam, set.get(), false);
             for (uint32_t i = 0; i < pn_check_count(want.get()); i++) {
-                const pn_answer *a = pn_check_answer(got.get(), i), *b = pn_check_answer(want.get(), i);
+                const pn_answer *a = pn_check_answer(got.get(), i);
+                const pn_answer *b = pn_check_answer(want.get(), i);
                 EXPECT_EQ(a->verdict, b->verdict) << row.instance << " " << b->id;
                 EXPECT_EQ(a->value, b->value) << row.instance << " " << b->id;
             }

@@ -568,7 +568,8 @@ static void engine_part_insert(engine_worker *w)
     for (uint64_t i = lo; i < hi; i++) {
         const uint64_t *s = e->recv + i * words;
         uint64_t h = pn_state_hash(s, words);
-        PN_PREFETCH(&(e->view.ctable.n ? e->view.ctable.slots : e->view.slots)[pn_expand_home(&e->view, h)]);
+        const uint64_t *slots = e->view.ctable.n ? e->view.ctable.slots : e->view.slots;
+        PN_PREFETCH(&slots[pn_expand_home(&e->view, h)]);
         pn_store_write(b->succ + (uint64_t)b->n * words, s, words);
         b->hash[b->n] = h;
         b->trans[b->n] = 0;
