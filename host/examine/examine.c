@@ -764,8 +764,14 @@ static pn_status examine_state_space(const pn_cnet *cn, pn_engine_kind kind,
                                      const pn_engine_opts *o, FILE *diag,
                                      pn_engine_result *res, pn_error *err)
 {
-    if (o->dist != NULL) /* every rank of the MPI job, on the CPU */
+    /* Every rank of the MPI job, on the CPU, once all hold the net (a rank
+     * that timed out while reading did not: rank 0 then explores alone). */
+    if (o->dist != NULL && pn_dist_command(o->dist, true, cn, NULL))
         return pn_dist_explore(o->dist, cn, o, NULL, res, err);
+    if (o->dist != NULL && pn_dist_rank(o->dist) != 0) {
+        memset(res, 0, sizeof *res);
+        return PN_OK;
+    }
     if (kind == PN_ENGINE_GPU || kind == PN_ENGINE_GPU_OR_CPU) {
         pn_status st = pn_gpu_explore(cn, o, res, err);
         if (st == PN_OK || kind == PN_ENGINE_GPU)

@@ -48,8 +48,9 @@ uint64_t pn_dist_bytes_sent(const pn_dist *d);
  * MPI_Finalize. failed: this rank's run failed; the job is aborted. */
 void pn_dist_end(pn_dist *d, bool failed);
 
-/* The one command of a formula examination: rank 0 says whether every
- * rank explores (explore; cn and c are what it explores), the others
+/* The one command of an examination: rank 0 says whether every rank
+ * explores (explore; cn and c, NULL for StateSpace, are what it explores),
+ * the others
  * (whose explore is ignored) learn it. Every rank calls it exactly once
  * (pn_dist_end calls it for those that did not); later calls return false
  * at once. True on every rank when all explore: rank 0 asked and every
