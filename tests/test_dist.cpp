@@ -1,7 +1,7 @@
 // The distributed engine (petrel/dist.h, host/engine/engine_mpi.c) run by
 // mpirun: the ctest tests DistMpi_1, DistMpi_2 and DistMpi_4 start
-// `mpirun -np N petrel_tests --gtest_filter=Dist.*` (Big_DistMpi_N the
-// Big_ ones); run alone, every Dist test skips. Each rank runs the same
+// `mpirun -np N petrel_tests --gtest_filter=Dist.*:-Dist.Big_*`
+// (tools/check-mpi.sh the Big_ ones); run alone, every Dist test skips. Each rank runs the same
 // explorations in the same order (their collectives must match), so a test
 // never leaves between two of them: EXPECT, not ASSERT, after the first.
 //   - random bounded nets (test_random_net.h) against full enumeration
@@ -245,7 +245,7 @@ CheckPtr answers(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set, bool di
 }
 
 // Below this many states an instance runs in CI (DistMpi_N: 27 instances,
-// seconds); the rest, Philosophers-PT-000010 included, in Big_DistMpi_N (the
+// seconds); the rest, Philosophers-PT-000010 included, in tools/check-mpi.sh (the
 // CLI's StateSpace test runs Philosophers-PT-000010 on 1, 2 and 4 ranks too).
 const uint64_t kSmallLimit = 20000;
 
