@@ -679,9 +679,11 @@ TEST_F(Cli, SmallSpaceIsEnumeratedBeforeTheWalks)
 namespace {
 
 const std::string kMpirun = PETREL_MPIRUN;
-// Root is allowed (CI runs as root); Open MPI's allocations outlive
+// Root is allowed (CI runs as root); no single-copy (CMA) transfers, which
+// a container without ptrace rights refuses; Open MPI's allocations outlive
 // MPI_Finalize, which LeakSanitizer would report in the ASan build.
 const std::string kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                            "OMPI_MCA_btl_vader_single_copy_mechanism=none "
                             "ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0";
 
 // Several ranks on this machine, whatever its core count.
