@@ -384,6 +384,37 @@ TEST(DistCheck, MergedHalvesAnswerAsOneCheck)
     }
 }
 
+// The visitor's "all decided" (it stops the exploration, here and on
+// every rank) counts only what is still open: a witness seen by an earlier
+// exploration (the portfolio's probe) followed by a decision of a later step
+// (walk, stubborn sets, linear layer) made it stop with an answer open.
+TEST(CheckVisitor, StopsOnlyWhenEveryAnswerIsDecided)
+{
+    RandomNetSpec spec;
+    spec.m0 = {0, 0, 0, 0, 0};
+    Net n = build(spec);
+    std::vector<pn_fml_node *> roots;
+    for (uint32_t p = 0; p < 5; p++) { /* f_p: E F (p >= 1) */
+        pn_fml_node *tokens = pn_fml_list(PN_FML_TOKENS, &p, 1);
+        roots.push_back(pn_fml_unary(
+            PN_FML_E, pn_fml_unary(PN_FML_F, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tokens))));
+    }
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *raw = nullptr;
+    ASSERT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(), 1, &raw, &err), PN_OK);
+    CheckPtr c(raw);
+    const pn_visitor *v = pn_check_visitor(c.get());
+    uint64_t m[5][5] = {{1, 0, 0, 0, 0}, {0, 0, 1, 0, 0}, {0, 0, 0, 1, 0}, {0, 0, 0, 0, 1}};
+    EXPECT_FALSE(v->on_state(v->ctx, 0, 0, m[0], 0)); /* f0, by an earlier exploration */
+    pn_check_decide_target(c.get(), 1, true, 0);      /* f1, by a later step */
+    EXPECT_FALSE(v->on_state(v->ctx, 0, 1, m[1], 0)); /* f2 */
+    EXPECT_FALSE(v->on_state(v->ctx, 0, 2, m[2], 0)) << "f4 is still open";
+    EXPECT_EQ(pn_check_answer(c.get(), 4)->verdict, PN_VERDICT_UNKNOWN);
+    EXPECT_TRUE(v->on_state(v->ctx, 0, 3, m[3], 0)); /* f4: now all are */
+}
+
 TEST(Dist, RandomNetsMatchEnumeration)
 {
     DIST_OR_SKIP();

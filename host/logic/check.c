@@ -303,6 +303,10 @@ static void check_count_work(pn_check *c)
 {
     bool bound = false;
     c->to_decide = 0;
+    /* The visitor stops when it has decided to_decide items: count from
+     * here. Decisions of an earlier exploration (the probe) are not among
+     * the items left, and counting them stopped the next one early. */
+    c->n_decided = 0;
     for (uint32_t i = 0; i < c->n; i++) {
         const check_item *it = &c->items[i];
         item_kind k = it->kind;
