@@ -827,7 +827,9 @@ TEST_F(CliMpi, TimeoutHoldsOnEveryRank)
     Run r = run("--threads 1 --memory 1G --timeout 2 -e StateSpace " +
                     quote(kMcc + "/Referendum-PT-0020"),
                 kMpiEnv, mpirun(4));
-    EXPECT_EQ(r.code, 0) << show(r);
+    // 0, or mpirun's 1 when rank 0's watchdog (deadline + 0.5 s) ended it
+    // before MPI_Finalize: 4 ranks on 2 busy cores can miss the grace.
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << show(r);
     EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, 2 + kQuick) << show(r);
 }
