@@ -25,6 +25,7 @@ GPU_KERNEL void GPU_BOUNDS(GPU_BLOCK) gpu_expand_kernel(const GPU_GRID_CONST gpu
     const uint64_t tid = GPU_THREAD_ID(), stride = GPU_THREAD_COUNT();
     pn_expand_scratch scratch;
     scratch.succ = MAXW ? local : a.scratch + tid * a.g.words * GPU_BATCH;
+    scratch.outbox = 0; /* one process: every successor is stored here */
     uint64_t edges = 0, max_place = 0, max_marking = 0;
     uint64_t bounds[ITEMS ? PN_ITEMS_LOCAL : 1];
     for (uint32_t k = 0; ITEMS && k < a.items.n_local; k++)

@@ -12,6 +12,7 @@
 #ifndef PETREL_PN_EXPAND_H
 #define PETREL_PN_EXPAND_H
 
+#include "pn_part.h"
 #include "pn_table.h"
 
 #if defined(__CUDA_ARCH__)
@@ -41,6 +42,9 @@ typedef struct pn_expand_scratch {
     uint64_t hash[PN_EXPAND_BATCH];
     uint32_t trans[PN_EXPAND_BATCH];
     uint32_t n;
+    /* A distributed exploration's successors for other ranks (pn_part.h);
+     * NULL: every successor is this process's. Host code only. */
+    pn_outbox *outbox;
 } pn_expand_scratch;
 
 /* Compact mode: a new state gets the next id and joins the store window
@@ -108,6 +112,10 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
         return;
     }
     uint64_t h = pn_state_hash(succ, g->words);
+#if !defined(__CUDA_ARCH__)
+    if (b->outbox != 0 && pn_outbox_route(b->outbox, succ, h))
+        return;
+#endif
     PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, h)]);
     b->hash[b->n] = h;
     b->trans[b->n] = t;

@@ -13,11 +13,14 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <csignal>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
+#include "petrel/dist.h"
 #include "test_coloured.h"
 #include "test_files.h"
 
@@ -64,14 +67,22 @@ protected:
         double seconds = 0;
     };
 
-    // Runs the CLI with args (already quoted as needed) and env assignments,
-    // in a clean BenchKit environment, capturing stdout and stderr apart.
-    Run run(const std::string &args, const std::string &env = "")
+    // The shell command that runs the CLI with args (already quoted as
+    // needed) and env assignments, in a clean BenchKit environment, stdout
+    // and stderr to files of dir; launcher (e.g. mpirun) goes before it.
+    std::string command(const std::string &args, const std::string &env,
+                        const std::string &launcher = "")
+    {
+        return "env -u BK_EXAMINATION -u BK_TIME_CONFINEMENT -u BK_MEMORY_CONFINEMENT " + env +
+               " " + launcher + " " + quote(kCli) + " " + args + " >" + quote(dir + "/stdout") +
+               " 2>" + quote(dir + "/stderr") + " </dev/null";
+    }
+
+    // Runs command(args, env, launcher) and collects what it printed.
+    Run run(const std::string &args, const std::string &env = "", const std::string &launcher = "")
     {
         std::string out = dir + "/stdout", err = dir + "/stderr";
-        std::string cmd = "env -u BK_EXAMINATION -u BK_TIME_CONFINEMENT -u BK_MEMORY_CONFINEMENT " +
-                          env + " " + quote(kCli) + " " + args + " >" + quote(out) + " 2>" +
-                          quote(err) + " </dev/null";
+        std::string cmd = command(args, env, launcher);
         auto t0 = std::chrono::steady_clock::now();
         int st = system(cmd.c_str());
         Run r;
@@ -673,4 +684,199 @@ TEST_F(Cli, SmallSpaceIsEnumeratedBeforeTheWalks)
     EXPECT_GE(answers_by(r.err, "probe"), 1) << show(r);
     EXPECT_EQ(answers_by(r.err, "walk"), 0) << show(r);
     EXPECT_EQ(answers_by(r.err, "unknown"), 0) << show(r);
+}
+
+// ---- under mpirun (petrel/dist.h) ---------------------------------------------------------
+
+namespace {
+
+const std::string kMpirun = PETREL_MPIRUN;
+// Root is allowed (CI runs as root); no single-copy (CMA) transfers, which
+// a container without ptrace rights refuses; Open MPI's allocations outlive
+// MPI_Finalize, which LeakSanitizer would report in the ASan build.
+const std::string kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                            "OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                            "ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0";
+
+// Several ranks on this machine, whatever its core count.
+std::string mpirun(int ranks)
+{
+    return quote(kMpirun) + " --oversubscribe --bind-to none -np " + std::to_string(ranks);
+}
+
+#define MPI_OR_SKIP()                                                                       \
+    do {                                                                                    \
+        if (!pn_dist_built())                                                               \
+            GTEST_SKIP() << "this build has no MPI (PETREL_MPI)";                           \
+        if (!exists(kMpirun))                                                               \
+            GTEST_SKIP() << "mpirun is absent (Debian: openmpi-bin)";                       \
+    } while (0)
+
+// The children of process parent whose environment names MPI rank `rank`.
+std::vector<pid_t> rank_processes(pid_t parent, int rank)
+{
+    std::vector<pid_t> out;
+    DIR *d = opendir("/proc");
+    if (d == nullptr)
+        return out;
+    const std::string want = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+    for (struct dirent *e; (e = readdir(d)) != nullptr;) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        std::string base = std::string("/proc/") + e->d_name;
+        std::string stat = slurp(base + "/stat");
+        size_t close = stat.rfind(')');
+        if (close == std::string::npos)
+            continue;
+        std::istringstream fields(stat.substr(close + 2));
+        char state;
+        long ppid = 0;
+        fields >> state >> ppid;
+        if (ppid != parent)
+            continue;
+        std::istringstream env(slurp(base + "/environ"));
+        for (std::string var; std::getline(env, var, '\0');)
+            if (var == want)
+                out.push_back((pid_t)atol(e->d_name));
+    }
+    closedir(d);
+    return out;
+}
+
+class CliMpi : public Cli {};
+
+} // namespace
+
+TEST_F(CliMpi, StateSpaceOnOneTwoAndFourRanks)
+{
+    NEED_MCC("Philosophers-PT-000010");
+    MPI_OR_SKIP();
+    for (int ranks : {1, 2, 4}) {
+        Run r = run("--threads 1 --memory 1G -e StateSpace " +
+                        quote(kMcc + "/Philosophers-PT-000010"),
+                    kMpiEnv, mpirun(ranks));
+        ASSERT_EQ(r.code, 0) << show(r);
+        expect_state_space(r.out, 59049, 459270, 1, 20); // printed once, by rank 0
+        EXPECT_TRUE(contains(r.err, std::to_string(ranks) + " MPI rank(s)")) << show(r);
+    }
+}
+
+// The driver runs on rank 0; the other ranks wait for its command (here:
+// none, the probe decides) and end with it.
+TEST_F(CliMpi, ReachabilityAnswersAsOneProcess)
+{
+    NEED_MCC("Philosophers-PT-000010");
+    MPI_OR_SKIP();
+    std::string args = "-q --memory 1G -e ReachabilityFireability " +
+                       quote(kMcc + "/Philosophers-PT-000010");
+    Run one = run(args);
+    ASSERT_EQ(one.code, 0) << show(one);
+    Run two = run("--threads 1 " + args, kMpiEnv, mpirun(2));
+    ASSERT_EQ(two.code, 0) << show(two);
+    auto verdicts = [](const std::string &out) {
+        std::vector<std::string> v;
+        std::istringstream in(out);
+        for (std::string l; std::getline(in, l);)
+            v.push_back(l.substr(0, l.find(" TECHNIQUES")));
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    EXPECT_EQ(verdicts(two.out), verdicts(one.out)) << show(two);
+    EXPECT_EQ(count_of(two.out, "FORMULA "), 16u) << show(two);
+}
+
+// QuasiLiveness and StableMarking of Referendum-PT-0015 (14 M states) are
+// the exploration step's (no reachability target for the steps before it):
+// rank 0 commands, every rank explores, the transitions seen enabled and the
+// places seen moved merge across the ranks until the answer is known
+// (oracle: TRUE and FALSE).
+TEST_F(CliMpi, GlobalPropertiesExploredOnEveryRank)
+{
+    NEED_MCC("Referendum-PT-0015");
+    MPI_OR_SKIP();
+    for (const char *exam : {"QuasiLiveness", "StableMarking"}) {
+        Run r = run(std::string("--threads 1 --memory 1G -v -e ") + exam + " " +
+                        quote(kMcc + "/Referendum-PT-0015"),
+                    kMpiEnv, mpirun(2));
+        ASSERT_EQ(r.code, 0) << show(r);
+        bool ql = std::string(exam) == "QuasiLiveness";
+        EXPECT_TRUE(is_answer_line(r.out.substr(0, r.out.find('\n')),
+                                   std::string("FORMULA ") + exam + (ql ? " TRUE" : " FALSE")))
+            << show(r);
+        EXPECT_EQ(count_of(r.out, "\n"), 1u) << show(r);
+        EXPECT_EQ(answers_by(r.err, "explore"), 1) << show(r);
+        EXPECT_TRUE(contains(r.err, "2 MPI rank(s)")) << show(r);
+    }
+}
+
+TEST_F(CliMpi, RankOutOfMemoryAnswersCannotCompute)
+{
+    NEED_MCC("Referendum-PT-0015");
+    MPI_OR_SKIP();
+    Run r = run("--threads 1 --memory 16M -e StateSpace " + quote(kMcc + "/Referendum-PT-0015"),
+                kMpiEnv, mpirun(2));
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_TRUE(contains(r.err, "out of memory budget")) << show(r);
+}
+
+TEST_F(CliMpi, TimeoutHoldsOnEveryRank)
+{
+    NEED_MCC("Referendum-PT-0020");
+    MPI_OR_SKIP();
+    Run r = run("--threads 1 --memory 1G --timeout 2 -e StateSpace " +
+                    quote(kMcc + "/Referendum-PT-0020"),
+                kMpiEnv, mpirun(4));
+    // 0, or mpirun's 1 when rank 0's watchdog (deadline + 0.5 s) ended it
+    // before MPI_Finalize: 4 ranks on 2 busy cores can miss the grace.
+    EXPECT_TRUE(r.code == 0 || r.code == 1) << show(r);
+    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_LT(r.seconds, 2 + kQuick) << show(r);
+}
+
+// A rank killed mid-run (SIGKILL): mpirun ends the job with SIGTERM to the
+// others, and rank 0 prints its open answer as CANNOT_COMPUTE; no hang.
+TEST_F(CliMpi, KilledRankEndsWithCannotCompute)
+{
+    NEED_MCC("Referendum-PT-0020");
+    MPI_OR_SKIP();
+    std::string cmd = "exec " + command("--threads 1 --memory 1G -e StateSpace " +
+                                            quote(kMcc + "/Referendum-PT-0020"),
+                                        kMpiEnv, mpirun(2));
+    pid_t job = fork();
+    ASSERT_GE(job, 0);
+    if (job == 0) {
+        setpgid(0, 0); /* the test can end the whole job if it hangs */
+        execl("/bin/sh", "sh", "-c", cmd.c_str(), (char *)nullptr);
+        _exit(127);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto since = [&]() {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    // `exec env ... mpirun` keeps the pid: the ranks are mpirun's children.
+    std::vector<pid_t> victim;
+    while (victim.empty() && since() < 30) {
+        usleep(100000);
+        victim = rank_processes(job, 1);
+    }
+    usleep(2000000); // mid-run: Referendum-PT-0020 has 3.5e9 states
+    bool killed = !victim.empty() && kill(victim[0], SIGKILL) == 0;
+    auto t_kill = since();
+    int status = 0;
+    pid_t got = 0;
+    while ((got = waitpid(job, &status, WNOHANG)) == 0 && since() < t_kill + 30)
+        usleep(100000);
+    if (got == 0) {
+        kill(-job, SIGKILL);
+        waitpid(job, &status, 0);
+    }
+    Run r;
+    r.out = slurp(dir + "/stdout");
+    r.err = slurp(dir + "/stderr");
+    ASSERT_TRUE(killed) << "rank 1 was not found\n" << show(r);
+    ASSERT_NE(got, 0) << "the job hung 30 s after a rank was killed\n" << show(r);
+    EXPECT_LT(since() - t_kill, 20.0) << show(r);
+    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_TRUE(contains(r.err, "rank 1")) << show(r); // mpirun names the dead rank
 }

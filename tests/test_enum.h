@@ -1,5 +1,5 @@
 // Comparing a method with full enumeration on small nets (test_linear.cpp,
-// test_walk.cpp): the net builder, formula sets, the reachable markings,
+// test_walk.cpp, test_reduce.cpp): the net builder, formula sets, the reachable markings,
 // random reachability formulas and their true answers, in one copy.
 #ifndef PETREL_TEST_ENUM_H
 #define PETREL_TEST_ENUM_H
@@ -131,6 +131,30 @@ inline pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fir
     return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
 }
 
+// An LTL path formula: state formulas under F, G, X, U, negation and
+// boolean connectives, nested up to depth.
+inline pn_fml_node *rand_ltl_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability,
+                                  int depth)
+{
+    if (depth == 0 || rng() % 4 == 0)
+        return rand_state(rng, cn, fireability, 1);
+    auto sub = [&]() { return rand_ltl_path(rng, cn, fireability, depth - 1); };
+    switch (rng() % 6) {
+    case 0: return pn_fml_unary(PN_FML_F, sub());
+    case 1: return pn_fml_unary(PN_FML_G, sub());
+    case 2: return pn_fml_unary(PN_FML_X, sub());
+    case 3: return pn_fml_unary(PN_FML_NOT, sub());
+    case 4: {
+        pn_fml_node *a = sub();
+        return pn_fml_binary(PN_FML_U, a, sub());
+    }
+    default: {
+        pn_fml_node *k[2] = {sub(), sub()};
+        return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, k, 2);
+    }
+    }
+}
+
 inline pn_fml_node *rand_root(std::mt19937_64 &rng, const pn_cnet *cn, uint32_t kind)
 {
     if (kind == 2)
@@ -152,6 +176,10 @@ inline pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
         neg = !neg;
         root = root->kids[0];
     }
+    if (root->kind == PN_FML_TRUE || root->kind == PN_FML_FALSE) { // simplified
+        a.verdict = (root->kind == PN_FML_TRUE) != neg ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
+        return a;
+    }
     if (root->kind == PN_FML_PLACE_BOUND) {
         a.verdict = PN_VERDICT_VALUE;
         for (const auto &m : states)
@@ -160,7 +188,11 @@ inline pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
     }
     const pn_fml_node *phi = nullptr;
     pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
-    EXPECT_NE(shape, PN_FML_REACH_NONE);
+    if (shape == PN_FML_REACH_NONE) { // a state formula the simplifier left: at m0
+        a.verdict = pn_fml_eval_state(root, cn, cn->m0) != neg ? PN_VERDICT_TRUE
+                                                               : PN_VERDICT_FALSE;
+        return a;
+    }
     bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
     for (const auto &m : states) {
         bool v = pn_fml_eval_state(phi, cn, m.data());

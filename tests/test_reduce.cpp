@@ -24,52 +24,9 @@
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
-#include "test_ptrs.h"
-#include "test_random_net.h"
+#include "test_enum.h"
 
 namespace {
-
-struct Net {
-    NetPtr net;
-    CnetPtr cn;
-};
-
-Net build(const RandomNetSpec &s)
-{
-    pn_error err;
-    pn_error_clear(&err);
-    Net n;
-    n.net.reset(pn_net_new("reduce"));
-    for (size_t p = 0; p < s.m0.size(); p++)
-        EXPECT_GE(pn_net_add_place(n.net.get(), ("p" + std::to_string(p)).c_str(), nullptr,
-                                   s.m0[p], &err),
-                  0);
-    for (uint32_t t = 0; t < s.n_trans; t++)
-        EXPECT_GE(pn_net_add_transition(n.net.get(), ("t" + std::to_string(t)).c_str(), nullptr,
-                                        &err),
-                  0);
-    for (const RandomArc &a : s.arcs)
-        EXPECT_EQ(pn_net_add_arc(n.net.get(), a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
-    pn_cnet *cn = nullptr;
-    EXPECT_EQ(pn_cnet_compile(n.net.get(), &cn, &err), PN_OK) << err.msg;
-    n.cn.reset(cn);
-    return n;
-}
-
-SetPtr make_set(const pn_net *net, const std::vector<pn_fml_node *> &roots)
-{
-    pn_fml_set *s = (pn_fml_set *)calloc(1, sizeof *s);
-    s->props = (pn_fml_prop *)calloc(roots.size() + 1, sizeof *s->props);
-    s->net = net;
-    for (size_t i = 0; i < roots.size(); i++) {
-        EXPECT_NE(roots[i], nullptr);
-        s->props[i].id = strdup(("f" + std::to_string(i)).c_str());
-        s->props[i].root = roots[i];
-        s->props[i].status = PN_OK;
-    }
-    s->n = (uint32_t)roots.size();
-    return SetPtr(s);
-}
 
 struct RedDeleter {
     void operator()(pn_reduced *r) const { pn_reduced_free(r); }
@@ -83,129 +40,6 @@ RedPtr reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set)
     pn_reduced *r = nullptr;
     EXPECT_EQ(pn_reduce(cn, exam, set, nullptr, &r, &err), PN_OK) << err.msg;
     return RedPtr(r);
-}
-
-// Every reachable marking; empty when there are more than limit.
-std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t limit)
-{
-    std::set<std::vector<uint64_t>> seen;
-    std::deque<std::vector<uint64_t>> queue;
-    std::vector<uint64_t> m0(cn->m0, cn->m0 + cn->n_places);
-    seen.insert(m0);
-    queue.push_back(m0);
-    while (!queue.empty()) {
-        std::vector<uint64_t> m = queue.front();
-        queue.pop_front();
-        for (uint32_t t = 0; t < cn->n_transitions; t++) {
-            if (!pn_cnet_enabled(cn, m.data(), t))
-                continue;
-            std::vector<uint64_t> out(cn->n_places);
-            EXPECT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
-            if (seen.insert(out).second)
-                queue.push_back(out);
-            if (seen.size() > limit)
-                return {};
-        }
-    }
-    return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
-}
-
-// ---- random formulas ---------------------------------------------------------
-pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
-{
-    uint32_t n = 1 + (uint32_t)(rng() % n_max);
-    std::vector<uint32_t> v(n);
-    for (auto &x : v)
-        x = (uint32_t)(rng() % range);
-    return pn_fml_list(k, v.data(), n);
-}
-
-pn_fml_node *rand_atom(std::mt19937_64 &rng, const pn_cnet *cn, bool fire)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions, k = (uint32_t)(rng() % 10);
-    if (fire && k < 7)
-        return k == 6 && rng() % 3 == 0 ? pn_fml_leaf(PN_FML_DEADLOCK)
-                                        : list(PN_FML_FIREABLE, rng, 2, T);
-    if (k < 4)
-        return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 3, P),
-                             pn_fml_const(rng() % 5));
-    if (k < 7)
-        return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(rng() % 5),
-                             list(PN_FML_TOKENS, rng, 3, P));
-    return pn_fml_binary(PN_FML_INT_LE, list(PN_FML_TOKENS, rng, 2, P),
-                         list(PN_FML_TOKENS, rng, 2, P));
-}
-
-pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
-{
-    if (depth == 0 || rng() % 3 == 0)
-        return rand_atom(rng, cn, fire);
-    uint32_t k = (uint32_t)(rng() % 5);
-    if (k == 0)
-        return pn_fml_unary(PN_FML_NOT, rand_state(rng, cn, fire, depth - 1));
-    pn_fml_node *kids[2] = {rand_state(rng, cn, fire, depth - 1),
-                            rand_state(rng, cn, fire, depth - 1)};
-    return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids, 2);
-}
-
-// A path formula: state formulas under F, G, X, U and boolean connectives.
-pn_fml_node *rand_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fire, int depth)
-{
-    if (depth == 0 || rng() % 4 == 0)
-        return rand_state(rng, cn, fire, 1);
-    switch (rng() % 6) {
-    case 0: return pn_fml_unary(PN_FML_F, rand_path(rng, cn, fire, depth - 1));
-    case 1: return pn_fml_unary(PN_FML_G, rand_path(rng, cn, fire, depth - 1));
-    case 2: return pn_fml_unary(PN_FML_X, rand_path(rng, cn, fire, depth - 1));
-    case 3: return pn_fml_unary(PN_FML_NOT, rand_path(rng, cn, fire, depth - 1));
-    case 4:
-        return pn_fml_binary(PN_FML_U, rand_path(rng, cn, fire, depth - 1),
-                             rand_path(rng, cn, fire, depth - 1));
-    default: {
-        pn_fml_node *k[2] = {rand_path(rng, cn, fire, depth - 1),
-                             rand_path(rng, cn, fire, depth - 1)};
-        return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, k, 2);
-    }
-    }
-}
-
-// ---- truth by enumeration ------------------------------------------------------
-// TRUE/FALSE of E F phi / A G phi (under negations), or a bound.
-pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
-                const std::vector<std::vector<uint64_t>> &states)
-{
-    pn_answer a;
-    memset(&a, 0, sizeof a);
-    bool neg = false;
-    while (root->kind == PN_FML_NOT) {
-        neg = !neg;
-        root = root->kids[0];
-    }
-    if (root->kind == PN_FML_TRUE || root->kind == PN_FML_FALSE) {
-        a.verdict = (root->kind == PN_FML_TRUE) != neg ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
-        return a;
-    }
-    if (root->kind == PN_FML_PLACE_BOUND) {
-        a.verdict = PN_VERDICT_VALUE;
-        for (const auto &m : states)
-            a.value = std::max(a.value, pn_fml_eval_int(root, m.data()));
-        return a;
-    }
-    const pn_fml_node *phi = nullptr;
-    pn_fml_reach shape = pn_fml_reach_shape(root, &phi);
-    if (shape == PN_FML_REACH_NONE) { // a state formula the simplifier left: at m0
-        a.verdict = pn_fml_eval_state(root, cn, cn->m0) != neg ? PN_VERDICT_TRUE
-                                                               : PN_VERDICT_FALSE;
-        return a;
-    }
-    bool ef = shape == PN_FML_REACH_EF, any = false, all = true;
-    for (const auto &m : states) {
-        bool v = pn_fml_eval_state(phi, cn, m.data());
-        any |= v;
-        all &= v;
-    }
-    a.verdict = ((ef ? any : all) != neg) ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
-    return a;
 }
 
 // ---- random nets with something to reduce ------------------------------------
@@ -256,7 +90,59 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
                     b.place = q;
             s.arcs.push_back({q, f, true, 1});
             s.arcs.push_back({a.place, f, false, 1});
+            if (rng() % 2) { // a second consumer of q (post-agglomeration with |F| = 2)
+                uint32_t f2 = s.n_trans++;
+                s.arcs.push_back({q, f2, true, 1});
+                s.arcs.push_back({(uint32_t)(rng() % P), f2, false, 1 + rng() % 2});
+            }
         }
+    }
+    if (rng() % 2) { // q -h-> r -> t: h alone consumes q, t also needs r (pre-agglomeration)
+        uint32_t t = (uint32_t)(rng() % s.n_trans), h = s.n_trans++;
+        uint32_t q = add_place(rng() % 3), r = add_place(0);
+        s.arcs.push_back({q, h, true, 1 + rng() % 2});
+        s.arcs.push_back({r, h, false, 1});
+        s.arcs.push_back({r, t, true, 1});
+        if (rng() % 2) // refilled by some transition
+            s.arcs.push_back({q, (uint32_t)(rng() % s.n_trans), false, 1});
+        if (rng() % 4 == 0) { // q also consumed elsewhere: h may be disabled (no fusion)
+            uint32_t u = s.n_trans++;
+            s.arcs.push_back({q, u, true, 1});
+            s.arcs.push_back({(uint32_t)(rng() % P), u, false, 1});
+        }
+        if (rng() % 2) { // a second consumer of r
+            uint32_t u = (uint32_t)(rng() % s.n_trans);
+            if (u != h)
+                s.arcs.push_back({r, u, true, 1});
+        }
+    }
+    if (rng() % 2) { // needs more tokens than the net holds: dead by the state equation only
+        uint64_t total = 0;
+        for (uint32_t p = 0; p < P; p++)
+            total += s.m0[p];
+        uint32_t u = s.n_trans++, a = (uint32_t)(rng() % P), b = (a + 1) % P;
+        s.arcs.push_back({a, u, true, total / 2 + 1});
+        s.arcs.push_back({b, u, true, total / 2 + 1});
+        s.arcs.push_back({a, u, false, 1});
+    }
+    if (rng() % 2) { // a copy of a place, with other tokens: one of the two may be implicit
+        uint32_t src = (uint32_t)(rng() % P);
+        uint64_t m = s.m0[src];
+        uint32_t c = add_place(rng() % 2 ? m + rng() % 2 : (m > 0 ? m - 1 : 0));
+        std::vector<RandomArc> copy;
+        for (const RandomArc &a : s.arcs)
+            if (a.place == src)
+                copy.push_back({c, a.trans, a.to_trans, a.weight});
+        s.arcs.insert(s.arcs.end(), copy.begin(), copy.end());
+    }
+    if (rng() % 2) { // a cycle of empty places a, b: dead by the unmarked siphon {a, b} only
+        uint32_t a = add_place(0), b = add_place(0), x = (uint32_t)(rng() % P);
+        uint32_t t = s.n_trans, u = t + 1, t2 = t + 2, v = t + 3;
+        s.n_trans += 4;
+        s.arcs.insert(s.arcs.end(), {{a, t, true, 1}, {b, t, false, 1}, {b, u, true, 1},
+                                     {a, u, false, 1}, {a, t2, true, 1}, {x, t2, true, 1},
+                                     {a, t2, false, 1}, {b, t2, false, 1}, {x, t2, false, 1},
+                                     {a, v, true, 1}, {(uint32_t)(rng() % P), v, false, 1}});
     }
     if (rng() % 2) { // sink
         uint32_t p = add_place(rng() % 2);
@@ -265,10 +151,102 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
     return s;
 }
 
+// A random firing sequence of r's net, expanded onto the original
+// (pn_reduce_expand): the original fires it and ends on the same tokens in
+// every place r kept. False on a disagreement.
+bool expansion_replays(std::mt19937_64 &rng, const pn_cnet *orig, const pn_reduced *r)
+{
+    const pn_cnet *rc = r->cn;
+    std::vector<uint64_t> m(rc->m0, rc->m0 + rc->n_places), next(rc->n_places);
+    std::vector<uint32_t> trace;
+    for (int step = 0; step < 12; step++) {
+        std::vector<uint32_t> en;
+        for (uint32_t t = 0; t < rc->n_transitions; t++)
+            if (pn_cnet_enabled(rc, m.data(), t))
+                en.push_back(t);
+        if (en.empty())
+            break;
+        trace.push_back(en[rng() % en.size()]);
+        EXPECT_TRUE(pn_cnet_fire(rc, m.data(), trace.back(), next.data()));
+        m.swap(next);
+    }
+    pn_error err;
+    pn_error_clear(&err);
+    uint32_t *full = nullptr;
+    uint64_t len = 0;
+    EXPECT_EQ(pn_reduce_expand(r, trace.data(), trace.size(), &full, &len, &err), PN_OK);
+    std::vector<uint64_t> o(orig->m0, orig->m0 + orig->n_places), onext(orig->n_places);
+    bool ok = full != nullptr;
+    for (uint64_t i = 0; ok && i < len; i++) {
+        ok = pn_cnet_enabled(orig, o.data(), full[i]) &&
+             pn_cnet_fire(orig, o.data(), full[i], onext.data());
+        o.swap(onext);
+    }
+    free(full);
+    for (uint32_t p = 0; ok && p < rc->n_places; p++)
+        ok = o[(size_t)pn_net_find_place(orig->net, r->net->place_id[p])] == m[p];
+    return ok;
+}
+
+// Fires seq[0..n) on cn from *m; false when a step is not enabled. A
+// lasso's deadlock step (UINT32_MAX) needs m to be a deadlock.
+bool replay(const pn_cnet *cn, std::vector<uint64_t> &m, const uint32_t *seq, uint64_t n)
+{
+    std::vector<uint64_t> next(cn->n_places);
+    for (uint64_t i = 0; i < n; i++) {
+        if (seq[i] == UINT32_MAX) {
+            for (uint32_t t = 0; t < cn->n_transitions; t++)
+                if (pn_cnet_enabled(cn, m.data(), t))
+                    return false;
+            continue;
+        }
+        if (!pn_cnet_enabled(cn, m.data(), seq[i]) || !pn_cnet_fire(cn, m.data(), seq[i], next.data()))
+            return false;
+        m.swap(next);
+    }
+    return true;
+}
+
+// Answer i's trace (a reachability witness, or an LTL lasso) mapped onto
+// the original cn (pn_report_trace) replays there: a witness ends where
+// the formula's phi holds (E F phi) or fails (A G phi), a lasso's prefix
+// and then its cycle twice fire. True when there is nothing to check.
+bool trace_replays(const pn_cnet *cn, const pn_report *rep, const pn_fml_set *set, uint32_t i)
+{
+    const pn_answer *a = pn_check_answer(rep->check, i);
+    pn_error err;
+    pn_error_clear(&err);
+    std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
+    uint32_t *seq = nullptr, *path = nullptr;
+    uint64_t n = 0, len = 0;
+    bool ok = true;
+    if (a->lasso != nullptr) {
+        uint64_t all = a->lasso_prefix + a->lasso_cycle;
+        std::vector<uint32_t> twice(a->lasso, a->lasso + all);
+        twice.insert(twice.end(), a->lasso + a->lasso_prefix, a->lasso + all);
+        ok = pn_report_trace(rep, twice.data(), twice.size(), &seq, &n, &err) == PN_OK &&
+             replay(cn, m, seq, n);
+    } else if (a->has_witness && pn_engine_trace(&rep->result, a->witness, &path, &len)) {
+        ok = pn_report_trace(rep, path, len, &seq, &n, &err) == PN_OK && replay(cn, m, seq, n);
+        const pn_fml_node *root = set != nullptr ? set->props[i].root : nullptr, *phi = nullptr;
+        while (root != nullptr && root->kind == PN_FML_NOT)
+            root = root->kids[0];
+        pn_fml_reach shape = root != nullptr ? pn_fml_reach_shape(root, &phi) : PN_FML_REACH_NONE;
+        if (ok && set == nullptr)
+            ok = replay(cn, m, std::vector<uint32_t>{UINT32_MAX}.data(), 1);
+        else if (ok && shape != PN_FML_REACH_NONE)
+            ok = pn_fml_eval_state(phi, cn, m.data()) == (shape == PN_FML_REACH_EF);
+    }
+    free(seq);
+    free(path);
+    return ok;
+}
+
 pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); }
 
 struct Tally {
     uint32_t nets = 0, items = 0, wrong = 0, reduced = 0, unknown = 0;
+    uint32_t traced = 0; /* traces on a reduced net replayed on the original */
     uint32_t removed[PN_RED_RULE_COUNT] = {};
 };
 
@@ -316,12 +294,17 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     ASSERT_FALSE(rstates.empty());
     t.nets++;
     t.reduced += pn_reduce_changed(r);
+    if (!expansion_replays(rng, cn, r)) {
+        t.wrong++;
+        ADD_FAILURE() << "an expanded firing sequence does not replay on the original";
+    }
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
         t.removed[k] += r->removed[k];
     pn_examine_opts o;
     memset(&o, 0, sizeof o);
     o.explore.threads = 1;
     o.engine = PN_ENGINE_CPU;
+    o.explore.keep_parents = rng() % 2; /* half: witnesses, mapped back and replayed */
     pn_report *report = nullptr;
     ASSERT_EQ(pn_examine(cn, exam, exam == PN_EXAM_REACH_DEADLOCK ? nullptr : set.get(), &o,
                          nullptr, &report, &err),
@@ -352,6 +335,13 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
         bool changed = pn_reduce_changed(red.get());
         EXPECT_EQ((ex->techniques & PN_TECH_STRUCTURAL_REDUCTION) != 0, changed);
     }
+    for (uint32_t i = 0; i < pn_check_count(report->check); i++) {
+        if (!trace_replays(cn, report, rd ? nullptr : set.get(), i)) {
+            t.wrong++;
+            ADD_FAILURE() << "formula " << i << ": the witness does not replay on the original";
+        }
+        t.traced += pn_check_answer(report->check, i)->has_witness && report->reduced != nullptr;
+    }
     pn_report_free(report);
 }
 
@@ -366,7 +356,7 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     std::vector<pn_fml_node *> roots;
     for (int i = 0; i < 3; i++)
         roots.push_back(pn_fml_unary(
-            PN_FML_A, rand_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
+            PN_FML_A, rand_ltl_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
     SetPtr set = make_set(n.net.get(), roots);
     pn_error err;
     pn_error_clear(&err);
@@ -382,13 +372,20 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     o.explore.threads = 1;
     o.engine = PN_ENGINE_CPU;
     pn_report *with = nullptr, *without = nullptr;
+    o.explore.keep_parents = true; /* lassos, mapped back and replayed */
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
+    o.explore.keep_parents = false;
     o.no_reduce = true;
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &without, &err), PN_OK) << err.msg;
     for (uint32_t i = 0; i < set->n; i++) {
         t.items++;
         const pn_answer *a = pn_check_answer(with->check, i), *b = pn_check_answer(without->check, i);
         t.unknown += a->verdict == PN_VERDICT_UNKNOWN || b->verdict == PN_VERDICT_UNKNOWN;
+        if (!trace_replays(cn, with, set.get(), i)) {
+            t.wrong++;
+            ADD_FAILURE() << "formula " << i << ": the lasso does not replay on the original";
+        }
+        t.traced += a->lasso != nullptr && with->reduced != nullptr;
         if (a->verdict != b->verdict) {
             t.wrong++;
             char *s = pn_fml_to_string(set->props[i].root, nullptr);
@@ -400,27 +397,35 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     pn_report_free(without);
 }
 
-void expect_rules_used(const Tally &t, bool null_rule, bool agglo)
+void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_traced)
 {
     EXPECT_EQ(t.wrong, 0u);
     EXPECT_GE(t.nets, 2000u);
     EXPECT_GE(t.reduced, t.nets / 2) << t.reduced << " of " << t.nets;
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
-        if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION) {
+        if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION &&
+            k != PN_RED_PRE_AGGLOMERATION) {
             EXPECT_GE(t.removed[k], 100u) << "rule " << k;
         }
     if (null_rule) /* deadlock atoms (fireability) often forbid it */
         EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], 20u);
     else
         EXPECT_EQ(t.removed[PN_RED_NULL_TRANSITION], 0u);
-    if (agglo)
-        EXPECT_GE(t.removed[PN_RED_POST_AGGLOMERATION], 30u);
-    else
-        EXPECT_EQ(t.removed[PN_RED_POST_AGGLOMERATION], 0u);
-    std::printf("reduce: %u nets (%u reduced), %u formulas; removed: %u constant places, %u dead, "
-                "%u duplicate, %u sink places, %u null, %u post-agglomerated\n",
-                t.nets, t.reduced, t.items, t.removed[0], t.removed[1], t.removed[2],
-                t.removed[3], t.removed[4], t.removed[5]);
+    for (int k : {PN_RED_POST_AGGLOMERATION, PN_RED_PRE_AGGLOMERATION}) {
+        if (agglo)
+            EXPECT_GE(t.removed[k], 20u) << "rule " << k;
+        else
+            EXPECT_EQ(t.removed[k], 0u) << "rule " << k;
+    }
+    EXPECT_GE(t.traced, min_traced); /* most reachability answers come without an engine trace */
+    std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
+                "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
+                "post-agglomerated, %u dead by the state equation, %u pre-agglomerated, %u dead "
+                "by a siphon, %u implicit places\n",
+                t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
+                t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP],
+                t.removed[PN_RED_PRE_AGGLOMERATION], t.removed[PN_RED_DEAD_SIPHON],
+                t.removed[PN_RED_IMPLICIT_PLACE]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -429,7 +434,7 @@ void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
     Tally t;
     for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
         one_reach(rng, exam, t);
-    expect_rules_used(t, null_rule, agglo);
+    expect_rules_used(t, null_rule, agglo, exam == PN_EXAM_UPPER_BOUNDS ? 0 : 1);
 }
 
 // ---- hand-made nets ------------------------------------------------------------
@@ -483,7 +488,7 @@ TEST(Reduce, RandomLtlAgrees)
     Tally t;
     for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
         one_ltl(rng, k % 2 ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY, t);
-    expect_rules_used(t, false, false);
+    expect_rules_used(t, false, false, 1000);
     EXPECT_EQ(t.unknown, 0u);
 }
 
@@ -512,11 +517,143 @@ TEST(Reduce, ConstantPlaceAndDeadTransition)
     EXPECT_TRUE(pn_reduce_changed(r.get()));
 }
 
+// a + b = 1 (t0: a -> b, t1: b -> a): t2, needing a token in each, is
+// never enabled. Both places are raised, so only the state equation sees it.
+TEST(Reduce, DeadByStateEquation)
+{
+    Net n = hand({1, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1},
+                  {0, 2, true, 1}, {1, 2, true, 1}, {0, 2, false, 1}, {1, 2, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(2)), ef(fire(0))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_TRANSITION], 0u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_LP], 1u);
+    EXPECT_EQ(r->net->n_transitions, 2u);
+    EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
+    EXPECT_EQ(text(r.get(), 1), "EF(fireable(t0))");
+}
+
+namespace {
+
+// ReachabilityDeadlock through pn_examine (which reduces), on one thread.
+pn_verdict deadlock_verdict(const pn_cnet *cn)
+{
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_report *rep = nullptr;
+    EXPECT_EQ(pn_examine(cn, PN_EXAM_REACH_DEADLOCK, nullptr, &o, nullptr, &rep, &err), PN_OK);
+    pn_verdict v = rep != nullptr ? pn_check_answer(rep->check, 0)->verdict : PN_VERDICT_UNKNOWN;
+    pn_report_free(rep);
+    return v;
+}
+
+} // namespace
+
+// q (1) -t0-> r, t1: r + s (1) -> a, t5: s -> z, and a cycle t2/t3 on a, b.
+// Firing t5 then t0 is a deadlock. t0, q's only consumer, is
+// pre-agglomerated into t1. With t4: q -> a as well, t0 must not be: the
+// fused t0.t1 would be disabled after t5 while t4 still starts the cycle,
+// and the deadlock would be lost.
+TEST(Reduce, PreAgglomerationNeedsItsInputsToItself)
+{
+    std::vector<RandomArc> arcs = {{0, 0, true, 1},  {1, 0, false, 1}, {1, 1, true, 1},
+                                   {2, 1, true, 1},  {4, 1, false, 1}, {4, 2, true, 1},
+                                   {5, 2, false, 1}, {5, 3, true, 1},  {4, 3, false, 1},
+                                   {2, 4, true, 1},  {3, 4, false, 1}};
+    Net alone = hand({1, 0, 1, 0, 0, 0}, 5, arcs);
+    RedPtr r = reduce(alone.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_PRE_AGGLOMERATION], 1u);
+    EXPECT_EQ(pn_net_find_transition(r->net, "t0"), -1);
+    EXPECT_EQ(deadlock_verdict(alone.cn.get()), PN_VERDICT_TRUE);
+    arcs.push_back({0, 5, true, 1});
+    arcs.push_back({4, 5, false, 1});
+    Net shared = hand({1, 0, 1, 0, 0, 0}, 6, arcs);
+    r = reduce(shared.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_PRE_AGGLOMERATION], 0u);
+    EXPECT_EQ(deadlock_verdict(shared.cn.get()), PN_VERDICT_TRUE);
+}
+
+// p2 has two consumers t2, t3 that need only its token: each producer (t0,
+// t1) becomes one transition per consumer, named "h.f"; the reachable
+// markings of the observed p0, p1 stay (t4, t5 bring tokens back).
+TEST(Reduce, PostAgglomerationWithTwoConsumers)
+{
+    Net n = hand({1, 1, 0, 0, 0}, 6,
+                 {{0, 0, true, 1}, {2, 0, false, 1}, {1, 1, true, 1}, {2, 1, false, 1},
+                  {2, 2, true, 1}, {3, 2, false, 1}, {2, 3, true, 1}, {4, 3, false, 1},
+                  {3, 4, true, 1}, {0, 4, false, 1}, {4, 5, true, 1}, {1, 5, false, 1}});
+    SetPtr set = make_set(n.net.get(),
+                          {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(0))),
+                           ef(pn_fml_binary(PN_FML_INT_LE, tok(1), pn_fml_const(0)))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_POST_AGGLOMERATION], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p2"), -1);
+    EXPECT_GE(pn_net_find_transition(r->net, "t0.t2"), 0);
+    EXPECT_GE(pn_net_find_transition(r->net, "t1.t3"), 0);
+    EXPECT_EQ(r->net->n_transitions, 6u);
+    auto orig = reachable(n.cn.get(), 1000), red = reachable(r->cn, 1000);
+    for (uint32_t i = 0; i < set->n; i++)
+        EXPECT_EQ(truth(r->set->props[i].root, r->cn, red).verdict,
+                  truth(set->props[i].root, n.cn.get(), orig).verdict);
+}
+
+// a, b empty, t0: a -> b, t1: b -> a, t2: a + x -> a + b + x, t3: a -> y.
+// {a, b} is a siphon empty at m0: all four are dead, though each of a, b is
+// raised by some transition and the state equation lets t3 fire (x1 = x2 =
+// 1 gives a = 1).
+TEST(Reduce, DeadByUnmarkedSiphon)
+{
+    Net n = hand({0, 0, 1, 0}, 4,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1},
+                  {0, 2, true, 1}, {2, 2, true, 1}, {0, 2, false, 1}, {1, 2, false, 1},
+                  {2, 2, false, 1}, {0, 3, true, 1}, {3, 3, false, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(3))});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_FIREABILITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_TRANSITION], 0u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_SIPHON], 4u);
+    EXPECT_EQ(r->removed[PN_RED_DEAD_LP], 0u);
+    EXPECT_EQ(r->net->n_transitions, 0u);
+    EXPECT_EQ(r->set->props[0].root->kind, PN_FML_FALSE);
+}
+
+// p1 has p0's arcs and one token more: it never disables t0 or t1 and goes
+// (it is no formula's); p0, with fewer tokens, is not implicit w.r.t. p1.
+// With p1 given one token less than p0, p0 goes instead.
+TEST(Reduce, ImplicitPlace)
+{
+    std::vector<RandomArc> arcs = {{0, 0, true, 1}, {2, 0, false, 1}, {2, 1, true, 1},
+                                   {0, 1, false, 1}, {1, 0, true, 1}, {1, 1, false, 1}};
+    pn_fml_node *phi = pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(2));
+    Net n = hand({2, 3, 0}, 2, arcs);
+    SetPtr set = make_set(n.net.get(), {ef(phi)});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_LTL_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_IMPLICIT_PLACE], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p1"), -1);
+    EXPECT_GE(pn_net_find_place(r->net, "p0"), 0);
+    Net m = hand({2, 1, 0}, 2, arcs);
+    SetPtr set2 = make_set(m.net.get(), {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2), tok(2)))});
+    r = reduce(m.cn.get(), PN_EXAM_LTL_CARDINALITY, set2.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_IMPLICIT_PLACE], 1u);
+    EXPECT_EQ(pn_net_find_place(r->net, "p0"), -1);
+    EXPECT_GE(pn_net_find_place(r->net, "p1"), 0);
+}
+
 // t0 and t1 have the same arcs; t2 differs by a weight. fireable(t1)
 // becomes fireable(t0).
 TEST(Reduce, DuplicateTransitions)
 {
-    Net n = hand({2, 0}, 3,
+    Net n = hand({2, 1}, 3,
                  {{0, 0, true, 1}, {1, 0, false, 1}, {0, 1, true, 1}, {1, 1, false, 1},
                   {0, 2, true, 2}, {1, 2, false, 1}, {1, 0, true, 1}, {0, 0, false, 1},
                   {1, 1, true, 1}, {0, 1, false, 1}});
@@ -618,9 +755,11 @@ TEST(Reduce, WrittenNetReadsBack)
 namespace {
 
 // The CLI's stdout ("FORMULA id value ..." lines) as id -> value.
-std::map<std::string, std::string> cli_answers(const std::string &args, std::string *techniques)
+std::map<std::string, std::string> cli_answers(const std::string &args, std::string *techniques,
+                                               bool with_stderr = false)
 {
-    std::string cmd = std::string(PETREL_CLI_PATH) + " -q " + args + " 2>/dev/null";
+    std::string cmd = std::string(PETREL_CLI_PATH) + " -q " + args +
+                      (with_stderr ? " 2>&1" : " 2>/dev/null");
     FILE *p = popen(cmd.c_str(), "r");
     std::map<std::string, std::string> out;
     if (p == nullptr)
@@ -637,10 +776,51 @@ std::map<std::string, std::string> cli_answers(const std::string &args, std::str
     return out;
 }
 
+// Every "petrel: trace" line of out replays on the model's original net
+// (a lasso: its prefix, then its cycle twice); their count.
+int cli_traces_replay(const std::string &model, const std::string &out)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_net *raw = nullptr;
+    EXPECT_EQ(pn_pnml_read_file(model.c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
+    NetPtr net(raw);
+    pn_cnet *c = nullptr;
+    EXPECT_EQ(pn_cnet_compile(raw, &c, &err), PN_OK) << err.msg;
+    CnetPtr cn(c);
+    int n = 0;
+    size_t at = 0;
+    while ((at = out.find("petrel: trace ", at)) != std::string::npos) {
+        size_t eol = out.find('\n', at), colon = out.find("): ", at);
+        std::string steps = out.substr(colon + 3, eol - colon - 3), tok;
+        std::vector<uint32_t> prefix, cycle;
+        bool in_cycle = false;
+        for (size_t i = 0, j; i < steps.size(); i = j + 1) {
+            j = steps.find(' ', i);
+            j = j == std::string::npos ? steps.size() : j;
+            tok = steps.substr(i, j - i);
+            if (tok == "[" || tok == "]" || tok.empty()) {
+                in_cycle |= tok == "[";
+                continue;
+            }
+            int64_t t = tok == "(deadlock)" ? UINT32_MAX : pn_net_find_transition(raw, tok.c_str());
+            EXPECT_GE(t, 0) << tok;
+            (in_cycle ? cycle : prefix).push_back((uint32_t)t);
+        }
+        prefix.insert(prefix.end(), cycle.begin(), cycle.end());
+        prefix.insert(prefix.end(), cycle.begin(), cycle.end());
+        std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
+        EXPECT_TRUE(replay(cn.get(), m, prefix.data(), prefix.size())) << out.substr(at, eol - at);
+        n++;
+        at = eol;
+    }
+    return n;
+}
+
 } // namespace
 
 // --write-reduced on an MCC model, read back: the same answers; the
-// answers on the reduced net say STRUCTURAL_REDUCTION; --trace skips the
+// answers on the reduced net say STRUCTURAL_REDUCTION; --trace keeps the
 // reductions.
 TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
 {
@@ -648,7 +828,9 @@ TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
     const std::pair<const char *, const char *> runs[] = {
         {"NeoElection-PT-2", "ReachabilityCardinality"},
         {"Referendum-PT-0010", "ReachabilityDeadlock"},
-        {"Kanban-PT-00005", "ReachabilityDeadlock"}};
+        {"Kanban-PT-00005", "ReachabilityDeadlock"},
+        {"NeoElection-PT-2", "LTLFireability"}};
+    int traces = 0;
     for (const auto &run : runs) {
         {
             const char *inst = run.first, *exam = run.second;
@@ -668,12 +850,19 @@ TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
             if (access(xml.c_str(), R_OK) == 0) {
                 ASSERT_EQ(symlink(xml.c_str(), (dir + "/" + exam + ".xml").c_str()), 0);
             }
-            auto b = cli_answers(std::string("-e ") + exam + " --timeout 60 --no-reduce " + dir,
-                                 nullptr);
-            EXPECT_EQ(a, b) << inst << " " << exam;
+            // A fireability formula may name a transition the reduction
+            // removed (dead): its file does not read on the reduced net.
+            if (strstr(exam, "Fireability") == nullptr) {
+                auto b = cli_answers(std::string("-e ") + exam + " --timeout 60 --no-reduce " +
+                                         dir,
+                                     nullptr);
+                EXPECT_EQ(a, b) << inst << " " << exam;
+            }
             std::string traced;
-            auto c = cli_answers(std::string("-e ") + exam + " --timeout 60 --trace " + src, &traced);
-            EXPECT_EQ(traced.find("STRUCTURAL_REDUCTION"), std::string::npos);
+            auto c = cli_answers(std::string("-e ") + exam + " --timeout 60 --trace " + src,
+                                 &traced, true);
+            EXPECT_NE(traced.find("STRUCTURAL_REDUCTION"), std::string::npos);
+            traces += cli_traces_replay(src + "/model.pnml", traced);
             for (const auto &kv : c) { // what both decided agrees
                 bool both = a.count(kv.first) && a[kv.first] != "CANNOT_COMPUTE" &&
                             kv.second != "CANNOT_COMPUTE";
@@ -684,4 +873,5 @@ TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
             EXPECT_EQ(system(("rm -rf '" + dir + "'").c_str()), 0);
         }
     }
+    EXPECT_GE(traces, 3);
 }

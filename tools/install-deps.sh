@@ -13,9 +13,11 @@
 # running as root. CUDA is optional and never installed here.
 set -euo pipefail
 
+# Open MPI (libopenmpi-dev, openmpi-bin): the distributed engine and its
+# mpirun tests (PETREL_MPI=AUTO builds without it where it is absent).
 packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
           libgtest-dev googletest python3 libglpk-dev libgraphviz-dev
-          libxml2-utils)
+          libxml2-utils libopenmpi-dev openmpi-bin)
 
 for arg in "$@"; do
     case "$arg" in

@@ -17,6 +17,7 @@
 #include "verdicts.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
+#include "petrel/dist.h"
 #include "petrel/engine.h"
 #include "petrel/examine.h"
 #include "petrel/formula.h"
@@ -36,6 +37,8 @@ typedef struct cli_run {
     pn_budget budget;     /* made before the model is read */
     pn_examine_opts xo;
     cli_stream *out;      /* every answer goes through it (stream.h) */
+    pn_dist *dist;        /* under mpirun (dist.h); NULL: one process */
+    FILE *sink;           /* ranks other than 0 print here (/dev/null) */
 } cli_run;
 
 static int cli_resolve_model(cli_run *r)
@@ -121,7 +124,10 @@ static void cli_examine_opts(cli_run *r)
     const cli_options *o = &r->o;
     pn_engine_opts *eo = &r->xo.explore;
     r->topo = pn_topology_new();
-    eo->topology = r->topo;
+    /* Several ranks on one machine would pin their workers to the same
+     * cores: mpirun's binding places them instead. */
+    eo->topology = r->dist != NULL && pn_dist_ranks(r->dist) > 1 ? NULL : r->topo;
+    eo->dist = r->dist;
     eo->threads = o->threads ? o->threads : pn_topology_cores(r->topo);
     if (o->verbose && r->topo != NULL) {
         char desc[160];
@@ -155,6 +161,10 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
             (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
             res->state_words, res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
             (unsigned long)res->restarts);
+    if (r->dist != NULL && res->states > 0)
+        fprintf(stderr, "petrel: %u MPI rank(s): %lu bytes of states sent, %.1f bytes/state\n",
+                pn_dist_ranks(r->dist), (unsigned long)pn_dist_bytes_sent(r->dist),
+                (double)pn_dist_bytes_sent(r->dist) / (double)res->states);
 }
 
 static void cli_print_answers(const cli_run *r, const pn_check *c,
@@ -164,44 +174,70 @@ static void cli_print_answers(const cli_run *r, const pn_check *c,
         cli_stream_answer(r->out, c, i, res);
 }
 
-/* An LTL counterexample or a CTL path: the prefix, then the cycle in
- * brackets, repeated forever; a deadlock's stuttering step prints as
- * "(deadlock)". A path without a cycle prints as a reachability trace. */
-static void cli_print_lasso(const cli_run *r, const pn_answer *a)
+/* Prints trans[0..n) (of the net rep answered on) as the original net's
+ * transitions, "[" before step cycle (UINT64_MAX: none); a lasso's deadlock
+ * step prints as "(deadlock)". */
+static void cli_print_steps(const cli_run *r, const pn_report *rep, const uint32_t *trans,
+                            uint64_t n, uint64_t cycle)
 {
-    if (a->lasso_cycle == 0) {
-        fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)a->lasso_prefix);
-        for (uint64_t k = 0; k < a->lasso_prefix; k++)
-            fprintf(stderr, " %s", r->net->trans_id[a->lasso[k]]);
-        fputc('\n', stderr);
+    uint32_t *full = NULL;
+    uint64_t len = 0;
+    pn_error err = {0};
+    pn_status st = pn_report_trace(rep, trans, cycle < n ? cycle : n, &full, &len, &err);
+    uint32_t *tail = NULL;
+    uint64_t tail_len = 0;
+    if (st == PN_OK && cycle < n)
+        st = pn_report_trace(rep, trans + cycle, n - cycle, &tail, &tail_len, &err);
+    if (st != PN_OK) {
+        fprintf(stderr, " (%s)\n", err.msg);
+        free(full);
         return;
     }
-    fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle):", a->id,
-            (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle);
-    for (uint64_t k = 0; k < a->lasso_prefix + a->lasso_cycle; k++) {
-        uint32_t t = a->lasso[k];
-        fprintf(stderr, "%s %s", k == a->lasso_prefix ? " [" : "",
-                t == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t]);
+    for (int part = 0; part < 2; part++) {
+        const uint32_t *t = part == 0 ? full : tail;
+        uint64_t m = part == 0 ? len : tail_len;
+        fputs(part == 1 && tail != NULL ? " [" : "", stderr);
+        for (uint64_t k = 0; k < m; k++)
+            fprintf(stderr, " %s", t[k] == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t[k]]);
     }
-    fputs(" ]\n", stderr);
+    fputs(tail != NULL ? " ]\n" : "\n", stderr);
+    free(full);
+    free(tail);
 }
 
-static void cli_print_traces(const cli_run *r, const pn_check *c, const pn_engine_result *res)
+/* An LTL counterexample or a CTL path: the prefix, then the cycle in
+ * brackets, repeated forever. A CTL path without a cycle prints as a
+ * reachability trace. */
+static void cli_print_lasso(const cli_run *r, const pn_report *rep, const pn_answer *a)
 {
+    if (a->lasso_cycle == 0) {
+        fprintf(stderr, "petrel: trace %s (%lu steps%s):", a->id, (unsigned long)a->lasso_prefix,
+                rep->reduced != NULL ? " on the reduced net" : "");
+        cli_print_steps(r, rep, a->lasso, a->lasso_prefix, UINT64_MAX);
+        return;
+    }
+    fprintf(stderr, "petrel: trace %s (lasso, %lu-step prefix, %lu-step cycle%s):", a->id,
+            (unsigned long)a->lasso_prefix, (unsigned long)a->lasso_cycle,
+            rep->reduced != NULL ? " on the reduced net" : "");
+    cli_print_steps(r, rep, a->lasso, a->lasso_prefix + a->lasso_cycle, a->lasso_prefix);
+}
+
+static void cli_print_traces(const cli_run *r, const pn_report *rep)
+{
+    const pn_check *c = rep->check;
     for (uint32_t i = 0; i < pn_check_count(c); i++) {
         const pn_answer *a = pn_check_answer(c, i);
         uint32_t *path;
         uint64_t len;
         if (a->lasso != NULL) {
-            cli_print_lasso(r, a);
+            cli_print_lasso(r, rep, a);
             continue;
         }
-        if (!a->has_witness || !pn_engine_trace(res, a->witness, &path, &len))
+        if (!a->has_witness || !pn_engine_trace(&rep->result, a->witness, &path, &len))
             continue;
-        fprintf(stderr, "petrel: trace %s (%lu steps):", a->id, (unsigned long)len);
-        for (uint64_t k = 0; k < len; k++)
-            fprintf(stderr, " %s", r->net->trans_id[path[k]]);
-        fputc('\n', stderr);
+        fprintf(stderr, "petrel: trace %s (%lu steps%s):", a->id, (unsigned long)len,
+                rep->reduced != NULL ? " on the reduced net" : "");
+        cli_print_steps(r, rep, path, len, UINT64_MAX);
         free(path);
     }
 }
@@ -263,8 +299,25 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
     cli_print_answers(r, rep->check, res);
     if (res->states > 0) {
         if (r->o.trace)
-            cli_print_traces(r, rep->check, res);
+            cli_print_traces(r, rep);
         cli_print_stats(r, res);
+    }
+}
+
+/* The examinations whose exploration runs on every rank of an MPI job
+ * (docs/distributed.md); CTL, LTL and Liveness run on rank 0. */
+static bool cli_explores_distributed(pn_exam exam)
+{
+    switch (exam) {
+    case PN_EXAM_STATE_SPACE:
+    case PN_EXAM_UPPER_BOUNDS:
+    case PN_EXAM_REACH_CARDINALITY:
+    case PN_EXAM_REACH_FIREABILITY:
+    case PN_EXAM_REACH_DEADLOCK:
+    case PN_EXAM_ONE_SAFE:
+    case PN_EXAM_QUASI_LIVENESS:
+    case PN_EXAM_STABLE_MARKING: return true;
+    default: return false;
     }
 }
 
@@ -274,6 +327,8 @@ static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
 {
     bool ltl = r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
     uint32_t threads = ltl ? 1 : r->xo.explore.threads; /* LTL runs on one thread */
+    if (r->dist != NULL && cli_explores_distributed(r->o.exam))
+        threads *= pn_dist_ranks(r->dist);
     bool ok = true;
     if (set != NULL) {
         const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
@@ -362,6 +417,38 @@ static void cli_free(cli_run *r)
     free(r->pnml);
 }
 
+/* An MPI failure (dist.h): the open answers, then the end. */
+static void cli_dist_fatal(void *ctx)
+{
+    cli_run *r = ctx;
+    if (r->out != NULL)
+        cli_stream_fail(r->out);
+    _exit(1);
+}
+
+/* Under mpirun: joins the job; ranks other than 0 print nothing (rank 0
+ * prints every answer once). Returns 0 or an exit code. */
+static int cli_join_job(cli_run *r, int *argc, char ***argv)
+{
+    if (!pn_dist_launched())
+        return 0;
+    pn_error err = {0};
+    if (pn_dist_init(argc, argv, cli_dist_fatal, r, &r->dist, &err) != PN_OK) {
+        fprintf(stderr, "petrel: %s\n", err.msg);
+        return 1;
+    }
+    if (pn_dist_rank(r->dist) == 0)
+        return 0;
+    r->o.quiet = true;
+    r->o.verbose = r->o.progress = false;
+    r->sink = fopen("/dev/null", "w");
+    if (r->sink == NULL) {
+        fputs("petrel: cannot open /dev/null\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
 /* `petrel properties`: no MCC lines, so no stream; each behavioural
  * property keeps to its share of the budget. */
 static int cli_properties(cli_run *r)
@@ -399,7 +486,15 @@ int main(int argc, char **argv)
         return cli_properties(&r);
     cli_stream_block_signals();
     cli_budget(&r);
-    r.out = cli_stream_new(stdout, r.budget.deadline);
+    rc = cli_join_job(&r, &argc, &argv);
+    if (rc != 0) {
+        pn_dist_end(r.dist, true);
+        return rc;
+    }
+    /* Ranks other than 0 keep the deadline through the budget and end with
+     * rank 0 (mpirun's SIGTERM); their watchdog only takes that signal. */
+    r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout,
+                           r.sink != NULL ? 0 : r.budget.deadline);
     if (r.out == NULL) {
         fputs("petrel: out of memory\n", stderr);
         return 1;
@@ -424,7 +519,15 @@ int main(int argc, char **argv)
     if (rc <= 0) /* what is still open (on errors, nothing is printed) */
         cli_stream_close(r.out);
     cli_free(&r);
+    /* Everything is printed: the watchdog stops before the ranks meet in
+     * MPI_Finalize, which a loaded machine can make last past the deadline.
+     * Every rank settles the command and finalizes; a rank that failed ends
+     * the job (rank 0 has printed what it could). */
     cli_stream_free(r.out);
+    r.out = NULL;
+    pn_dist_end(r.dist, rc == 1);
+    if (r.sink != NULL)
+        fclose(r.sink);
     fflush(stdout);
     return rc;
 }

@@ -72,6 +72,13 @@ static void cli_usage(FILE *f)
         "  -h, --help              this text\n"
         "  -V, --version           the version\n"
         "\n"
+        "Under mpirun (a build with MPI): `mpirun -np N petrel MODEL -e EXAM` splits\n"
+        "the state space by hash over N ranks, each with its own --threads and\n"
+        "--memory; rank 0 prints the answers. StateSpace, UpperBounds,\n"
+        "Reachability*, ReachabilityDeadlock, OneSafe, QuasiLiveness and\n"
+        "StableMarking explore on every rank; CTL*, LTL*, Liveness and --trace run\n"
+        "on rank 0 alone. A rank that dies ends the run with CANNOT_COMPUTE.\n"
+        "\n"
         "Exit status: 0 when the examination ran (answers not proven are printed as\n"
         "CANNOT_COMPUTE), 2 for bad usage or a malformed model/formula file, 1 for\n"
         "any other failure.\n",

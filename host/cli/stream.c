@@ -226,6 +226,11 @@ void cli_stream_state_space(cli_stream *s, const pn_engine_result *res, const pn
     pthread_mutex_unlock(&s->lock);
 }
 
+void cli_stream_fail(cli_stream *s)
+{
+    stream_fire(s);
+}
+
 void cli_stream_close(cli_stream *s)
 {
     pthread_mutex_lock(&s->lock);

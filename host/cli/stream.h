@@ -43,5 +43,8 @@ void cli_stream_answer(cli_stream *s, const pn_check *c, uint32_t i, const pn_en
 void cli_stream_state_space(cli_stream *s, const pn_engine_result *res, const pn_net *net);
 /* Prints every answer still open as CANNOT_COMPUTE; nothing after. */
 void cli_stream_close(cli_stream *s);
+/* The same, then ends the process at once (exit status 0, as at the
+ * deadline): for failures no caller can return from (an MPI rank died). */
+void cli_stream_fail(cli_stream *s);
 
 #endif

@@ -12,13 +12,19 @@
  * A token count that outgrows its bit field stops the round; thread 0 then
  * widens the place, repacks every stored state into the new layout and
  * redoes the current level from its start (its successors already stored are
- * found again; edge counts roll back to the level's start). */
+ * found again; edge counts roll back to the level's start).
+ *
+ * As one rank's part of a distributed exploration (engine/part.h), each
+ * round also begins with the exchange of the successors other ranks own
+ * and ends with a collective that every rank's decision follows; widening
+ * then always restarts (a repacked state hashes to another owner). */
 #include "petrel/engine.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/part.h"
 #include "petrel/graph.h"
 #include "net/layout.h"
 #include "petrel/sysinfo.h"
@@ -36,6 +42,9 @@
 /* Internal run status: the compact layout overflowed, explore again with
  * the wider fields (pn_explore restarts; never seen by callers). */
 #define ENGINE_RESTART 100
+/* Distributed: the least room of one outbox for one destination (1 MiB),
+ * so that a round sends enough to be worth its collectives. */
+#define ENGINE_BOX_MIN_BYTES (1ULL << 20)
 
 
 typedef struct engine_worker engine_worker;
@@ -76,6 +85,12 @@ typedef struct engine {
     pthread_cond_t gate_cond;
     int gate;                  /* 0 wait, 1 go, -1 thread creation failed */
     engine_worker *workers;
+    /* Distributed (o->part): the workers' outboxes (NULL with one rank),
+     * what the last exchange brought, and the states of all ranks. */
+    pn_outbox **boxes;
+    uint64_t box_bytes;
+    const uint64_t *recv;
+    uint64_t n_recv, all_states, all_edges;
 } engine;
 
 struct engine_worker {
@@ -88,6 +103,7 @@ struct engine_worker {
     uint64_t *ids;        /* record_graph: successor ids of one state */
     uint64_t *pairs;      /* record_graph: (src << 32 | dst) */
     uint64_t n_pairs, cap_pairs, pairs_at_level;
+    pn_outbox box;        /* distributed: successors for other ranks */
     pthread_t thread;
 };
 
@@ -109,7 +125,8 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
 /* What the table and store hold now (compact: the window, not every id). */
 static uint64_t engine_held_bytes(const engine *e)
 {
-    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->g->words);
+    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->g->words) +
+           e->box_bytes;
 }
 
 static bool engine_grow_tree(engine *e, uint64_t store_cap)
@@ -310,8 +327,10 @@ static int engine_widen(engine *e)
 {
     if (!pn_layout_widen(e->widths, e->widen, e->cn->n_places))
         return PN_RUN_TOKEN_OVERFLOW;
-    if (e->compact)
-        return ENGINE_RESTART; /* the window lacks the states before it */
+    /* Compact: the window lacks the states before it. Distributed: a
+     * repacked state hashes to another rank. */
+    if (e->compact || e->o->part != NULL)
+        return ENGINE_RESTART;
     pn_layout *lay = NULL;
     pn_error err = {0};
     if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
@@ -354,10 +373,11 @@ static void engine_report(engine *e, double now)
     if (e->o->progress == NULL || e->o->progress_interval_s <= 0 || now < e->next_progress)
         return;
     e->next_progress = now + e->o->progress_interval_s;
-    uint64_t edges = 0;
-    for (uint32_t i = 0; i < e->nthreads; i++)
+    uint64_t edges = e->o->part != NULL ? e->all_edges : 0;
+    for (uint32_t i = 0; e->o->part == NULL && i < e->nthreads; i++)
         edges += __atomic_load_n(&e->workers[i].edges, __ATOMIC_RELAXED);
-    pn_progress p = {.states = __atomic_load_n(&e->count, __ATOMIC_RELAXED),
+    pn_progress p = {.states = e->o->part != NULL ? e->all_states
+                                                  : __atomic_load_n(&e->count, __ATOMIC_RELAXED),
                      .edges = edges,
                      .level = e->level,
                      .frontier = e->level_end - e->level_begin,
@@ -382,6 +402,10 @@ static void engine_next_level(engine *e)
     e->level_begin = e->level_end;
     e->level_end = e->count;
     e->cursor = e->level_begin;
+    /* A rank of a distributed run can start two levels at the same id (the
+     * first was empty here): the degree is the new level's, not keyed by
+     * where it begins. */
+    e->degree_for = 0;
     for (uint32_t i = 0; i < e->nthreads; i++) {
         e->workers[i].edges_at_level = e->workers[i].edges;
         e->workers[i].pairs_at_level = e->workers[i].n_pairs;
@@ -390,9 +414,15 @@ static void engine_next_level(engine *e)
         e->level++;
 }
 
+static void engine_plan_part(engine *e);
+
 /* Thread 0 only: called with every other worker parked at the barrier. */
 static void engine_plan(engine *e)
 {
+    if (e->o->part != NULL) {
+        engine_plan_part(e);
+        return;
+    }
     if (engine_stopped(e)) {
         e->done = 1;
         return;
@@ -420,6 +450,139 @@ static void engine_plan(engine *e)
         engine_set_stop(e, r);
         e->done = 1;
     }
+}
+
+/* ---- one rank's part of a distributed exploration (engine/part.h) -------- */
+
+/* Room in each outbox for twice what one thread's chunks in flight can
+ * send (outboxes are empty between rounds, when this runs). */
+static int engine_part_boxes(engine *e)
+{
+    if (e->boxes == NULL)
+        return 0;
+    uint32_t words = e->g->words, ranks = e->o->part->ranks;
+    uint64_t need = 2 * (engine_round_need(e) / e->nthreads);
+    uint64_t least = ENGINE_BOX_MIN_BYTES / (words * sizeof(uint64_t));
+    uint64_t cap = need > least ? need : least;
+    if (cap <= e->workers[0].box.cap)
+        return 0;
+    uint64_t bytes = (uint64_t)e->nthreads * (ranks - 1) * cap * words * sizeof(uint64_t);
+    if (e->memory && engine_held_bytes(e) - e->box_bytes + bytes > e->memory)
+        return PN_RUN_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < e->nthreads; i++) {
+        pn_outbox *b = &e->workers[i].box;
+        for (uint32_t d = 0; d < ranks; d++) {
+            if (d == b->self)
+                continue;
+            uint64_t *p = realloc(b->states[d], cap * words * sizeof *p);
+            if (p == NULL)
+                return PN_RUN_OUT_OF_MEMORY;
+            b->states[d] = p;
+        }
+        b->cap = cap;
+    }
+    e->box_bytes = bytes;
+    return 0;
+}
+
+/* Whether w's outbox can take what one more chunk may send. */
+static bool engine_box_room(const engine_worker *w)
+{
+    const pn_outbox *b = w->scratch.outbox;
+    if (b == NULL)
+        return true;
+    uint64_t need = engine_round_need(w->e) / w->e->nthreads;
+    for (uint32_t d = 0; d < b->ranks; d++)
+        if (b->n[d] + need > b->cap)
+            return false;
+    return true;
+}
+
+/* Thread 0, between rounds: the outboxes go to their owners and what came
+ * here is made room for (the workers insert it next). A rank that stops
+ * keeps exchanging (every rank joins every collective) but drops what it
+ * receives. */
+static void engine_part_exchange(engine *e)
+{
+    const pn_part *pt = e->o->part;
+    int r = pt->exchange(pt->ctx, e->boxes, e->boxes != NULL ? e->nthreads : 0, e->g->words,
+                         &e->recv, &e->n_recv);
+    for (uint32_t i = 0; e->boxes != NULL && i < e->nthreads; i++)
+        memset(e->workers[i].box.n, 0, pt->ranks * sizeof *e->workers[i].box.n);
+    if (r == 0 && e->n_recv != 0 && !engine_stopped(e))
+        r = engine_grow(e, e->n_recv + engine_round_need(e));
+    if (r != 0)
+        engine_set_stop(e, r);
+    if (engine_stopped(e))
+        e->n_recv = 0;
+}
+
+/* Worker w's slice of the received states into the table: new ones join
+ * the next level (batched like successors, pn_expand.h). */
+static void engine_part_insert(engine_worker *w)
+{
+    engine *e = w->e;
+    uint32_t words = e->g->words;
+    pn_expand_scratch *b = &w->scratch;
+    pn_expand_out out = {0};
+    uint64_t lo, hi;
+    engine_slice(w, e->n_recv, &lo, &hi);
+    for (uint64_t i = lo; i < hi; i++) {
+        const uint64_t *s = e->recv + i * words;
+        uint64_t h = pn_state_hash(s, words);
+        const uint64_t *slots = e->view.ctable.n ? e->view.ctable.slots : e->view.slots;
+        PN_PREFETCH(&slots[pn_expand_home(&e->view, h)]);
+        pn_store_write(b->succ + (uint64_t)b->n * words, s, words);
+        b->hash[b->n] = h;
+        b->trans[b->n] = 0;
+        if (++b->n == PN_EXPAND_BATCH)
+            pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+    }
+    pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+}
+
+/* Thread 0: engine_plan for one rank. The collective makes every rank see
+ * the same stop, the same end of level and the same widening, so all take
+ * the same branch; a stop found here (growth) is agreed next round. */
+static void engine_plan_part(engine *e)
+{
+    const pn_part *pt = e->o->part;
+    pn_part_agree a = {.stop = (uint64_t)engine_stopped(e),
+                       .busy = e->cursor < e->level_end,
+                       .widen_any = (uint64_t)e->need_widen,
+                       .widen = e->widen,
+                       .next = e->count - e->level_end,
+                       .states = e->count};
+    for (uint32_t i = 0; i < e->nthreads; i++)
+        a.edges += e->workers[i].edges;
+    pt->agree(pt->ctx, &a, e->cn->n_places);
+    e->all_states = a.states;
+    e->all_edges = a.edges;
+    if (a.stop != 0) {
+        e->stop = (int)a.stop;
+        e->done = 1;
+        return;
+    }
+    if (!a.busy) {
+        if (a.widen_any) { /* e->widen is every rank's now: all widen alike */
+            e->stop = engine_widen(e);
+            e->done = 1;
+            return;
+        }
+        if (a.next == 0) {
+            e->done = 1;
+            return;
+        }
+        engine_next_level(e);
+        if (e->level_begin == e->level_end) /* empty here, not everywhere */
+            e->level++;
+    }
+    engine_level_degree(e);
+    int r = engine_grow(e, engine_round_need(e));
+    if (r == 0)
+        r = engine_part_boxes(e);
+    if (r != 0)
+        engine_set_stop(e, r);
 }
 
 static void engine_track_tokens(engine_worker *w, const uint64_t *m, uint32_t n_marked)
@@ -516,7 +679,7 @@ static void engine_check_limits(engine_worker *w)
 static void engine_work(engine_worker *w)
 {
     engine *e = w->e;
-    while (!engine_stopped(e) && engine_has_room(e)) {
+    while (!engine_stopped(e) && engine_has_room(e) && engine_box_room(w)) {
         uint64_t c = __atomic_fetch_add(&e->cursor, e->chunk, __ATOMIC_RELAXED);
         if (c >= e->level_end)
             return;
@@ -532,6 +695,22 @@ static void engine_work(engine_worker *w)
             return;
         engine_check_limits(w);
     }
+}
+
+/* After thread 0 grew the table: every worker moves its slice over. */
+static void engine_rebuild(engine_worker *w)
+{
+    engine *e = w->e;
+    if (e->old_slots == NULL && e->rehash_ids == 0)
+        return;
+    engine_rehash_slice(w);
+    pthread_barrier_wait(&e->barrier);
+    if (w->id == 0) {
+        free(e->old_slots);
+        e->old_slots = NULL;
+        e->rehash_ids = 0;
+    }
+    pthread_barrier_wait(&e->barrier);
 }
 
 static void *engine_thread(void *arg)
@@ -551,19 +730,18 @@ static void *engine_thread(void *arg)
         pn_topology_pin(e->o->topology, w->id);
     for (;;) {
         pthread_barrier_wait(&e->barrier);
+        if (e->o->part != NULL) {
+            if (w->id == 0)
+                engine_part_exchange(e);
+            pthread_barrier_wait(&e->barrier);
+            engine_rebuild(w);
+            engine_part_insert(w);
+            pthread_barrier_wait(&e->barrier);
+        }
         if (w->id == 0)
             engine_plan(e);
         pthread_barrier_wait(&e->barrier);
-        if (e->old_slots != NULL || e->rehash_ids != 0) { /* the table grew */
-            engine_rehash_slice(w);
-            pthread_barrier_wait(&e->barrier);
-            if (w->id == 0) {
-                free(e->old_slots);
-                e->old_slots = NULL;
-                e->rehash_ids = 0;
-            }
-            pthread_barrier_wait(&e->barrier);
-        }
+        engine_rebuild(w);
         if (e->done)
             return NULL;
         engine_work(w);
@@ -604,8 +782,14 @@ static void engine_release(engine *e)
             free(e->workers[i].pairs);
             free(e->workers[i].marking);
             free(e->workers[i].marked);
+            for (uint32_t d = 0; e->workers[i].box.states != NULL && d < e->workers[i].box.ranks;
+                 d++)
+                free(e->workers[i].box.states[d]);
+            free(e->workers[i].box.states);
+            free(e->workers[i].box.n);
         }
     free(e->workers);
+    free(e->boxes);
     free(e->view.slots);
     free(e->view.ctable.slots);
     free(e->old_slots);
@@ -621,6 +805,31 @@ bool pn_engine_compact(const pn_engine_opts *o, uint32_t words)
 {
     return !o->keep_parents && !o->record_graph && !o->keep_states && !o->full_store &&
            words == 1;
+}
+
+/* Distributed over several ranks: an empty outbox per worker (sized by
+ * engine_part_boxes once the round's need is known). */
+static pn_status engine_setup_boxes(engine *e)
+{
+    const pn_part *pt = e->o->part;
+    if (pt == NULL || pt->ranks < 2)
+        return PN_OK;
+    e->boxes = calloc(e->nthreads, sizeof *e->boxes);
+    if (e->boxes == NULL)
+        return PN_ERR_NOMEM;
+    for (uint32_t i = 0; i < e->nthreads; i++) {
+        pn_outbox *b = &e->workers[i].box;
+        b->self = pt->rank;
+        b->ranks = pt->ranks;
+        b->words = e->g->words;
+        b->states = calloc(pt->ranks, sizeof *b->states);
+        b->n = calloc(pt->ranks, sizeof *b->n);
+        if (b->states == NULL || b->n == NULL)
+            return PN_ERR_NOMEM;
+        e->boxes[i] = b;
+        e->workers[i].scratch.outbox = b;
+    }
+    return PN_OK;
 }
 
 /* widths: the field widths to start from (a restart), or NULL. */
@@ -653,6 +862,8 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
             (w->ids = malloc(((size_t)e->g->n_transitions + 1) * sizeof *w->ids)) == NULL)
             return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
     }
+    if (engine_setup_boxes(e) != PN_OK)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for worker buffers");
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
     uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
     e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
@@ -673,6 +884,12 @@ static int engine_seed(engine *e)
     if (r != 0)
         return r;
     uint64_t h = pn_state_hash(s, e->g->words);
+    e->level_begin = e->cursor = 0;
+    const pn_part *pt = e->o->part;
+    if (pt != NULL && pn_part_owner(h, pt->ranks) != pt->rank) {
+        e->level_end = 0; /* another rank's: this one starts empty */
+        return 0;
+    }
     if (e->compact) {
         pn_ctable_insert(&e->view.ctable, s[0], h);
         e->view.store[0] = s[0];
@@ -770,6 +987,11 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
     *ran = threads;
     pn_status st = engine_setup(&e, *widths, err);
     int r = st == PN_OK ? engine_seed(&e) : 0;
+    /* A rank that cannot start still joins the collectives, to stop them. */
+    if (st == PN_OK && r != 0 && o->part != NULL) {
+        e.stop = r;
+        r = 0;
+    }
     if (st == PN_OK && r == 0) {
         if (pthread_barrier_init(&e.barrier, NULL, threads) != 0) {
             engine_release(&e);

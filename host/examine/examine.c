@@ -12,6 +12,7 @@
 #include "examine/global_col.h"
 #include "examine/split.h"
 #include "petrel/ctl.h"
+#include "petrel/dist.h"
 #include "petrel/gpu.h"
 #include "petrel/graph.h"
 #include "petrel/linear.h"
@@ -405,6 +406,9 @@ typedef struct portfolio {
     const char **by;        /* per answer: the step that decided it */
     double *at;             /* per answer: seconds from the start */
     double t0;
+    /* The examination's own portfolio in an MPI job (o->dist): its first
+     * exploration runs on every rank (pn_dist_command). */
+    bool dist_top;
 } portfolio;
 
 static uint32_t portfolio_open_targets(const pn_check *c)
@@ -490,6 +494,16 @@ static pn_status portfolio_explore(portfolio *p, pn_engine_opts *eo, pn_error *e
     return pn_explore(p->cn, eo, p->res, err);
 }
 
+/* The exploration step: in an MPI job, the examination's first one runs
+ * on every rank (unless traces need the ids one process keeps); the probe,
+ * later explorations and those of sub-portfolios stay on this process. */
+static pn_status portfolio_explore_all(portfolio *p, pn_engine_opts *eo, pn_error *err)
+{
+    if (p->dist_top && pn_dist_command(eo->dist, !eo->keep_parents, p->cn, p->c))
+        return pn_dist_explore(eo->dist, p->cn, eo, p->c, p->res, err);
+    return portfolio_explore(p, eo, err);
+}
+
 /* The visitor's BFS; a complete one decides every reachability answer. */
 static pn_status step_explore(portfolio *p, double share, pn_error *err)
 {
@@ -498,7 +512,7 @@ static pn_status step_explore(portfolio *p, double share, pn_error *err)
     eo.budget = share < 1.0 ? &b : p->budget;
     eo.visitor = pn_check_visitor(p->c);
     eo.record_graph = eo.keep_states = false;
-    pn_status st = portfolio_explore(p, &eo, err);
+    pn_status st = portfolio_explore_all(p, &eo, err);
     pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
     p->finished = true;
     return st;
@@ -715,8 +729,25 @@ static void portfolio_report(const portfolio *p)
             per[STEP_LOCAL], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
 }
 
+/* A rank other than 0 of an MPI job: rank 0 runs the steps; this one waits
+ * for its command and joins the exploration it starts. */
+static pn_status portfolio_follow(portfolio *p, pn_error *err)
+{
+    if (!pn_dist_command(p->o->dist, false, p->cn, p->c))
+        return PN_OK;
+    pn_engine_opts eo = *p->o;
+    eo.budget = p->budget;
+    eo.visitor = pn_check_visitor(p->c);
+    eo.record_graph = eo.keep_states = false;
+    pn_status st = pn_dist_explore(eo.dist, p->cn, &eo, p->c, p->res, err);
+    pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
+    return st;
+}
+
 static pn_status portfolio_run(portfolio *p, pn_error *err)
 {
+    if (p->dist_top && pn_dist_rank(p->o->dist) != 0)
+        return portfolio_follow(p, err);
     uint32_t n = pn_check_count(p->c), n_steps = 0;
     p->target = calloc((size_t)n + 1, 1);
     p->by = calloc((size_t)n + 1, sizeof *p->by);
@@ -739,6 +770,8 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
     }
     if (st == PN_OK)
         portfolio_report(p);
+    if (p->dist_top) /* no exploration for the other ranks: release them */
+        pn_dist_command(p->o->dist, false, NULL, NULL);
     free(p->target);
     free(p->by);
     free(p->at);
@@ -759,7 +792,8 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, pn_engine_kin
     pn_check_add_techniques(c, extra);
     pn_check_on_decide(c, o->on_decide, o->on_decide_ctx);
     portfolio p = {.cn = cn, .exam = exam, .kind = kind, .set = set, .o = o, .budget = budget,
-                   .diag = diag, .c = c, .res = res, .t0 = pn_clock_now()};
+                   .diag = diag, .c = c, .res = res, .t0 = pn_clock_now(),
+                   .dist_top = o->dist != NULL};
     pn_status st = portfolio_run(&p, err);
     if (st != PN_OK) {
         pn_check_free(c);
@@ -825,6 +859,14 @@ static pn_status examine_state_space(const pn_cnet *cn, pn_engine_kind kind,
                                      const pn_engine_opts *o, FILE *diag,
                                      pn_engine_result *res, pn_error *err)
 {
+    /* Every rank of the MPI job, on the CPU, once all hold the net (a rank
+     * that timed out while reading did not: rank 0 then explores alone). */
+    if (o->dist != NULL && pn_dist_command(o->dist, true, cn, NULL))
+        return pn_dist_explore(o->dist, cn, o, NULL, res, err);
+    if (o->dist != NULL && pn_dist_rank(o->dist) != 0) {
+        memset(res, 0, sizeof *res);
+        return PN_OK;
+    }
     if (kind == PN_ENGINE_GPU || kind == PN_ENGINE_GPU_OR_CPU) {
         pn_status st = pn_gpu_explore(cn, o, res, err);
         if (st == PN_OK || kind == PN_ENGINE_GPU)
@@ -849,16 +891,29 @@ void pn_report_free(pn_report *r)
     free(r);
 }
 
+pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
+                          uint64_t *n_out, pn_error *err)
+{
+    if (r->reduced != NULL)
+        return pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
+    *n_out = n;
+    *out = malloc((n + 1) * sizeof **out);
+    if (*out == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    memcpy(*out, trans, n * sizeof **out);
+    return PN_OK;
+}
+
 /* Structural reductions (host/reduce) where they preserve exam's answers:
  * the reduced net and formulas replace the original ones (the report keeps
- * them: the check borrows them). Traces are not mapped back, so --trace
- * explores the original net. A failed reduction is only a note. */
+ * them: the check borrows them; pn_report_trace maps traces back). A
+ * failed reduction is only a note. */
 static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                                  const pn_examine_opts *opts, pn_engine_opts *o,
                                  pn_budget *budget, pn_report *r, pn_error *err)
 {
     pn_reduced *red = NULL;
-    if (!opts->no_reduce && !o->keep_parents && pn_reduce_applies(exam)) {
+    if (!opts->no_reduce && pn_reduce_applies(exam)) {
         pn_reduce_opts ro = {.budget = budget, .verbose = o->verbose ? opts->diag : NULL};
         pn_error e = {0};
         if (pn_reduce(cn, exam, set, &ro, &red, &e) != PN_OK && opts->diag != NULL)

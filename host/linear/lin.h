@@ -95,6 +95,12 @@ typedef struct lin_inv {
 pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_error *err);
 void lin_inv_free(lin_inv *inv);
 
+/* Shrinks in[] to the largest siphon inside it (every transition that
+ * puts into the set takes from it), transitions with skip[t] (NULL: none)
+ * left out as never firing; its size, UINT32_MAX when out of time or
+ * memory (in[] then means nothing). */
+uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, double deadline);
+
 /* Commoner's property on a net whose input arcs all have weight 1: true
  * when every siphon contains a trap marked at m0, so no reachable marking
  * is dead (lin_siphon.c); false: not proven (search bounded by deadline). */

@@ -23,12 +23,14 @@
 #include <string.h>
 
 #include "linear/lin.h"
+#include "space/pt.h"
 
 #define SIPH_NODES 2000u
 
 typedef struct siph_run {
     const pn_cnet *cn;
     uint32_t *feed_off, *feed_t; /* per place: the transitions putting into it */
+    const uint8_t *skip;         /* per transition: never fires (NULL: none) */
     double deadline;
     uint32_t nodes;
 } siph_run;
@@ -47,7 +49,7 @@ static uint32_t siph_max(const siph_run *s, uint8_t *in)
         for (uint32_t p = 0; p < cn->n_places; p++) {
             for (uint32_t k = s->feed_off[p]; in[p] && k < s->feed_off[p + 1]; k++) {
                 uint32_t t = s->feed_t[k];
-                bool takes = false;
+                bool takes = s->skip != NULL && s->skip[t];
                 for (uint32_t a = cn->pre_off[t]; a < cn->pre_off[t + 1] && !takes; a++)
                     takes = in[cn->pre[a].place];
                 if (!takes) {
@@ -120,19 +122,10 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
                 return false; /* not ordinary on the input side */
     }
     siph_run s = {.cn = cn, .deadline = deadline};
-    uint32_t na = cn->post_off[T];
-    s.feed_off = calloc((size_t)P + 2, sizeof *s.feed_off);
-    s.feed_t = malloc(((size_t)na + 1) * sizeof *s.feed_t);
     uint8_t *x = malloc((size_t)P + 1), *must = calloc((size_t)P + 1, 1);
-    bool ok = s.feed_off != NULL && s.feed_t != NULL && x != NULL && must != NULL;
+    bool ok = pn_cnet_place_index(cn, true, &s.feed_off, &s.feed_t, NULL) == PN_OK && x != NULL &&
+              must != NULL;
     if (ok) {
-        for (uint32_t a = 0; a < na; a++)
-            s.feed_off[cn->post[a].place + 2]++;
-        for (uint32_t p = 0; p < P; p++)
-            s.feed_off[p + 2] += s.feed_off[p + 1];
-        for (uint32_t t = 0; t < T; t++)
-            for (uint32_t a = cn->post_off[t]; a < cn->post_off[t + 1]; a++)
-                s.feed_t[s.feed_off[cn->post[a].place + 1]++] = t;
         memset(x, 1, P);
         ok = siph_search(&s, x, must);
     }
@@ -141,4 +134,15 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
     free(x);
     free(must);
     return ok;
+}
+
+uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, double deadline)
+{
+    siph_run s = {.cn = cn, .skip = skip, .deadline = deadline};
+    uint32_t n = UINT32_MAX;
+    if (pn_cnet_place_index(cn, true, &s.feed_off, &s.feed_t, NULL) == PN_OK)
+        n = siph_max(&s, in);
+    free(s.feed_off);
+    free(s.feed_t);
+    return n;
 }

@@ -75,13 +75,15 @@ struct pn_check {
 
 static void check_tell_decided(pn_check *c, uint32_t i);
 
-static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t id)
+/* witness: the deciding state's id + 1; 0 when it is not this process's
+ * (a distributed exploration's other rank). */
+static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t witness)
 {
     int expected = 0;
     if (!__atomic_compare_exchange_n(&it->decided, &expected, (int)v, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))
         return false;
-    it->witness = id + 1;
+    it->witness = witness;
     check_tell_decided(c, (uint32_t)(it - c->items));
     return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
 }
@@ -164,27 +166,27 @@ static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint6
     switch (it->kind) {
     case ITEM_EF:
         return pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
-               check_decide(c, it, PN_VERDICT_TRUE, id);
+               check_decide(c, it, PN_VERDICT_TRUE, id + 1);
     case ITEM_AG:
         return !pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
-               check_decide(c, it, PN_VERDICT_FALSE, id);
+               check_decide(c, it, PN_VERDICT_FALSE, id + 1);
     case ITEM_BOUND: {
         /* A marking that reaches the proven bound makes it the answer. */
         uint64_t sum = check_sum(it, m);
         pn_atomic_max_u64(&it->max, sum);
-        return it->has_limit && sum >= it->limit && check_decide(c, it, PN_VERDICT_VALUE, id);
+        return it->has_limit && sum >= it->limit && check_decide(c, it, PN_VERDICT_VALUE, id + 1);
     }
     case ITEM_DEADLOCK:
-        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE, id);
+        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE, id + 1);
     case ITEM_ONESAFE:
-        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE, id);
+        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE, id + 1);
     case ITEM_QUASI:
-        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE, id);
+        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE, id + 1);
     case ITEM_STABLE:
-        return stable_none && check_decide(c, it, PN_VERDICT_FALSE, id);
+        return stable_none && check_decide(c, it, PN_VERDICT_FALSE, id + 1);
     case ITEM_LIVE: /* a reachable deadlock kills every transition */
         return n_enabled == 0 && c->cn->n_transitions > 0 &&
-               check_decide(c, it, PN_VERDICT_FALSE, id);
+               check_decide(c, it, PN_VERDICT_FALSE, id + 1);
     default:
         return false;
     }
@@ -302,6 +304,10 @@ static void check_count_work(pn_check *c)
 {
     bool bound = false;
     c->to_decide = 0;
+    /* The visitor stops when it has decided to_decide items: count from
+     * here. Decisions of an earlier exploration (the probe) are not among
+     * the items left, and counting them stopped the next one early. */
+    c->n_decided = 0;
     for (uint32_t i = 0; i < c->n; i++) {
         const check_item *it = &c->items[i];
         item_kind k = it->kind;
@@ -635,6 +641,71 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
     check_tell(c, i);
 }
 
+/* ---- merging across the ranks of a distributed exploration -------------- */
+
+void pn_check_shared_size(const pn_check *c, uint32_t *words, uint32_t *bytes)
+{
+    *words = 2 * c->n;
+    *bytes = (c->track_quasi ? c->cn->n_transitions : 0) + (c->track_stable ? c->cn->n_places : 0);
+}
+
+void pn_check_shared_get(const pn_check *c, uint64_t *words, uint8_t *bytes)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        words[2 * i] = (uint64_t)__atomic_load_n(&c->items[i].decided, __ATOMIC_ACQUIRE);
+        words[2 * i + 1] = __atomic_load_n(&c->items[i].max, __ATOMIC_RELAXED);
+    }
+    uint32_t k = 0;
+    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++)
+        bytes[k++] = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
+    for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++)
+        bytes[k++] = __atomic_load_n(&c->moved[p], __ATOMIC_RELAXED);
+}
+
+/* Whether every item a witness can decide is decided (bounds without a
+ * proven limit never are before the end). */
+static bool check_all_decided(const pn_check *c)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        const check_item *it = &c->items[i];
+        if (it->kind != ITEM_NONE && it->kind != ITEM_FIXED && it->decided == 0)
+            return false;
+    }
+    return true;
+}
+
+bool pn_check_shared_put(pn_check *c, const uint64_t *words, const uint8_t *bytes)
+{
+    uint32_t k = 0;
+    bool quasi_done = false, stable_none = false;
+    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++, k++)
+        if (bytes[k] && !c->seen[t]) {
+            c->seen[t] = 1;
+            quasi_done |= --c->n_unseen == 0;
+        }
+    for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++, k++)
+        if (bytes[k] && !c->moved[p]) {
+            c->moved[p] = 1;
+            stable_none |= --c->n_still == 0;
+        }
+    for (uint32_t i = 0; i < c->n; i++) {
+        check_item *it = &c->items[i];
+        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED || it->decided != 0)
+            continue;
+        if (it->kind == ITEM_BOUND) {
+            it->max = words[2 * i + 1] > it->max ? words[2 * i + 1] : it->max;
+            if (it->has_limit && it->max >= it->limit)
+                check_decide(c, it, PN_VERDICT_VALUE, 0);
+        } else if (words[2 * i] != 0) { /* a witness on another rank */
+            check_decide(c, it, (pn_verdict)words[2 * i], 0);
+        } else if ((it->kind == ITEM_QUASI && quasi_done) ||
+                   (it->kind == ITEM_STABLE && stable_none)) {
+            check_decide(c, it, it->kind == ITEM_QUASI ? PN_VERDICT_TRUE : PN_VERDICT_FALSE, 0);
+        }
+    }
+    return check_all_decided(c);
+}
+
 void pn_check_add_techniques(pn_check *c, uint32_t techniques)
 {
     c->extra |= techniques;
@@ -681,7 +752,7 @@ uint32_t pn_check_items(const pn_check *c, pn_item *items, bool *quasi, bool *st
 /* A counter decided the item: no single state witnesses it. */
 static void check_decide_by_count(pn_check *c, check_item *it, pn_verdict v)
 {
-    check_decide(c, it, v, UINT64_MAX); /* witness id + 1 wraps to 0: none */
+    check_decide(c, it, v, 0); /* no witness */
 }
 
 bool pn_check_items_found(pn_check *c, const pn_item *items, const pn_item_found *found,
@@ -707,7 +778,7 @@ bool pn_check_items_found(pn_check *c, const pn_item *items, const pn_item_found
             pn_verdict v = it->kind == ITEM_BOUND                                   ? PN_VERDICT_VALUE
                            : it->kind == ITEM_EF || it->kind == ITEM_DEADLOCK ? PN_VERDICT_TRUE
                                                                                   : PN_VERDICT_FALSE;
-            check_decide(c, it, v, found[k].witness);
+            check_decide(c, it, v, found[k].witness + 1);
         } else if (it->kind == ITEM_QUASI && c->n_unseen == 0) {
             check_decide_by_count(c, it, PN_VERDICT_TRUE);
         } else if (it->kind == ITEM_STABLE && c->n_still == 0) {

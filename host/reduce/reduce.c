@@ -10,12 +10,18 @@
  * over the observed places and transitions, deadlocks and maximal paths
  * included, is preserved; the null-transition rule alone only preserves
  * the reachable set and is kept to pure reachability. Post-agglomeration
- * is in reduce_agglo.c; pre-agglomeration and implicit places are not
- * implemented. */
+ * and pre-agglomeration are in reduce_agglo.c, dead transitions by the
+ * state equation in reduce_lp.c, places another one dominates in
+ * reduce_implicit.c. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "linear/lin.h"
+
+/* Time for the siphon rule: at most this, and a fortieth of the budget. */
+#define RED_SIPHON_SECONDS 0.5
 
 /* Per place: does some live transition raise it, change it, consume it,
  * and the most one needs from it. */
@@ -71,6 +77,46 @@ static uint32_t red_dead(red_work *w, const red_flow *f)
     return n;
 }
 
+/* Dead transitions by an unmarked siphon (Murata 1989, section VIII): a
+ * set S of places empty at m0 where every transition putting into S takes
+ * from S stays empty (none of them is ever enabled), so every transition
+ * with an input place in S is never enabled. S is the largest siphon among
+ * the places empty at m0 (lin_siphon_max), removed transitions left out as
+ * never firing. Catches cycles of empty places, which neither the rule
+ * above nor the state equation sees. */
+static pn_status red_dead_siphon(red_work *w, const pn_budget *budget, uint32_t *removed,
+                                 pn_error *err)
+{
+    const pn_cnet *cn = w->cn;
+    *removed = 0;
+    uint8_t *in = malloc((size_t)cn->n_places + 1), *skip = malloc((size_t)cn->n_transitions + 1);
+    if (in == NULL || skip == NULL) {
+        free(in);
+        free(skip);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        in[p] = cn->m0[p] == 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        skip[t] = !red_alive(w, t);
+    double left = budget != NULL ? pn_budget_left_s(budget) / 40 : RED_SIPHON_SECONDS;
+    double deadline = pn_clock_now() + (left < RED_SIPHON_SECONDS ? left : RED_SIPHON_SECONDS);
+    uint32_t n = lin_siphon_max(cn, skip, in, deadline);
+    for (uint32_t t = 0; n != 0 && n != UINT32_MAX && t < cn->n_transitions; t++) {
+        if (skip[t])
+            continue;
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+            if (in[cn->pre[k].place]) {
+                w->tmap[t] = RED_T_DEAD;
+                (*removed)++;
+                break;
+            }
+    }
+    free(in);
+    free(skip);
+    return PN_OK;
+}
+
 /* Constant places. No live transition changes p, so it holds m0(p) in
  * every reachable marking; its arcs are self-loops whose test always
  * holds (checked), so dropping them changes no enabledness. An observed
@@ -113,8 +159,11 @@ static pn_status red_round(red_work *w, red_flow *f, uint32_t *changed, pn_error
     red_flow_compute(w, f);
     got[PN_RED_CONSTANT_PLACE] = red_constant(w, f);
     got[PN_RED_SINK_PLACE] = red_sink(w, f);
-    uint32_t dup = 0, null = 0;
+    uint32_t dup = 0, null = 0, implicit = 0;
     pn_status st = red_duplicates(w, &dup, err);
+    if (st == PN_OK)
+        st = red_implicit(w, &implicit, err);
+    got[PN_RED_IMPLICIT_PLACE] = implicit;
     if (st == PN_OK && w->allow_null)
         st = red_null(w, &null, err);
     got[PN_RED_DUPLICATE_TRANS] = dup;
@@ -135,9 +184,19 @@ pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err)
     pn_status st = f.inc && f.chg && f.cons && f.maxpre ? PN_OK
                                                         : pn_fail(err, PN_ERR_NOMEM, "out of memory");
     uint32_t changed = 1;
-    while (st == PN_OK && changed > 0 && !pn_budget_expired(budget)) {
+    for (bool lp = w->with_lp; st == PN_OK && changed > 0 && !pn_budget_expired(budget);) {
         st = red_round(w, &f, &changed, err);
         w->rounds++;
+        if (st == PN_OK && changed == 0 && lp) { /* the costly rules once, on what is left */
+            lp = false;
+            uint32_t by_siphon = 0;
+            st = red_dead_siphon(w, budget, &by_siphon, err);
+            if (st == PN_OK)
+                st = red_dead_lp(w, budget, &changed, err);
+            w->removed[PN_RED_DEAD_SIPHON] += by_siphon;
+            w->removed[PN_RED_DEAD_LP] += changed;
+            changed += by_siphon;
+        }
     }
     free(f.inc);
     free(f.chg);

@@ -1,131 +1,199 @@
-/* Post-agglomeration (Berthelot 1986; Haddad & Pradat-Peyre, "New
- * efficient Petri nets reductions for parallel programs verification",
- * 2006; Thierry-Mieg 2020, "post agglomeration"): a place p whose only
- * consumer f needs nothing but one token of p is fused away, each producer
- * h of p becoming h followed by as many firings of f as h puts into p.
+/* Agglomerations (Berthelot, "Transformations and decompositions of
+ * nets", 1986; Haddad & Pradat-Peyre, "New efficient Petri nets reductions
+ * for parallel programs verification", 2006; Thierry-Mieg, "Structural
+ * reductions revisited", Petri Nets 2020, "pre" and "post agglomeration"):
+ * a place p between its producers H and its consumers F is fused away,
+ * each pair becoming one transition that fires the pair in sequence.
  *
- * Conditions (checked below): p unobserved, m0(p) = 0; f is p's only
- * consumer, pre(f) = {p: 1}, f does not produce into p; no producer is f;
- * f, the producers and f's output places unobserved, where a place is
- * also observed when an observed transition reads it (fireable(t) reads
- * t's input places: the end markings below differ on f's outputs).
+ * A place is "read" below when a formula observes it or an observed
+ * transition consumes from it (fireable(t) reads t's input places). Both
+ * rules need p unread, m0(p) = 0, H and F disjoint and unobserved.
  *
- * Why it preserves the reachable markings projected on the observed places
- * and the deadlocks: a reduced run is an original run (f is enabled right
- * after h). Conversely, in an original run each firing of f can move to
- * just after a firing of h that produced its token (f reads p only; moving
- * f earlier only adds tokens that later transitions, none of which
- * consumes p, may use), and the tokens still in p can be consumed the
- * same way: the end marking then differs only on p and f's outputs, all
- * unobserved. A deadlock has p empty (else f is enabled), so all firings
- * of f happened and the end marking is the same; hf is enabled exactly
- * when h is. Not for LTL (intermediate markings disappear) nor formulas
- * with deadlock atoms under negation. */
+ * Post-agglomeration: every f in F needs nothing but one token of p
+ * (pre(f) = {p: 1}) and produces neither into p nor into a read place;
+ * with one consumer f, each h becomes h f^w (w: what h puts into p);
+ * with several, each h puts one token into p and becomes |F| transitions
+ * h f. Why: a reduced run is an original run (f is enabled right after
+ * h). Conversely, in an original run each firing of f can move to just
+ * after the firing of h that produced its token (f reads p only; moving f
+ * earlier only adds tokens, which disable nothing), and the tokens still
+ * in p can be consumed the same way: the end marking differs only on p
+ * and F's outputs, none read. A deadlock has p empty (else some f is
+ * enabled), so the end marking is the same; h f is enabled exactly when h
+ * is.
+ *
+ * Pre-agglomeration: p has one producer h, whose only output is one token
+ * into p, whose input places are unread and consumed by h alone, and each
+ * f in F takes one token from p; each f becomes h f and h goes. Why: h
+ * only needs places no other transition touches, so a firing of h can be
+ * delayed until just before the f that takes its token (nothing else
+ * waits for h's output, nothing can disable h meanwhile), and a firing of
+ * h whose token no f takes can be dropped: the end marking differs only
+ * on p and h's inputs, none read. A reduced run is an original run. A
+ * deadlock of the original (h disabled) maps to the marking with the
+ * pending firings of h undone, where h f is disabled since f's other
+ * inputs are the same; a reduced deadlock where h is enabled becomes one
+ * in the original after firing h until its inputs run out, since h f
+ * disabled with h enabled means f lacks another input, which h does not
+ * give.
+ *
+ * Both keep the reachable markings projected on the observed places and
+ * the deadlocks, not the intermediate markings: pure reachability and
+ * ReachabilityDeadlock only (not LTL, nor deadlock atoms in formulas). */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "space/pt.h"
+
+/* The most consumers a post-agglomeration multiplies its producers by,
+ * and the most transitions it may create. */
+#define AGG_MAX_F 4u
+#define AGG_MAX_PAIRS 64u
+#define AGG_MAX_W (1ULL << 31)
+
+enum { AGG_NONE = 0, AGG_POST, AGG_PRE };
+
 typedef struct agg_state {
     const pn_cnet *cn;
     const red_work *w;
     uint32_t *prod_off, *prod;  /* producers of each place (CSR) */
-    uint32_t *ncons, *cons;     /* consumers per place, and the last one */
+    uint32_t *cons_off, *cons;  /* consumers of each place (CSR) */
     uint8_t *used;              /* per transition: in a fusion this pass */
     uint8_t *pread;             /* per place: observed, or read by an observed transition */
-    uint32_t *fuse_p;           /* per producer h: the place fused (UINT32_MAX: none) */
-    uint32_t *fuse_f;           /* per place p fused: its consumer f; else UINT32_MAX */
+    uint8_t *kind;              /* per place: AGG_* */
 } agg_state;
 
 static uint64_t agg_post(const pn_cnet *cn, uint32_t t, uint32_t p)
 {
-    for (uint32_t k = cn->post_off[t]; k < cn->post_off[t + 1]; k++)
-        if (cn->post[k].place == p)
-            return cn->post[k].weight;
-    return 0;
+    return red_arc_weight(cn, false, t, p);
+}
+
+static uint64_t agg_pre(const pn_cnet *cn, uint32_t t, uint32_t p)
+{
+    return red_arc_weight(cn, true, t, p);
 }
 
 static pn_status agg_index(agg_state *a, pn_error *err)
 {
     const pn_cnet *cn = a->cn;
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    a->prod_off = calloc((size_t)P + 2, sizeof *a->prod_off);
-    a->prod = malloc(((size_t)cn->post_off[T] + 1) * sizeof *a->prod);
-    a->ncons = calloc((size_t)P + 1, sizeof *a->ncons);
-    a->cons = calloc((size_t)P + 1, sizeof *a->cons);
+    pn_status st = pn_cnet_place_index(cn, true, &a->prod_off, &a->prod, err);
+    if (st == PN_OK)
+        st = pn_cnet_place_index(cn, false, &a->cons_off, &a->cons, err);
+    if (st != PN_OK)
+        return st;
     a->used = calloc((size_t)T + 1, 1);
     a->pread = calloc((size_t)P + 1, 1);
-    a->fuse_p = malloc(((size_t)T + 1) * sizeof *a->fuse_p);
-    a->fuse_f = malloc(((size_t)P + 1) * sizeof *a->fuse_f);
-    if (!a->prod_off || !a->prod || !a->ncons || !a->cons || !a->used || !a->fuse_p || !a->fuse_f ||
-        !a->pread)
+    a->kind = calloc((size_t)P + 1, 1);
+    if (!a->used || !a->pread || !a->kind)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    memset(a->fuse_p, 0xff, ((size_t)T + 1) * sizeof *a->fuse_p);
-    memset(a->fuse_f, 0xff, ((size_t)P + 1) * sizeof *a->fuse_f);
-    for (uint32_t t = 0; t < T; t++) {
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++) {
-            a->pread[cn->pre[k].place] |= a->w->tobs[t];
-            a->ncons[cn->pre[k].place]++;
-            a->cons[cn->pre[k].place] = t;
-        }
-        for (uint32_t k = cn->post_off[t]; k < cn->post_off[t + 1]; k++)
-            a->prod_off[cn->post[k].place + 2]++;
-    }
-    for (uint32_t p = 0; p < P; p++) {
-        a->pread[p] |= a->w->pobs[p];
-        a->prod_off[p + 2] += a->prod_off[p + 1];
-    }
     for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->post_off[t]; k < cn->post_off[t + 1]; k++)
-            a->prod[a->prod_off[cn->post[k].place + 1]++] = t;
+        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
+            a->pread[cn->pre[k].place] |= a->w->tobs[t];
+    for (uint32_t p = 0; p < P; p++)
+        a->pread[p] |= a->w->pobs[p];
     return PN_OK;
 }
 
-/* f's outputs unobserved, not p, and small enough to multiply. */
-static bool agg_consumer_ok(const agg_state *a, uint32_t p, uint32_t f)
+static uint32_t agg_nprod(const agg_state *a, uint32_t p)
 {
-    const pn_cnet *cn = a->cn;
-    if (a->used[f] || a->w->tobs[f] || cn->pre_off[f + 1] - cn->pre_off[f] != 1 ||
-        cn->pre[cn->pre_off[f]].weight != 1)
+    return a->prod_off[p + 1] - a->prod_off[p];
+}
+
+static uint32_t agg_ncons(const agg_state *a, uint32_t p)
+{
+    return a->cons_off[p + 1] - a->cons_off[p];
+}
+
+/* Free for a fusion: unobserved and in none yet. */
+static bool agg_free_t(const agg_state *a, uint32_t t)
+{
+    return !a->used[t] && !a->w->tobs[t];
+}
+
+/* The conditions both rules share: p unread, empty at m0, with producers
+ * and consumers, none of them both or taken. */
+static bool agg_place_ok(const agg_state *a, uint32_t p)
+{
+    if (a->pread[p] || a->cn->m0[p] != 0 || agg_nprod(a, p) == 0 || agg_ncons(a, p) == 0)
         return false;
-    for (uint32_t k = cn->post_off[f]; k < cn->post_off[f + 1]; k++)
-        if (cn->post[k].place == p || a->pread[cn->post[k].place] ||
-            cn->post[k].weight > (1ULL << 31))
+    for (uint32_t k = a->cons_off[p]; k < a->cons_off[p + 1]; k++)
+        if (!agg_free_t(a, a->cons[k]) || agg_post(a->cn, a->cons[k], p) > 0)
+            return false;
+    for (uint32_t k = a->prod_off[p]; k < a->prod_off[p + 1]; k++)
+        if (!agg_free_t(a, a->prod[k]))
             return false;
     return true;
 }
 
-static bool agg_candidate(const agg_state *a, uint32_t p)
+/* f needs only one token of p and produces into no read place. */
+static bool agg_post_consumer(const agg_state *a, uint32_t p, uint32_t f)
 {
     const pn_cnet *cn = a->cn;
-    if (a->pread[p] || cn->m0[p] != 0 || a->ncons[p] != 1 ||
-        a->prod_off[p] == a->prod_off[p + 1])
+    if (cn->pre_off[f + 1] - cn->pre_off[f] != 1 || agg_pre(cn, f, p) != 1)
         return false;
-    uint32_t f = a->cons[p];
-    if (!agg_consumer_ok(a, p, f))
+    for (uint32_t k = cn->post_off[f]; k < cn->post_off[f + 1]; k++)
+        if (a->pread[cn->post[k].place] || cn->post[k].weight > AGG_MAX_W)
+            return false;
+    return true;
+}
+
+static bool agg_post_ok(const agg_state *a, uint32_t p)
+{
+    uint32_t nf = agg_ncons(a, p), nh = agg_nprod(a, p);
+    if (nf > AGG_MAX_F || (uint64_t)nh * nf > AGG_MAX_PAIRS)
         return false;
+    for (uint32_t k = a->cons_off[p]; k < a->cons_off[p + 1]; k++)
+        if (!agg_post_consumer(a, p, a->cons[k]))
+            return false;
     for (uint32_t k = a->prod_off[p]; k < a->prod_off[p + 1]; k++) {
-        uint32_t h = a->prod[k];
-        if (h == f || a->used[h] || a->w->tobs[h] || agg_post(cn, h, p) > (1ULL << 31))
+        uint64_t w = agg_post(a->cn, a->prod[k], p);
+        if (w > AGG_MAX_W || (nf > 1 && w != 1))
             return false;
     }
     return true;
 }
 
-/* Greedy: each transition in one fusion per pass. */
-static uint32_t agg_choose(agg_state *a)
+/* p's one producer h: one token into p and nothing else, fed by unread
+ * places only h consumes; each consumer takes one token of p. */
+static bool agg_pre_ok(const agg_state *a, uint32_t p)
+{
+    const pn_cnet *cn = a->cn;
+    if (agg_nprod(a, p) != 1)
+        return false;
+    uint32_t h = a->prod[a->prod_off[p]];
+    if (cn->post_off[h + 1] - cn->post_off[h] != 1 || agg_post(cn, h, p) != 1 ||
+        cn->pre_off[h + 1] == cn->pre_off[h])
+        return false;
+    for (uint32_t k = cn->pre_off[h]; k < cn->pre_off[h + 1]; k++) {
+        uint32_t q = cn->pre[k].place;
+        if (a->pread[q] || agg_ncons(a, q) != 1)
+            return false;
+    }
+    for (uint32_t k = a->cons_off[p]; k < a->cons_off[p + 1]; k++)
+        if (agg_pre(cn, a->cons[k], p) != 1)
+            return false;
+    return true;
+}
+
+/* Greedy: each transition in one fusion per pass; n[AGG_POST], n[AGG_PRE]
+ * count them. */
+static uint32_t agg_choose(agg_state *a, uint32_t n_kind[3])
 {
     uint32_t n = 0;
     for (uint32_t p = 0; p < a->cn->n_places; p++) {
-        if (!agg_candidate(a, p))
+        if (!agg_place_ok(a, p))
             continue;
-        uint32_t f = a->cons[p];
-        a->used[f] = 1;
-        a->fuse_f[p] = f;
-        for (uint32_t k = a->prod_off[p]; k < a->prod_off[p + 1]; k++) {
+        a->kind[p] = agg_post_ok(a, p) ? AGG_POST : agg_pre_ok(a, p) ? AGG_PRE : AGG_NONE;
+        if (a->kind[p] == AGG_NONE)
+            continue;
+        for (uint32_t k = a->cons_off[p]; k < a->cons_off[p + 1]; k++)
+            a->used[a->cons[k]] = 1;
+        for (uint32_t k = a->prod_off[p]; k < a->prod_off[p + 1]; k++)
             a->used[a->prod[k]] = 1;
-            a->fuse_p[a->prod[k]] = p;
-        }
+        n_kind[a->kind[p]]++;
         n++;
     }
     return n;
@@ -133,77 +201,58 @@ static uint32_t agg_choose(agg_state *a)
 
 /* ---- the fused net ------------------------------------------------------ */
 
-static bool agg_f_gone(const agg_state *a, uint32_t t)
+/* Post: each producer h as h f^w, or h f per consumer. */
+static void agg_plan_post(const agg_state *a, uint32_t p, red_plan *pl)
 {
-    return a->used[t] && a->fuse_p[t] == UINT32_MAX;
+    uint32_t nf = agg_ncons(a, p);
+    for (uint32_t k = a->prod_off[p]; k < a->prod_off[p + 1]; k++) {
+        uint32_t h = a->prod[k];
+        for (uint32_t j = a->cons_off[p]; j < a->cons_off[p + 1]; j++) {
+            pn_red_step w[2] = {{h, 1}, {a->cons[j], nf == 1 ? agg_post(a->cn, h, p) : 1}};
+            red_plan_add(pl, h, nf == 1 ? UINT32_MAX : a->cons[j], w, 2);
+        }
+    }
 }
 
-static pn_status agg_nodes(const agg_state *a, pn_net *net, red_maps *m, pn_error *err)
+/* Pre: each consumer f as h f. */
+static void agg_plan_pre(const agg_state *a, uint32_t p, red_plan *pl)
 {
-    const pn_net *src = a->cn->net;
-    for (uint32_t p = 0; p < a->cn->n_places; p++) {
-        m->pnew[p] = UINT32_MAX;
-        if (a->fuse_f[p] != UINT32_MAX)
-            continue;
-        int64_t i = pn_net_add_place(net, src->place_id[p], src->place_name[p], a->cn->m0[p], err);
-        if (i < 0)
-            return err->code;
-        m->pnew[p] = (uint32_t)i;
+    uint32_t h = a->prod[a->prod_off[p]];
+    for (uint32_t j = a->cons_off[p]; j < a->cons_off[p + 1]; j++) {
+        pn_red_step w[2] = {{h, 1}, {a->cons[j], 1}};
+        red_plan_add(pl, a->cons[j], UINT32_MAX, w, 2);
     }
-    for (uint32_t t = 0; t < a->cn->n_transitions; t++) {
-        m->tnew[t] = UINT32_MAX;
-        if (agg_f_gone(a, t))
-            continue;
-        int64_t i = pn_net_add_transition(net, src->trans_id[t], src->trans_name[t], err);
-        if (i < 0)
-            return err->code;
-        m->tnew[t] = (uint32_t)i;
-    }
-    return PN_OK;
 }
 
-/* h's arcs, with its output into the fused p replaced by w times f's. */
-static pn_status agg_arcs_of(const agg_state *a, pn_net *net, const red_maps *m, uint32_t h,
-                             pn_error *err)
+static pn_status agg_build(const agg_state *a, const pn_fml_set *set, const pn_reduced *prev,
+                           pn_reduced *r, pn_error *err)
 {
     const pn_cnet *cn = a->cn;
-    uint32_t t = m->tnew[h], p = a->fuse_p[h];
-    for (uint32_t k = cn->pre_off[h]; k < cn->pre_off[h + 1]; k++)
-        if (pn_net_add_arc(net, m->pnew[cn->pre[k].place], t, true, cn->pre[k].weight, err))
-            return err->code;
-    for (uint32_t k = cn->post_off[h]; k < cn->post_off[h + 1]; k++)
-        if (cn->post[k].place != p &&
-            pn_net_add_arc(net, m->pnew[cn->post[k].place], t, false, cn->post[k].weight, err))
-            return err->code;
-    if (p == UINT32_MAX)
-        return PN_OK;
-    uint32_t f = a->fuse_f[p];
-    uint64_t times = agg_post(cn, h, p);
-    for (uint32_t k = cn->post_off[f]; k < cn->post_off[f + 1]; k++)
-        if (pn_net_add_arc(net, m->pnew[cn->post[k].place], t, false, times * cn->post[k].weight,
-                           err))
-            return err->code;
-    return PN_OK;
-}
-
-static pn_status agg_build(const agg_state *a, const pn_fml_set *set, pn_reduced *r,
-                           pn_error *err)
-{
-    red_maps m = {malloc(((size_t)a->cn->n_places + 1) * sizeof *m.pnew),
-                  malloc(((size_t)a->cn->n_transitions + 1) * sizeof *m.tnew)};
-    r->net = pn_net_new(a->cn->net->id);
-    pn_status st = m.pnew && m.tnew && r->net ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    uint8_t *pstate = calloc((size_t)cn->n_places + 1, 1);
+    uint32_t n_out = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        n_out += !a->used[t];
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        n_out += a->kind[p] == AGG_POST  ? agg_nprod(a, p) * agg_ncons(a, p)
+                 : a->kind[p] == AGG_PRE ? agg_ncons(a, p)
+                                         : 0;
+    red_plan pl = {.pstate = pstate};
+    pn_status st = pstate != NULL ? red_plan_alloc(&pl, n_out, 2 * n_out, err)
+                                  : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    for (uint32_t t = 0; st == PN_OK && t < cn->n_transitions; t++)
+        if (!a->used[t])
+            red_plan_add(&pl, t, UINT32_MAX, &(pn_red_step){t, 1}, 1);
+    for (uint32_t p = 0; st == PN_OK && p < cn->n_places; p++) {
+        pstate[p] = a->kind[p] != AGG_NONE ? RED_P_GONE : RED_P_KEEP;
+        if (a->kind[p] == AGG_POST)
+            agg_plan_post(a, p, &pl);
+        else if (a->kind[p] == AGG_PRE)
+            agg_plan_pre(a, p, &pl);
+    }
     if (st == PN_OK)
-        st = agg_nodes(a, r->net, &m, err);
-    for (uint32_t t = 0; st == PN_OK && t < a->cn->n_transitions; t++)
-        if (!agg_f_gone(a, t))
-            st = agg_arcs_of(a, r->net, &m, t, err);
-    if (st == PN_OK)
-        st = pn_cnet_compile(r->net, &r->cn, err);
-    if (st == PN_OK && set != NULL)
-        st = red_map_set(a->w, &m, set, r->net, &r->set, err);
-    free(m.pnew);
-    free(m.tnew);
+        st = red_build(a->w, &pl, set, prev, r, err);
+    red_plan_free(&pl);
+    free(pstate);
     return st;
 }
 
@@ -211,12 +260,11 @@ static void agg_free(agg_state *a)
 {
     free(a->prod_off);
     free(a->prod);
-    free(a->ncons);
+    free(a->cons_off);
     free(a->cons);
     free(a->used);
     free(a->pread);
-    free(a->fuse_p);
-    free(a->fuse_f);
+    free(a->kind);
 }
 
 pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, uint32_t *fused,
@@ -229,14 +277,23 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
     pn_status st = red_work_init(&w, in->cn, exam, in->set, err);
     if (st == PN_OK && w.allow_agglo)
         st = agg_index(&a, err);
-    uint32_t n = st == PN_OK && w.allow_agglo ? agg_choose(&a) : 0;
+    uint32_t n_kind[3] = {0};
+    uint32_t n = st == PN_OK && w.allow_agglo ? agg_choose(&a, n_kind) : 0;
     pn_reduced *r = n > 0 ? calloc(1, sizeof *r) : NULL;
     if (n > 0 && r == NULL)
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory");
     if (st == PN_OK && r != NULL)
-        st = agg_build(&a, in->set, r, err);
+        st = agg_build(&a, in->set, in, r, err);
+    if (st == PN_ERR_UNSUPPORTED) { /* a fused word too heavy or long: no fusion this time */
+        pn_error_clear(err);
+        st = PN_OK;
+        n = 0;
+        pn_reduced_free(r);
+        r = NULL;
+    }
     if (st == PN_OK && r != NULL) {
-        r->removed[PN_RED_POST_AGGLOMERATION] = n;
+        r->removed[PN_RED_POST_AGGLOMERATION] = n_kind[AGG_POST];
+        r->removed[PN_RED_PRE_AGGLOMERATION] = n_kind[AGG_PRE];
         *out = r;
         *fused = n;
     } else {

@@ -1,6 +1,7 @@
 /* The reduction's entry point: what the formulas observe, the fixpoint of
- * the rules (reduce.c), then the reduced net (kept nodes in their order,
- * with their ids) and the formulas rewritten onto it. */
+ * the rules (reduce.c), then the reduced net (reduce_build.c: kept nodes in
+ * their order, with their ids), the formulas rewritten onto it, and
+ * traces on it expanded back onto the original net. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
@@ -81,54 +82,6 @@ void red_work_free(red_work *w)
     free(w->tmap);
 }
 
-/* ---- the reduced net ---------------------------------------------------- */
-
-static pn_status red_add_nodes(const red_work *w, pn_net *net, red_maps *m, pn_error *err)
-{
-    const pn_net *src = w->cn->net;
-    for (uint32_t p = 0; p < w->cn->n_places; p++) {
-        m->pnew[p] = UINT32_MAX;
-        if (w->pstate[p] == RED_P_GONE)
-            continue;
-        int64_t i = pn_net_add_place(net, src->place_id[p], src->place_name[p], w->cn->m0[p], err);
-        if (i < 0)
-            return err->code;
-        m->pnew[p] = (uint32_t)i;
-    }
-    for (uint32_t t = 0; t < w->cn->n_transitions; t++) {
-        m->tnew[t] = UINT32_MAX;
-        if (!red_alive(w, t))
-            continue;
-        int64_t i = pn_net_add_transition(net, src->trans_id[t], src->trans_name[t], err);
-        if (i < 0)
-            return err->code;
-        m->tnew[t] = (uint32_t)i;
-    }
-    return PN_OK;
-}
-
-static pn_status red_add_arcs(const red_work *w, pn_net *net, const red_maps *m, pn_error *err)
-{
-    const pn_cnet *cn = w->cn;
-    for (uint32_t t = 0; t < cn->n_transitions; t++) {
-        if (!red_alive(w, t))
-            continue;
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++) {
-            uint32_t p = cn->pre[k].place;
-            if (w->pstate[p] == RED_P_KEEP &&
-                pn_net_add_arc(net, m->pnew[p], m->tnew[t], true, cn->pre[k].weight, err) != PN_OK)
-                return err->code;
-        }
-        for (uint32_t k = cn->post_off[t]; k < cn->post_off[t + 1]; k++) {
-            uint32_t p = cn->post[k].place;
-            if (w->pstate[p] == RED_P_KEEP &&
-                pn_net_add_arc(net, m->pnew[p], m->tnew[t], false, cn->post[k].weight, err) != PN_OK)
-                return err->code;
-        }
-    }
-    return PN_OK;
-}
-
 /* ---- the formulas ------------------------------------------------------- */
 
 /* The kept transition t stands for (following duplicates), or a marker. */
@@ -207,23 +160,21 @@ pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *se
 
 /* ---- the entry point ---------------------------------------------------- */
 
-static pn_status red_build(const red_work *w, const pn_fml_set *set, pn_reduced *r,
-                           pn_error *err)
+/* The masks as a plan: kept places, and each live transition as itself. */
+static pn_status red_mask_build(const red_work *w, const pn_fml_set *set, const pn_reduced *prev,
+                                pn_reduced *r, pn_error *err)
 {
-    red_maps m = {malloc(((size_t)w->cn->n_places + 1) * sizeof *m.pnew),
-                  malloc(((size_t)w->cn->n_transitions + 1) * sizeof *m.tnew)};
-    r->net = pn_net_new(w->cn->net->id);
-    pn_status st = m.pnew && m.tnew && r->net ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < w->cn->n_transitions; t++)
+        n += red_alive(w, t);
+    red_plan pl = {.pstate = w->pstate};
+    pn_status st = red_plan_alloc(&pl, n, n, err);
+    for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++)
+        if (red_alive(w, t))
+            red_plan_add(&pl, t, UINT32_MAX, &(pn_red_step){t, 1}, 1);
     if (st == PN_OK)
-        st = red_add_nodes(w, r->net, &m, err);
-    if (st == PN_OK)
-        st = red_add_arcs(w, r->net, &m, err);
-    if (st == PN_OK)
-        st = pn_cnet_compile(r->net, &r->cn, err);
-    if (st == PN_OK && set != NULL)
-        st = red_map_set(w, &m, set, r->net, &r->set, err);
-    free(m.pnew);
-    free(m.tnew);
+        st = red_build(w, &pl, set, prev, r, err);
+    red_plan_free(&pl);
     return st;
 }
 
@@ -234,6 +185,10 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_SINK_PLACE] = "unread sink places",
     [PN_RED_NULL_TRANSITION] = "null transitions",
     [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
+    [PN_RED_PRE_AGGLOMERATION] = "pre-agglomerated places (and their producers)",
+    [PN_RED_DEAD_SIPHON] = "dead transitions (unmarked siphon)",
+    [PN_RED_IMPLICIT_PLACE] = "implicit places",
+    [PN_RED_DEAD_LP] = "dead transitions (state equation)",
 };
 
 static void red_report(const pn_reduced *r, FILE *f)
@@ -250,7 +205,8 @@ static void red_report(const pn_reduced *r, FILE *f)
 
 /* The rules that only remove (reduce.c, reduce_dup.c), to their fixpoint. */
 static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                           const pn_budget *budget, pn_reduced **out, pn_error *err)
+                           const pn_reduced *prev, const pn_budget *budget, pn_reduced **out,
+                           pn_error *err)
 {
     *out = NULL;
     pn_reduced *r = calloc(1, sizeof *r);
@@ -258,10 +214,11 @@ static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *se
     if (r == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     pn_status st = red_work_init(&w, cn, exam, set, err);
+    w.with_lp = prev == NULL;
     if (st == PN_OK)
         st = red_fixpoint(&w, budget, err);
     if (st == PN_OK)
-        st = red_build(&w, set, r, err);
+        st = red_mask_build(&w, set, prev, r, err);
     if (st == PN_OK) {
         memcpy(r->removed, w.removed, sizeof r->removed);
         r->rounds = w.rounds;
@@ -291,7 +248,7 @@ static pn_status red_agglo_loop(pn_reduced **cur, pn_exam exam, const pn_budget 
         uint32_t n = 0;
         st = red_agglomerate(*cur, exam, &fused, &n, err);
         if (st == PN_OK && n > 0)
-            st = red_masks(fused->cn, exam, fused->set, budget, &again, err);
+            st = red_masks(fused->cn, exam, fused->set, fused, budget, &again, err);
         if (st == PN_OK && again != NULL) {
             red_add_counts(again, *cur, fused);
             pn_reduced_free(*cur);
@@ -310,7 +267,7 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     const pn_budget *budget = o != NULL ? o->budget : NULL;
     double t0 = pn_clock_now();
     pn_reduced *r = NULL;
-    pn_status st = red_masks(cn, exam, set, budget, &r, err);
+    pn_status st = red_masks(cn, exam, set, NULL, budget, &r, err);
     if (st == PN_OK)
         st = red_agglo_loop(&r, exam, budget, err);
     if (st != PN_OK) {
@@ -326,6 +283,39 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     return PN_OK;
 }
 
+pn_status pn_reduce_expand(const pn_reduced *r, const uint32_t *trans, uint64_t n,
+                           uint32_t **out, uint64_t *n_out, pn_error *err)
+{
+    *out = NULL;
+    *n_out = 0;
+    uint64_t len = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (trans[i] == UINT32_MAX && ++len <= PN_RED_EXPAND_MAX)
+            continue;
+        for (uint32_t k = r->word_off[trans[i]]; k < r->word_off[trans[i] + 1]; k++)
+            if (__builtin_add_overflow(len, r->word[k].times, &len) || len > PN_RED_EXPAND_MAX)
+                return pn_fail(err, PN_ERR_UNSUPPORTED,
+                               "the trace on the original net has over %u steps",
+                               (unsigned)PN_RED_EXPAND_MAX);
+    }
+    uint32_t *o = malloc((len + 1) * sizeof *o);
+    if (o == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (trans[i] == UINT32_MAX) { /* a lasso's deadlock step: a deadlock of both nets */
+            o[at++] = UINT32_MAX;
+            continue;
+        }
+        for (uint32_t k = r->word_off[trans[i]]; k < r->word_off[trans[i] + 1]; k++)
+            for (uint64_t j = 0; j < r->word[k].times; j++)
+                o[at++] = r->word[k].t;
+    }
+    *out = o;
+    *n_out = len;
+    return PN_OK;
+}
+
 bool pn_reduce_changed(const pn_reduced *r)
 {
     return r != NULL && (r->net->n_places != r->places_before ||
@@ -338,6 +328,8 @@ void pn_reduced_free(pn_reduced *r)
     if (r == NULL)
         return;
     pn_fml_set_free(r->set);
+    free(r->word_off);
+    free(r->word);
     pn_cnet_free(r->cn);
     pn_net_free(r->net);
     free(r);

@@ -109,6 +109,19 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
 bool pn_check_bound_known(const pn_check *c, uint32_t i, uint64_t *limit,
                           uint32_t *techniques);
 
+/* ---- a distributed exploration (dist.h) ----------------------------------
+ * What the visitor learned from this process's states, as `words` 64-bit
+ * and `bytes` 8-bit entries (pn_check_shared_size) that merge across the
+ * ranks by element-wise maximum: per answer its verdict and its maximum;
+ * per transition "seen enabled" and per place "seen moved" where tracked.
+ * Called between rounds, with no visitor running. shared_put takes the
+ * maxima back: an answer a witness on another rank decided is decided here
+ * too (without a witness id: that state is not this process's). Returns
+ * true when every answer the exploration can decide is decided. */
+void pn_check_shared_size(const pn_check *c, uint32_t *words, uint32_t *bytes);
+void pn_check_shared_get(const pn_check *c, uint64_t *words, uint8_t *bytes);
+bool pn_check_shared_put(pn_check *c, const uint64_t *words, const uint8_t *bytes);
+
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
 

@@ -44,6 +44,8 @@ typedef struct pn_progress {
 } pn_progress;
 
 struct pn_check; /* check.h */
+struct pn_dist;  /* dist.h */
+struct pn_part;  /* host/engine/part.h */
 
 typedef struct pn_engine_opts {
     uint32_t threads;            /* 0: 1 */
@@ -77,6 +79,12 @@ typedef struct pn_engine_opts {
     /* The examination explores every interleaving: no stubborn sets
      * (petrel/stubborn.h) before the exploration. The engine ignores it. */
     bool no_por;
+    /* The MPI job this process is a rank of (dist.h), NULL: none. The
+     * driver then explores with pn_dist_explore; the engine ignores it. */
+    struct pn_dist *dist;
+    /* Set by pn_dist_explore only: this exploration is one rank's part of a
+     * distributed one (the states its hash owns; host/engine/part.h). */
+    const struct pn_part *part;
 } pn_engine_opts;
 
 typedef struct pn_engine_result {

@@ -36,9 +36,9 @@ typedef struct pn_examine_opts {
     /* One line per formula a checker could not answer (with the reason),
      * and the engine choice's notes; NULL: silent. */
     FILE *diag;
-    /* Structural reductions (reduce.h), skipped when no_reduce or traces
-     * are asked for (they are not mapped back); write_reduced (NULL: none)
-     * gets the reduced net as PNML. */
+    /* Structural reductions (reduce.h), skipped when no_reduce (traces on
+     * the reduced net map back: pn_report_trace); write_reduced (NULL:
+     * none) gets the reduced net as PNML. */
     bool no_reduce;
     const char *write_reduced;
     /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net
@@ -64,6 +64,12 @@ typedef struct pn_report {
 } pn_report;
 
 void pn_report_free(pn_report *r);
+
+/* trans[0..n), a firing sequence of the net r's check answered on, as one
+ * of the original net (*out malloc'd): expanded when r->reduced
+ * (pn_reduce_expand), else copied. */
+pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
+                          uint64_t *n_out, pn_error *err);
 
 /* Resolves *kind before anything is read (so that a bad request fails
  * early): AUTO becomes GPU_OR_CPU on a usable GPU, else CPU (with a note to

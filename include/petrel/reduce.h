@@ -1,16 +1,18 @@
 /* Structural reductions: a smaller net that answers an examination's
  * formulas the same way, with the formulas rewritten onto it.
  *
- * The rules (host/reduce/reduce.c) keep the reachable markings projected on
- * the observed places, the enabledness of every transition a formula or a
- * deadlock atom reads, and the maximal paths up to the removed places, so
- * the reduced net answers reachability (EF/AG), ReachabilityDeadlock,
- * UpperBounds and LTL like the original; the null-transition rule and the
- * post-agglomeration only keep the reachable markings projected on the
+ * The rules (host/reduce/reduce.c, reduce_implicit.c, reduce_lp.c,
+ * reduce_dup.c) keep the reachable markings projected on the observed
+ * places, the enabledness of every transition a formula or a deadlock atom
+ * reads, and the maximal paths up to the removed places, so the reduced
+ * net answers reachability
+ * (EF/AG), ReachabilityDeadlock, UpperBounds and LTL like the original;
+ * the null-transition rule and the pre- and post-agglomerations
+ * (reduce_agglo.c) only keep the reachable markings projected on the
  * observed places (and the deadlocks): they serve pure reachability,
  * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) and
- * CTL are not reduced. Traces are not mapped back: callers that need one
- * (--trace) explore the original net. */
+ * CTL are not reduced. Traces on the reduced net map back onto the
+ * original (pn_reduce_expand). */
 #ifndef PETREL_REDUCE_H
 #define PETREL_REDUCE_H
 
@@ -35,8 +37,13 @@ typedef enum pn_reduce_rule {
     PN_RED_DUPLICATE_TRANS,  /* same pre and post as a kept one */
     PN_RED_SINK_PLACE,       /* no transition consumes from it, no formula reads it */
     PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
-    PN_RED_POST_AGGLOMERATION, /* a place and its one consumer fused into its producers
+    PN_RED_POST_AGGLOMERATION, /* a place and its consumers fused into its producers
                                   (pure reachability and ReachabilityDeadlock only) */
+    PN_RED_DEAD_LP,          /* never enabled by the state equation (certified LP) */
+    PN_RED_PRE_AGGLOMERATION, /* a place and its one producer fused into its consumers
+                                 (as post-agglomeration) */
+    PN_RED_DEAD_SIPHON,      /* takes from a siphon empty at m0 */
+    PN_RED_IMPLICIT_PLACE,   /* never disables: another place dominates it */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
@@ -45,10 +52,20 @@ typedef struct pn_reduce_opts {
     FILE *verbose;            /* NULL: silent; else one line per rule */
 } pn_reduce_opts;
 
+/* times firings of original transition t. */
+typedef struct pn_red_step {
+    uint32_t t;
+    uint64_t times;
+} pn_red_step;
+
 typedef struct pn_reduced {
     pn_net *net;              /* the reduced net (ids and names of the kept nodes) */
     pn_cnet *cn;              /* compiled */
     pn_fml_set *set;          /* the formulas on net; NULL when the input set was */
+    /* Reduced transition u fires as the original's word
+     * word[word_off[u] .. word_off[u + 1]) (pn_reduce_expand). */
+    uint32_t *word_off;
+    pn_red_step *word;
     uint32_t removed[PN_RED_RULE_COUNT];
     uint32_t places_before, transitions_before;
     uint32_t rounds;
@@ -64,6 +81,18 @@ bool pn_reduce_applies(pn_exam exam);
  * compile failure leave *out NULL. */
 pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                     const pn_reduce_opts *o, pn_reduced **out, pn_error *err);
+/* The longest trace pn_reduce_expand writes. */
+#define PN_RED_EXPAND_MAX (1u << 26)
+
+/* The firing sequence trans[0..n) of r's net as one of the original net
+ * (*out malloc'd, *n_out long): each reduced transition replaced by its
+ * word. The original fires it from its initial marking whenever the
+ * reduced net fires trans, and reaches a marking equal on r's places
+ * (every rule's words are fireable sequences, see reduce_build.c).
+ * UINT32_MAX (a lasso's deadlock step) is copied as is: the rules keep the
+ * deadlocks. */
+pn_status pn_reduce_expand(const pn_reduced *r, const uint32_t *trans, uint64_t n,
+                           uint32_t **out, uint64_t *n_out, pn_error *err);
 /* True when anything was removed. */
 bool pn_reduce_changed(const pn_reduced *r);
 void pn_reduced_free(pn_reduced *r);

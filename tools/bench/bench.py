@@ -9,6 +9,13 @@ bytes/state, peak RSS and speedup over 1 thread. Writes a Markdown table
 
   tools/bench/bench.py --instances Referendum-PT-0015 Dekker-PT-020 --threads 1 2
   tools/bench/bench.py --group small --min-states 1000000 --threads 1 2 --repeat 3
+
+With --ranks, each run goes through `mpirun -np R` (the distributed engine,
+docs/architecture.md "Distributed exploration"; R = 0: the plain process, no
+mpirun), --threads per rank, and the table adds the bytes of states sent per
+state:
+
+  tools/bench/bench.py --instances Referendum-PT-0015 --threads 1 --ranks 0 1 2 4
 """
 import argparse
 import os
@@ -23,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 STATS = re.compile(
     r"(?P<states>\d+) states, (?P<edges>\d+) edges, \d+ levels in (?P<secs>[\d.]+) s .*?"
     r"(?:(?P<table>compact|full) table, )?(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
+SENT = re.compile(r"MPI rank\(s\): (?P<sent>\d+) bytes of states sent")
 
 
 def read_index(mcc):
@@ -35,15 +43,17 @@ def read_index(mcc):
     return rows
 
 
-def run_one(args, inst, threads):
-    cmd = [args.petrel, os.path.join(args.mcc, inst), "-e", "StateSpace",
+def run_one(args, inst, threads, ranks=0):
+    mpi = [] if ranks == 0 else ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks)]
+    cmd = mpi + [args.petrel, os.path.join(args.mcc, inst), "-e", "StateSpace",
            "--threads", str(threads), "--engine", args.engine, "--timeout", str(args.timeout)]
     if args.memory:
         cmd += ["--memory", args.memory]
     if args.full_store:
         cmd += ["--full-store"]
     t0 = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60, env=env)
     wall = time.time() - t0
     values = {}
     for line in p.stdout.splitlines():
@@ -51,6 +61,9 @@ def run_one(args, inst, threads):
         if len(f) >= 3 and f[0] == "STATE_SPACE":
             values[f[1]] = f[2]
     m = STATS.search(p.stderr)
+    sent = SENT.search(p.stderr)
+    if m:
+        m = dict(m.groupdict(), sent=sent["sent"] if sent else "0")
     return values, m, wall, p
 
 
@@ -72,6 +85,8 @@ def main():
     ap.add_argument("--min-states", type=float, default=0)
     ap.add_argument("--max-states", type=float, default=float("inf"))
     ap.add_argument("--threads", nargs="+", type=int, default=[1])
+    ap.add_argument("--ranks", nargs="+", type=int, default=None,
+                    help="MPI ranks (mpirun -np R; 0: no mpirun), side by side")
     ap.add_argument("--engine", default="cpu", choices=["cpu", "gpu", "auto"])
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs")
     ap.add_argument("--timeout", type=int, default=600)
@@ -91,12 +106,14 @@ def main():
         ap.error("no instances selected")
 
     rows, failed = [], False
+    mpi = args.ranks is not None
+    runs = [(th, rk) for th in args.threads for rk in (args.ranks or [0])]
     for inst in insts:
         base = None
-        for th in args.threads:
+        for th, rk in runs:
             best = None
             for _ in range(args.repeat):
-                values, m, wall, p = run_one(args, inst, th)
+                values, m, wall, p = run_one(args, inst, th, rk)
                 verdict = check(values, index[inst])
                 if verdict == "WRONG":
                     failed = True
@@ -105,29 +122,33 @@ def main():
                 elif best is None:
                     best = (verdict, None)
             verdict, m = best
+            label = f"{th}" if not mpi else f"{th} x {rk} rank(s)" if rk else f"{th}, no mpirun"
             if m is None:
-                rows.append((inst, th, verdict, None))
-                print(f"{inst:40s} threads={th} {verdict}", flush=True)
+                rows.append((inst, label, verdict, None))
+                print(f"{inst:40s} threads={label} {verdict}", flush=True)
                 continue
             secs = max(float(m["secs"]), 1e-9)
             sps, eps = int(m["states"]) / secs, int(m["edges"]) / secs
-            base = base or secs if th == args.threads[0] else base
+            base = base or secs if (th, rk) == runs[0] else base
             speedup = (base / secs) if base else 1.0
             r = dict(states=int(m["states"]), secs=secs, sps=sps, eps=eps, bps=float(m["bps"]),
-                     rss=float(m["rss"]), speedup=speedup, table=m["table"] or "full")
-            rows.append((inst, th, verdict, r))
-            print(f"{inst:40s} threads={th} {verdict:10s} {secs:8.2f} s {sps/1e6:7.2f} Mstates/s "
+                     rss=float(m["rss"]), speedup=speedup, table=m["table"] or "full",
+                     sent=int(m["sent"]) / max(int(m["states"]), 1))
+            rows.append((inst, label, verdict, r))
+            print(f"{inst:40s} threads={label} {verdict:10s} {secs:8.2f} s {sps/1e6:7.2f} Mstates/s "
                   f"{eps/1e6:7.2f} Medges/s {r['bps']:6.1f} B/state {r['rss']:8.1f} MB x{speedup:.2f}",
                   flush=True)
 
-    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | table | bytes/state | peak RSS (MB) | speedup |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    sent_head, sent_sep = (" sent bytes/state |", "---|") if mpi else ("", "")
+    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | table | bytes/state | peak RSS (MB) | speedup |" + sent_head,
+             "|---|---|---|---|---|---|---|---|---|---|---|" + sent_sep]
     for inst, th, verdict, r in rows:
         if r is None:
-            table.append(f"| {inst} | {th} | {verdict} | | | | | | | | |")
+            table.append(f"| {inst} | {th} | {verdict} | | | | | | | | |" + (" |" if mpi else ""))
         else:
+            sent = f" {r['sent']:.1f} |" if mpi else ""
             table.append(f"| {inst} | {th} | {verdict} | {r['states']} | {r['secs']:.2f} | {r['sps']/1e6:.2f} | "
-                         f"{r['eps']/1e6:.2f} | {r['table']} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |")
+                         f"{r['eps']/1e6:.2f} | {r['table']} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |" + sent)
     print("\n".join(table))
     if args.markdown:
         with open(args.markdown, "a") as f:
