@@ -188,25 +188,6 @@ bool expansion_replays(std::mt19937_64 &rng, const pn_cnet *orig, const pn_reduc
     return ok;
 }
 
-// Fires seq[0..n) on cn from *m; false when a step is not enabled. A
-// lasso's deadlock step (UINT32_MAX) needs m to be a deadlock.
-bool replay(const pn_cnet *cn, std::vector<uint64_t> &m, const uint32_t *seq, uint64_t n)
-{
-    std::vector<uint64_t> next(cn->n_places);
-    for (uint64_t i = 0; i < n; i++) {
-        if (seq[i] == UINT32_MAX) {
-            for (uint32_t t = 0; t < cn->n_transitions; t++)
-                if (pn_cnet_enabled(cn, m.data(), t))
-                    return false;
-            continue;
-        }
-        if (!pn_cnet_enabled(cn, m.data(), seq[i]) || !pn_cnet_fire(cn, m.data(), seq[i], next.data()))
-            return false;
-        m.swap(next);
-    }
-    return true;
-}
-
 // Answer i's trace (a reachability witness, or an LTL lasso) mapped onto
 // the original cn (pn_report_trace) replays there: a witness ends where
 // the formula's phi holds (E F phi) or fails (A G phi), a lasso's prefix
