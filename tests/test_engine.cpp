@@ -406,10 +406,11 @@ TEST(Engine, RandomNetsMatchReferenceBfs)
 
 namespace {
 
-pn_engine_result explore_store(const pn_cnet *cn, uint32_t threads, bool full_store)
+pn_engine_result explore_store(const pn_cnet *cn, uint32_t threads, bool full_store,
+                               pn_store_kind kind = PN_STORE_AUTO)
 {
     pn_engine_opts o = opts(threads);
-    o.full_store = full_store;
+    o.store = full_store ? PN_STORE_FULL : kind;
     return explore(cn, o);
 }
 
@@ -446,7 +447,7 @@ TEST(EngineCompact, UsedForOneWordMarkingsOnly)
 TEST(EngineCompact, SixtyFourOneSafePlacesFitOneWord)
 {
     // A token walks along a ring of P one-safe places (1 bit each): 64 bits
-    // fit the compact table, 65 need two words and the full store.
+    // fit the compact table, 65 need two words: tree-compressed keys in it.
     for (uint32_t P : {64u, 65u}) {
         std::vector<uint64_t> m0(P, 0);
         m0[0] = 1;
@@ -457,7 +458,9 @@ TEST(EngineCompact, SixtyFourOneSafePlacesFitOneWord)
         }
         Net n = make(m0, P, arcs);
         pn_engine_result r = explore_store(n.get(), 2, false);
-        EXPECT_EQ(r.compact, P == 64) << P;
+        EXPECT_TRUE(r.compact) << P;
+        EXPECT_EQ(r.tree, P == 65) << P;
+        EXPECT_EQ(r.state_words, P == 64 ? 1u : 2u);
         expect_space(r, P, P, 1, 1);
         pn_engine_result_free(&r);
     }

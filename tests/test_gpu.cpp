@@ -745,7 +745,7 @@ TEST_F(GpuEmulated, WideningNeedsMoreThanTheBudget)
     o.budget = &b4;
     Result cpu, r;
     pn_engine_opts full = o;
-    full.full_store = true;
+    full.store = PN_STORE_FULL;
     run(Engine::Cpu, n.get(), full, &cpu);
     run(Engine::Emulated, n.get(), o, &r);
     ASSERT_EQ(r.st, PN_OK) << r.msg;

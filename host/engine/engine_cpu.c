@@ -12,12 +12,19 @@
  * A token count that outgrows its bit field stops the round; thread 0 then
  * widens the place, repacks every stored state into the new layout and
  * redoes the current level from its start (its successors already stored are
- * found again; edge counts roll back to the level's start). */
+ * found again; edge counts roll back to the level's start).
+ *
+ * The states live in one of three sets (docs/architecture.md): the id
+ * table over whole markings (pn_table.h), the compact table of one-word
+ * markings (pn_ctable.h), or, for wider markings, tree compression
+ * (pn_treestore.h): markings become one-word keys kept in either of the
+ * other two, over a node set that grows like the id table. */
 #include "petrel/engine.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "petrel/graph.h"
 #include "net/layout.h"
@@ -40,6 +47,10 @@
 /* Internal run status: the compact layout overflowed, explore again with
  * the wider fields (pn_explore restarts; never seen by callers). */
 #define ENGINE_RESTART 100
+/* Tree mode: keys one worker claims at a time when re-encoding them after
+ * a widening. */
+#define ENGINE_REKEY_CHUNK 256ULL
+#define ENGINE_REKEY_BATCH 32
 
 
 typedef struct engine_worker engine_worker;
@@ -56,6 +67,23 @@ typedef struct engine {
     uint32_t *via;
     uint64_t slot_cap, store_cap, count;
     bool compact;         /* pn_ctable.h table; store = window from view.base */
+    bool tree;            /* pn_treestore.h: the stored states are keys */
+    pn_tstore ts;         /* tree: its node set is ts.nodes */
+    uint32_t *ts_kid;
+    uint64_t node_count, node_slot_cap, node_store_cap;
+    uint64_t node_rehash; /* tree: node ids still to reinsert after growth */
+    uint64_t nodes_per_succ; /* tree: new nodes one successor can add */
+    uint64_t *plan_words; /* tree: thread 0's decoding scratch (degree scan) */
+    uint32_t *plan_refs;
+    /* Tree mode, after a widening, until every key is re-encoded: the old
+     * tree and packing, the old compact table's keys and zero flag, and the
+     * keys' index range claimed by the workers (engine_rekey_slice). */
+    pn_tstore old_ts;
+    uint32_t *old_kid;
+    pn_layout *old_lay;
+    uint64_t *old_keys, old_keys_n;
+    bool old_zero;
+    uint64_t rekey_total, rekey_cursor;
     uint64_t has_zero;    /* compact: the all-zero marking is in the set */
     bool tight;           /* compact: the budget capped a growth (load 9/10) */
     uint64_t *old_slots;  /* compact: the table being replaced, or NULL */
@@ -92,6 +120,8 @@ struct engine_worker {
     uint64_t *ids;        /* record_graph: successor ids of one state */
     uint64_t *pairs;      /* record_graph: (src << 32 | dst) */
     uint64_t n_pairs, cap_pairs, pairs_at_level;
+    uint64_t *rk_words, *rk_wide; /* tree widening: a marking, old and new packing */
+    uint32_t *rk_refs, *rk_dirty; /* ENGINE_REKEY_BATCH of each */
     pthread_t thread;
 };
 
@@ -110,10 +140,24 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
-/* What the table and store hold now (compact: the window, not every id). */
+static uint64_t engine_node_bytes(uint64_t slots, uint64_t store)
+{
+    return (slots + store) * sizeof(uint64_t);
+}
+
+/* What the tables and stores hold now (compact: the window, not every id;
+ * tree: the keys' set and the nodes). */
 static uint64_t engine_held_bytes(const engine *e)
 {
-    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->g->words);
+    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->view.words) +
+           engine_node_bytes(e->node_slot_cap, e->node_store_cap);
+}
+
+/* Whether `bytes` of states' set and table, beside the nodes, fit the budget. */
+static bool engine_fits(const engine *e, uint64_t bytes)
+{
+    return e->memory == 0 ||
+           bytes + engine_node_bytes(e->node_slot_cap, e->node_store_cap) <= e->memory;
 }
 
 static bool engine_grow_tree(engine *e, uint64_t store_cap)
@@ -133,8 +177,8 @@ static void engine_rehash(engine *e)
 {
     memset(e->view.slots, 0, e->slot_cap * sizeof *e->view.slots);
     for (uint64_t id = 0; id < e->count; id++) {
-        const uint64_t *s = e->view.store + id * e->g->words;
-        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->g->words));
+        const uint64_t *s = e->view.store + id * e->view.words;
+        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->view.words));
     }
 }
 
@@ -166,24 +210,35 @@ static void engine_slice(const engine_worker *w, uint64_t n, uint64_t *lo, uint6
     *hi = *lo + per < n ? *lo + per : n;
 }
 
+/* Ids lo .. hi-1 of an id table back into its new, empty slots. */
+static void engine_reinsert_ids(const pn_table_view *v, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t i = lo; i < hi; i++) {
+        const uint64_t *s = v->store + i * v->words;
+        pn_table_reinsert_shared(v, i, pn_state_hash(s, v->words));
+    }
+}
+
 /* Worker w's share of a grown table's rebuild: the keys of the compact
- * table being replaced, or the ids whose slots the id table lost. The
- * inserts are atomic: the slices land in the new table at once. */
+ * table being replaced, or the ids whose slots the id table lost; and the
+ * tree's nodes when their set grew. The inserts are atomic: the slices
+ * land in the new tables at once. */
 static void engine_rehash_slice(engine_worker *w)
 {
     engine *e = w->e;
     uint64_t lo, hi;
     engine_slice(w, e->old_slots != NULL ? e->old_n : e->rehash_ids, &lo, &hi);
-    for (uint64_t i = lo; i < hi; i++) {
-        if (e->old_slots != NULL) {
+    if (e->old_slots != NULL) {
+        for (uint64_t i = lo; i < hi; i++) {
             uint64_t s = e->old_slots[i];
             if (s != 0)
                 pn_ctable_insert(&e->view.ctable, s, pn_state_hash(&s, 1));
-        } else {
-            const uint64_t *s = e->view.store + i * e->g->words;
-            pn_table_reinsert_shared(&e->view, i, pn_state_hash(s, e->g->words));
         }
+    } else {
+        engine_reinsert_ids(&e->view, lo, hi);
     }
+    engine_slice(w, e->node_rehash, &lo, &hi);
+    engine_reinsert_ids(&e->ts.nodes, lo, hi);
 }
 
 /* Compact mode: ids below store_cap fit both the table's load limit and
@@ -210,7 +265,8 @@ static uint64_t engine_compact_slots(engine *e, uint64_t want, uint64_t buf)
 {
     uint64_t slots = want / 5 * 8 > ENGINE_MIN_SLOTS ? want / 5 * 8 : ENGINE_MIN_SLOTS;
     uint64_t budget = e->memory;
-    uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1);
+    uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1) +
+                     engine_node_bytes(e->node_slot_cap, e->node_store_cap);
     if (budget == 0 || fixed + slots * sizeof(uint64_t) <= budget)
         return slots;
     uint64_t fit = budget > fixed ? (budget - fixed) / sizeof(uint64_t) : 0;
@@ -236,7 +292,7 @@ static int engine_grow_compact(engine *e, uint64_t need)
     if (want > engine_compact_limit(e) && (slots = engine_compact_slots(e, want, buf)) == 0)
         return PN_RUN_OUT_OF_MEMORY;
     uint64_t peak = engine_bytes(e, slots + (slots != e->slot_cap ? e->slot_cap : 0), buf, 1);
-    if (e->memory && peak > e->memory)
+    if (!engine_fits(e, peak))
         return PN_RUN_OUT_OF_MEMORY;
     if (buf != e->buf_cap) {
         uint64_t *store = realloc(e->view.store, buf * sizeof *store);
@@ -272,14 +328,14 @@ static int engine_grow(engine *e, uint64_t need)
     uint64_t store_cap = slots / 4 * 3;
     if (store_cap > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
-    if (e->memory &&
-        engine_bytes(e, slots, store_cap, e->g->words) > e->memory)
+    const uint32_t words = e->view.words;
+    if (!engine_fits(e, engine_bytes(e, slots, store_cap, words)))
         return PN_RUN_OUT_OF_MEMORY;
-    uint64_t *store = realloc(e->view.store, store_cap * e->g->words * sizeof(uint64_t));
+    uint64_t *store = realloc(e->view.store, store_cap * words * sizeof(uint64_t));
     if (store == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     e->view.store = store;
-    pn_sys_advise_huge(store, store_cap * e->g->words * sizeof(uint64_t));
+    pn_sys_advise_huge(store, store_cap * words * sizeof(uint64_t));
     if (!engine_grow_tree(e, store_cap))
         return PN_RUN_OUT_OF_MEMORY;
     e->store_cap = store_cap;
@@ -293,6 +349,67 @@ static int engine_grow(engine *e, uint64_t need)
     e->slot_cap = slots;
     e->rehash_ids = e->count; /* the workers reinsert ids 0 .. count-1 */
     return 0;
+}
+
+/* Tree mode: room for `need` more nodes. The slots double at 3/4 load like
+ * the id table's; the store grows to 5/4 of what is needed, not with the
+ * slots, so that the nodes cost what was found. */
+static int engine_grow_nodes(engine *e, uint64_t need)
+{
+    if (!e->tree)
+        return 0;
+    uint64_t want = e->node_count + need;
+    if (want > PN_TSTORE_MAX_NODES)
+        return PN_RUN_TOO_MANY_STATES;
+    uint64_t slots = e->node_slot_cap ? e->node_slot_cap : ENGINE_MIN_SLOTS;
+    while (want > slots / 4 * 3)
+        slots *= 2;
+    uint64_t cap = e->node_store_cap;
+    if (want > cap)
+        cap = want + want / 4 < PN_TSTORE_MAX_NODES ? want + want / 4 : PN_TSTORE_MAX_NODES;
+    if (slots == e->node_slot_cap && cap == e->node_store_cap)
+        return 0;
+    uint64_t held = engine_held_bytes(e) - engine_node_bytes(e->node_slot_cap, e->node_store_cap);
+    if (e->memory && held + engine_node_bytes(slots, cap) > e->memory)
+        return PN_RUN_OUT_OF_MEMORY;
+    pn_table_view *v = &e->ts.nodes;
+    if (cap != e->node_store_cap) {
+        uint64_t *store = realloc(v->store, cap * sizeof *store);
+        if (store == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        v->store = store;
+        e->node_store_cap = cap;
+    }
+    if (slots != e->node_slot_cap) {
+        uint64_t *ns = calloc(slots, sizeof *ns);
+        if (ns == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        pn_sys_advise_huge(ns, slots * sizeof *ns);
+        free(v->slots);
+        v->slots = ns;
+        v->slot_mask = slots - 1;
+        e->node_slot_cap = slots;
+        e->node_rehash = e->node_count; /* the workers reinsert them */
+    }
+    return 0;
+}
+
+/* Nodes the tree's set can take before it must grow (3/4 load). */
+static uint64_t engine_node_cap(const engine *e)
+{
+    uint64_t cap = e->node_slot_cap / 4 * 3;
+    return cap < e->node_store_cap ? cap : e->node_store_cap;
+}
+
+/* The nodes that decoding a stored state reads, and its words (tree mode:
+ * into buf, refs). */
+static const uint64_t *engine_state(const engine *e, uint64_t id, uint64_t *buf, uint32_t *refs)
+{
+    const uint64_t *s = e->view.store + (id - e->view.base) * e->view.words;
+    if (!e->tree)
+        return s;
+    pn_tstore_decode(&e->ts, s[0], refs, buf);
+    return buf;
 }
 
 /* The transitions pn_expand_succs tries on packed state s: at most that
@@ -323,8 +440,8 @@ static void engine_level_degree(engine *e)
         return;
     }
     for (uint64_t id = e->level_begin; id < e->level_end && d < T; id++) {
-        uint64_t k = engine_state_degree(e->g, e->view.store + (id - e->view.base) * e->g->words,
-                                         T);
+        uint64_t k =
+            engine_state_degree(e->g, engine_state(e, id, e->plan_words, e->plan_refs), T);
         d = k > d ? k : d;
     }
     e->degree = d;
@@ -337,10 +454,207 @@ static uint64_t engine_round_need(const engine *e)
     return (uint64_t)e->nthreads * e->chunk * d;
 }
 
+/* Room for a round's successors: in the states' set and, in tree mode, for
+ * the nodes they can add. */
 static int engine_has_room(engine *e)
 {
     uint64_t count = __atomic_load_n(&e->count, __ATOMIC_RELAXED);
-    return count + engine_round_need(e) <= e->store_cap;
+    uint64_t need = engine_round_need(e);
+    if (count + need > e->store_cap)
+        return 0;
+    if (!e->tree)
+        return 1;
+    uint64_t nodes = __atomic_load_n(&e->node_count, __ATOMIC_RELAXED);
+    return nodes + need * e->nodes_per_succ <= engine_node_cap(e);
+}
+
+/* The id table's widening: every stored marking repacked into a new store
+ * for `lay`, the table rebuilt. */
+static int engine_widen_full(engine *e, pn_layout *lay)
+{
+    uint32_t words = lay->prog.words;
+    uint64_t *store = NULL;
+    if (engine_fits(e, engine_bytes(e, e->slot_cap, e->store_cap, words)))
+        store = malloc(e->store_cap * words * sizeof *store);
+    if (store == NULL)
+        return PN_RUN_OUT_OF_MEMORY;
+    for (uint64_t id = 0; id < e->count; id++)
+        pn_state_repack(e->g, &lay->prog, e->view.store + id * e->g->words,
+                        store + id * words);
+    free(e->view.store);
+    e->view.store = store;
+    e->view.words = words;
+    return 0;
+}
+
+/* *p replaced by a fresh block of `bytes` (its contents are not kept). */
+static bool engine_renew(void *p, size_t bytes)
+{
+    void **q = p;
+    free(*q);
+    *q = malloc(bytes);
+    return *q != NULL;
+}
+
+static bool engine_setup_tree(engine *e);
+
+/* Tree mode, after a widening: nodes one re-encoded key can add. */
+static uint64_t engine_rekey_margin(const engine *e)
+{
+    return (uint64_t)e->nthreads * ENGINE_REKEY_CHUNK * 2 * e->g->words;
+}
+
+/* The old key at index i of a widening (engine_widen_tree): a slot of the
+ * old compact table, the old all-zero key, a window entry, or the key of
+ * id i in the id table's store; false where index i holds none. */
+static bool engine_rekey_source(const engine *e, uint64_t i, uint64_t *old)
+{
+    if (!e->compact)
+        *old = e->view.store[i];
+    else if (i < e->old_keys_n)
+        return (*old = e->old_keys[i]) != 0;
+    else if (i == e->old_keys_n)
+        return *old = 0, e->old_zero;
+    else
+        *old = e->view.store[i - e->old_keys_n - 1];
+    return true;
+}
+
+/* Re-encodes the keys of indices [lo, hi), ENGINE_REKEY_BATCH at a time:
+ * decoded with the old tree, repacked, encoded into the new one, all in
+ * batches so that the node loads of a batch overlap. */
+static void engine_rekey_range(engine *e, engine_worker *w, uint64_t lo, uint64_t hi)
+{
+    /* rk_refs holds the old refs (2 W0 - 1 each), then the new (W >= W0) */
+    const uint32_t W = e->g->words, D = 2 * W - 2, W0 = e->old_ts.words;
+    uint64_t old[ENGINE_REKEY_BATCH], idx[ENGINE_REKEY_BATCH], key[ENGINE_REKEY_BATCH];
+    uint32_t n_dirty[ENGINE_REKEY_BATCH];
+    for (uint64_t i = lo; i < hi;) {
+        uint32_t n = 0;
+        for (; i < hi && n < ENGINE_REKEY_BATCH; i++)
+            if (engine_rekey_source(e, i, &old[n]))
+                idx[n++] = i;
+        pn_tstore_decode_batch(&e->old_ts, n, old, w->rk_refs, w->rk_words);
+        for (uint32_t j = 0; j < n; j++) {
+            pn_state_repack(&e->old_lay->prog, e->g, w->rk_words + (uint64_t)j * W0,
+                            w->rk_wide + (uint64_t)j * W);
+            n_dirty[j] = D;
+        }
+        pn_tstore_encode_batch(&e->ts, n, w->rk_wide, w->rk_refs, w->rk_dirty, n_dirty, key);
+        for (uint32_t j = 0; j < n; j++) {
+            if (!e->compact)
+                e->view.store[idx[j]] = key[j];
+            else if (idx[j] > e->old_keys_n)
+                e->view.store[idx[j] - e->old_keys_n - 1] = key[j];
+            else
+                pn_ctable_insert(&e->view.ctable, key[j], pn_state_hash(&key[j], 1));
+        }
+    }
+}
+
+/* Every worker: claims chunks of keys to re-encode while the node set
+ * surely has room for every chunk in flight. */
+static void engine_rekey_slice(engine_worker *w)
+{
+    engine *e = w->e;
+    for (;;) {
+        uint64_t nodes = __atomic_load_n(&e->node_count, __ATOMIC_RELAXED);
+        if (nodes + engine_rekey_margin(e) > engine_node_cap(e))
+            return;
+        uint64_t c = __atomic_fetch_add(&e->rekey_cursor, ENGINE_REKEY_CHUNK, __ATOMIC_RELAXED);
+        if (c >= e->rekey_total)
+            return;
+        engine_rekey_range(e, w, c, c + ENGINE_REKEY_CHUNK < e->rekey_total
+                                        ? c + ENGINE_REKEY_CHUNK
+                                        : e->rekey_total);
+    }
+}
+
+static void engine_free_old_tree(engine *e)
+{
+    free(e->old_ts.nodes.slots);
+    free(e->old_ts.nodes.store);
+    free(e->old_kid);
+    free(e->old_keys);
+    pn_layout_free(e->old_lay);
+    e->old_ts.nodes.slots = e->old_ts.nodes.store = NULL;
+    e->old_kid = NULL;
+    e->old_keys = NULL;
+    e->old_lay = NULL;
+}
+
+/* Thread 0, after the workers' slices: the keys they left for want of
+ * node room, one by one (growing the node set), then the old tree goes.
+ * The id table is then rebuilt by the workers (its keys changed). */
+static int engine_rekey_finish(engine *e)
+{
+    uint64_t from = e->rekey_cursor < e->rekey_total ? e->rekey_cursor : e->rekey_total;
+    int r = 0;
+    for (uint64_t i = from; r == 0 && i < e->rekey_total; i++) {
+        r = engine_grow_nodes(e, 2ULL * e->g->words);
+        if (e->node_rehash != 0) {
+            engine_reinsert_ids(&e->ts.nodes, 0, e->node_rehash);
+            e->node_rehash = 0;
+        }
+        if (r == 0)
+            engine_rekey_range(e, &e->workers[0], i, i + 1);
+    }
+    e->rekey_total = 0;
+    engine_free_old_tree(e);
+    if (r == 0 && !e->compact) {
+        memset(e->view.slots, 0, e->slot_cap * sizeof *e->view.slots);
+        e->rehash_ids = e->count;
+    }
+    return r;
+}
+
+/* Tree mode: the keys of the old packing are re-encoded into a fresh node
+ * set (the old nodes are of the old packing) by all workers at once
+ * (engine_rekey_slice, then engine_rekey_finish): the id table's keys in
+ * place, or the compact table's into a new table and the window's in
+ * place. Keys stay one word whatever the width, so nothing restarts. Owns
+ * `old` from here on. */
+static int engine_widen_tree(engine *e, pn_layout *old)
+{
+    const uint32_t W0 = old->prog.words, W = e->g->words;
+    uint64_t old_nodes = e->node_count;
+    e->old_ts = e->ts;
+    e->old_kid = e->ts_kid;
+    e->old_lay = old;
+    e->ts_kid = NULL;
+    e->ts.nodes.slots = e->ts.nodes.store = NULL;
+    e->node_count = e->node_slot_cap = e->node_store_cap = e->node_rehash = 0;
+    bool ok = engine_setup_tree(e);
+    for (uint32_t i = 0; ok && i < e->nthreads; i++) {
+        engine_worker *w = &e->workers[i];
+        const size_t B = ENGINE_REKEY_BATCH, D = 2 * (size_t)W - 2;
+        ok = engine_renew(&w->rk_words, B * W0 * sizeof *w->rk_words) &&
+             engine_renew(&w->rk_wide, B * W * sizeof *w->rk_wide) &&
+             engine_renew(&w->rk_refs, B * (D + 1) * sizeof *w->rk_refs) &&
+             engine_renew(&w->rk_dirty, B * D * sizeof *w->rk_dirty);
+        for (size_t j = 0; ok && j < B * D; j++)
+            w->rk_dirty[j] = (uint32_t)(j % D); /* every position */
+    }
+    if (ok && e->compact) {
+        pn_ctable *t = &e->view.ctable;
+        e->old_keys = t->slots;
+        e->old_keys_n = t->n;
+        e->old_zero = e->has_zero != 0;
+        e->has_zero = 0;
+        ok = (t->slots = calloc(t->n, sizeof *t->slots)) != NULL;
+        if (ok)
+            pn_sys_advise_huge(t->slots, t->n * sizeof *t->slots);
+    }
+    /* about as many nodes as before, per word; else what fits */
+    uint64_t est = old_nodes / W0 * W + engine_rekey_margin(e);
+    if (ok && engine_grow_nodes(e, est) != 0 && engine_grow_nodes(e, engine_rekey_margin(e)) != 0)
+        ok = false;
+    e->node_rehash = 0; /* the set is empty */
+    if (!ok)
+        return PN_RUN_OUT_OF_MEMORY;
+    e->rekey_cursor = 0;
+    e->rekey_total = e->compact ? e->old_keys_n + 1 + (e->count - e->view.base) : e->count;
+    return 0;
 }
 
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
@@ -348,42 +662,37 @@ static int engine_widen(engine *e)
 {
     if (!pn_layout_widen(e->widths, e->widen, e->cn->n_places))
         return PN_RUN_TOKEN_OVERFLOW;
-    if (e->compact)
+    if (e->compact && !e->tree)
         return ENGINE_RESTART; /* the window lacks the states before it */
     pn_layout *lay = NULL;
     pn_error err = {0};
     if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
         return PN_RUN_OUT_OF_MEMORY;
     uint32_t words = lay->prog.words;
-    uint64_t *store = NULL;
-    if (e->memory == 0 ||
-        engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->memory)
-        store = malloc(e->store_cap * words * sizeof *store);
-    for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
+    for (uint32_t i = 0; i < e->nthreads; i++) {
         uint64_t *succ = realloc(e->workers[i].scratch.succ,
                                  (size_t)PN_EXPAND_BATCH * words * sizeof *succ);
         if (succ == NULL) {
-            free(store);
-            store = NULL;
-        } else {
-            e->workers[i].scratch.succ = succ;
+            pn_layout_free(lay);
+            return PN_RUN_OUT_OF_MEMORY;
         }
+        e->workers[i].scratch.succ = succ;
     }
-    if (store == NULL) {
-        pn_layout_free(lay);
-        return PN_RUN_OUT_OF_MEMORY;
+    pn_layout *old = e->lay;
+    if (!e->tree) {
+        int r = engine_widen_full(e, lay);
+        if (r != 0) {
+            pn_layout_free(lay);
+            return r;
+        }
+        engine_rehash(e);
     }
-    for (uint64_t id = 0; id < e->count; id++)
-        pn_state_repack(e->g, &lay->prog, e->view.store + id * e->g->words,
-                        store + id * words);
-    free(e->view.store);
-    pn_layout_free(e->lay);
-    e->view.store = store;
-    e->view.words = words;
     e->lay = lay;
     e->g = &lay->prog;
-    engine_rehash(e);
     e->widenings++;
+    if (e->tree)
+        return engine_widen_tree(e, old);
+    pn_layout_free(old);
     return 0;
 }
 
@@ -444,6 +753,8 @@ static void engine_plan(engine *e)
             return;
         }
         engine_redo_level(e);
+        if (e->rekey_total != 0)
+            return; /* the workers re-encode the keys first (engine_thread) */
     }
     if (e->cursor >= e->level_end) {
         engine_next_level(e);
@@ -454,6 +765,8 @@ static void engine_plan(engine *e)
     }
     engine_level_degree(e);
     int r = engine_grow(e, engine_round_need(e));
+    if (r == 0)
+        r = engine_grow_nodes(e, engine_round_need(e) * e->nodes_per_succ);
     if (r != 0) {
         engine_set_stop(e, r);
         e->done = 1;
@@ -522,7 +835,8 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     }
     /* Only this worker writes it; progress reports read it concurrently. */
     __atomic_store_n(&w->edges, w->edges + out.enabled, __ATOMIC_RELAXED);
-    const uint64_t *s = e->view.store + (id - e->view.base) * g->words;
+    const uint64_t *s =
+        e->tree ? w->scratch.cur : e->view.store + (id - e->view.base) * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     engine_track_tokens(w, w->marking, n_marked);
     bool go = true;
@@ -564,7 +878,7 @@ static void engine_work(engine_worker *w)
             go = engine_expand(w, id);
         if (e->compact) { /* the chunk's last successors, batched across states */
             pn_expand_out out;
-            pn_expand_drain(e->g, &e->view, &w->scratch, &out);
+            pn_expand_drain(&e->view, &w->scratch, &out);
         }
         if (!go)
             return;
@@ -592,13 +906,24 @@ static void *engine_thread(void *arg)
         if (w->id == 0)
             engine_plan(e);
         pthread_barrier_wait(&e->barrier);
-        if (e->old_slots != NULL || e->rehash_ids != 0) { /* the table grew */
-            engine_rehash_slice(w);
+        if (e->rekey_total != 0) { /* a tree widening: then plan again */
+            engine_rekey_slice(w);
+            pthread_barrier_wait(&e->barrier);
+            if (w->id == 0) {
+                int r = engine_rekey_finish(e);
+                if (r != 0)
+                    engine_set_stop(e, r);
+            }
+            continue;
+        }
+        if (e->old_slots != NULL || e->rehash_ids != 0 || e->node_rehash != 0) {
+            engine_rehash_slice(w); /* a table grew */
             pthread_barrier_wait(&e->barrier);
             if (w->id == 0) {
                 free(e->old_slots);
                 e->old_slots = NULL;
                 e->rehash_ids = 0;
+                e->node_rehash = 0;
             }
             pthread_barrier_wait(&e->barrier);
         }
@@ -642,6 +967,15 @@ static void engine_release(engine *e)
             free(e->workers[i].pairs);
             free(e->workers[i].marking);
             free(e->workers[i].marked);
+            free(e->workers[i].scratch.cur);
+            free(e->workers[i].scratch.wide);
+            free(e->workers[i].scratch.cur_refs);
+            free(e->workers[i].scratch.refs);
+            free(e->workers[i].scratch.dirty);
+            free(e->workers[i].rk_words);
+            free(e->workers[i].rk_wide);
+            free(e->workers[i].rk_refs);
+            free(e->workers[i].rk_dirty);
         }
     free(e->workers);
     free(e->view.slots);
@@ -650,18 +984,86 @@ static void engine_release(engine *e)
     free(e->view.store);
     free(e->parent);
     free(e->via);
+    free(e->ts.nodes.slots);
+    free(e->ts.nodes.store);
+    free(e->ts_kid);
+    engine_free_old_tree(e);
+    free(e->plan_words);
+    free(e->plan_refs);
     pn_layout_free(e->lay);
     free(e->widths);
     free(e->widen);
 }
 
-/* The compact table serves runs that need no state ids afterwards (no
- * graph, tree or store handed out) on one-word markings. */
-static bool engine_can_compact(const engine *e)
+/* The set for this run (docs/architecture.md, "The hash set"): the compact
+ * table serves runs that need no state ids afterwards (no graph, tree or
+ * store handed out) on one-word markings, or on the one-word keys of tree
+ * compression, which serves wider markings unless the flat store is to be
+ * handed out. */
+static void engine_choose_store(engine *e)
 {
     const pn_engine_opts *o = e->o;
-    return !o->keep_parents && !o->record_graph && !o->keep_states && !o->full_store &&
-           e->g->words == 1;
+    bool ids = o->keep_parents || o->record_graph || o->keep_states;
+    e->tree = e->g->words > 1 && !o->keep_states &&
+              (o->store == PN_STORE_AUTO || o->store == PN_STORE_TREE);
+    e->compact = !ids && o->store != PN_STORE_FULL && (e->g->words == 1 || e->tree);
+}
+
+/* Distinct words the transitions write, at most, per firing. */
+static uint32_t engine_words_written(const pn_prog *g)
+{
+    uint32_t most = 0;
+    for (uint32_t t = 0; t < g->n_transitions; t++) {
+        const pn_op *ops[2] = {g->dec + g->dec_off[t], g->inc + g->inc_off[t]};
+        const uint32_t n[2] = {g->dec_off[t + 1] - g->dec_off[t],
+                               g->inc_off[t + 1] - g->inc_off[t]};
+        uint32_t distinct = 0;
+        for (uint32_t a = 0; a < 2; a++)
+            for (uint32_t i = 0; i < n[a]; i++) {
+                bool seen = false;
+                for (uint32_t b = 0; b <= a && !seen; b++)
+                    for (uint32_t j = 0; j < (b < a ? n[b] : i) && !seen; j++)
+                        seen = ops[b][j].word == ops[a][i].word;
+                distinct += !seen;
+            }
+        most = distinct > most ? distinct : most;
+    }
+    return most;
+}
+
+/* Tree mode, for the current layout (again after a widening): the shape,
+ * the node set's view and the decoding buffers of thread 0 and the
+ * workers. The node set itself is grown by engine_grow_nodes. */
+static bool engine_setup_tree(engine *e)
+{
+    const size_t W = e->g->words, R = 2 * W - 1, batch = PN_EXPAND_BATCH;
+    uint32_t *lvl = malloc(W * sizeof *lvl);
+    /* kid 2 (W - 1), up 2W - 1, round_end up to 33 */
+    bool ok = lvl != NULL && engine_renew(&e->ts_kid, (4 * W + 32) * sizeof *e->ts_kid) &&
+              engine_renew(&e->plan_words, W * sizeof *e->plan_words) &&
+              engine_renew(&e->plan_refs, R * sizeof *e->plan_refs);
+    if (ok) {
+        e->ts.words = (uint32_t)W;
+        e->ts.kid = e->ts_kid;
+        e->ts.up = e->ts_kid + 2 * (W - 1);
+        e->ts.round_end = e->ts_kid + 4 * W - 3;
+        e->ts.depth = pn_tstore_shape((uint32_t)W, e->ts_kid, e->ts_kid + 2 * (W - 1),
+                                      e->ts_kid + 4 * W - 3, lvl);
+        e->ts.nodes.count = &e->node_count;
+        e->ts.nodes.words = 1;
+        e->nodes_per_succ = pn_tstore_nodes_per_change(&e->ts, engine_words_written(e->g));
+        e->view.tree = &e->ts;
+    }
+    free(lvl);
+    for (uint32_t i = 0; ok && i < e->nthreads; i++) {
+        pn_expand_scratch *b = &e->workers[i].scratch;
+        ok = engine_renew(&b->cur, W * sizeof *b->cur) &&
+             engine_renew(&b->wide, batch * W * sizeof *b->wide) &&
+             engine_renew(&b->cur_refs, R * sizeof *b->cur_refs) &&
+             engine_renew(&b->refs, batch * R * sizeof *b->refs) &&
+             engine_renew(&b->dirty, batch * (R - 1) * sizeof *b->dirty);
+    }
+    return ok;
 }
 
 /* widths: the field widths to start from (a restart), or NULL. */
@@ -676,7 +1078,7 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
         e->widths == NULL || pn_layout_new(e->cn, e->widths, &e->lay, err) != PN_OK)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory preparing the exploration");
     e->g = &e->lay->prog;
-    e->compact = engine_can_compact(e);
+    engine_choose_store(e);
     e->view.ctable.has_zero = &e->has_zero;
     e->workers = calloc(e->nthreads, sizeof *e->workers);
     if (e->workers == NULL)
@@ -698,7 +1100,9 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
     uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
     e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
     e->view.count = &e->count;
-    e->view.words = e->g->words;
+    e->view.words = e->tree ? 1 : e->g->words;
+    if (e->tree && !engine_setup_tree(e))
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the tree store");
     return PN_OK;
 }
 
@@ -711,9 +1115,15 @@ static int engine_seed(engine *e)
     e->degree = engine_state_degree(e->g, s, T);
     e->degree_for = 1; /* level 0: the initial marking */
     int r = engine_grow(e, engine_round_need(e) + 1);
+    if (r == 0)
+        r = engine_grow_nodes(e, (engine_round_need(e) + 1) * e->nodes_per_succ +
+                                     2ULL * e->g->words);
     if (r != 0)
         return r;
-    uint64_t h = pn_state_hash(s, e->g->words);
+    if (e->tree) {
+        s[0] = pn_tstore_encode(&e->ts, s, e->workers[0].scratch.refs);
+    }
+    uint64_t h = pn_state_hash(s, e->view.words);
     if (e->compact) {
         pn_ctable_insert(&e->view.ctable, s[0], h);
         e->view.store[0] = s[0];
@@ -745,6 +1155,8 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->threads = e->nthreads;
     res->bytes = engine_held_bytes(e);
     res->compact = e->compact;
+    res->tree = e->tree;
+    if (getenv("PN_DEBUG_NODES")) fprintf(stderr, "DEBUG nodes %lu slots %lu cap %lu keys-slots %lu\n", (unsigned long)e->node_count, (unsigned long)e->node_slot_cap, (unsigned long)e->node_store_cap, (unsigned long)e->slot_cap);
 }
 
 /* Builds the CSR graph from the workers' edge buffers (complete runs of

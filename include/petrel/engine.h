@@ -37,6 +37,16 @@ typedef struct pn_visitor {
     void *ctx;
 } pn_visitor;
 
+/* The set the states are kept in (docs/architecture.md, "The hash set"). */
+typedef enum pn_store_kind {
+    /* compact for one-word markings, tree for wider ones, the id table
+     * only where the states are handed out by id (keep_states) */
+    PN_STORE_AUTO = 0,
+    PN_STORE_COMPACT, /* compact where a marking is one word, else full */
+    PN_STORE_TREE,    /* tree compression (pn_treestore.h) wherever allowed */
+    PN_STORE_FULL     /* the id table over whole markings, always */
+} pn_store_kind;
+
 typedef struct pn_progress {
     uint64_t states, edges, level, frontier;
     double seconds;
@@ -59,10 +69,12 @@ typedef struct pn_engine_opts {
     const struct pn_topology *topology; /* optional: pin worker i to core i */
     bool record_graph;           /* build the state graph (CTL, Liveness) */
     bool keep_states;            /* hand the packed states to the result */
-    /* Keep every state in the store and the 64-bit id table even where the
-     * compact table (pn_ctable.h: one-word markings, nothing kept by id)
-     * would do: for tests and benchmarks that compare the two. */
-    bool full_store;
+    /* Which set keeps the states: AUTO but for tests and benchmarks that
+     * compare them. Whatever is asked, runs that need ids (keep_parents,
+     * record_graph) never use the compact table (pn_ctable.h: nothing
+     * kept by id), and keep_states (the flat store handed out) never the
+     * tree. */
+    pn_store_kind store;
     /* The examination says on its diag stream, per formula, what decided
      * it before exploring (the linear layer) and how long it took. */
     bool verbose;
@@ -87,6 +99,7 @@ typedef struct pn_engine_result {
     uint32_t threads;
     uint64_t bytes;              /* store + table at the end */
     bool compact;                /* the compact table was used (no ids kept) */
+    bool tree;                   /* markings were tree-compressed (keys stored) */
     double seconds;
     /* With keep_parents: for each state id > 0, the id it was first reached
      * from and the transition fired (a shortest path back to the initial
