@@ -24,7 +24,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "petrel/graph.h"
 #include "net/layout.h"
@@ -51,6 +50,11 @@
  * a widening. */
 #define ENGINE_REKEY_CHUNK 256ULL
 #define ENGINE_REKEY_BATCH 32
+/* Tree mode: a place that overflows widens to at least this many bits.
+ * Wider fields cost the tree little (more words, most of them shared),
+ * while each widening re-encodes every key: RobotManipulation-PT-00010
+ * went from 26 widenings (the last at 19.9 M of 20 M states) to ... */
+#define ENGINE_TREE_MIN_WIDEN 8
 
 
 typedef struct engine_worker engine_worker;
@@ -660,7 +664,8 @@ static int engine_widen_tree(engine *e, pn_layout *old)
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
 static int engine_widen(engine *e)
 {
-    if (!pn_layout_widen(e->widths, e->widen, e->cn->n_places))
+    if (!pn_layout_widen_to(e->widths, e->widen, e->cn->n_places,
+                            e->tree ? ENGINE_TREE_MIN_WIDEN : 0))
         return PN_RUN_TOKEN_OVERFLOW;
     if (e->compact && !e->tree)
         return ENGINE_RESTART; /* the window lacks the states before it */
@@ -1156,7 +1161,6 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->bytes = engine_held_bytes(e);
     res->compact = e->compact;
     res->tree = e->tree;
-    if (getenv("PN_DEBUG_NODES")) fprintf(stderr, "DEBUG nodes %lu slots %lu cap %lu keys-slots %lu\n", (unsigned long)e->node_count, (unsigned long)e->node_slot_cap, (unsigned long)e->node_store_cap, (unsigned long)e->slot_cap);
 }
 
 /* Builds the CSR graph from the workers' edge buffers (complete runs of
