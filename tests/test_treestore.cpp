@@ -117,8 +117,9 @@ TEST(TreeStore, KeysAreExactAndDecodeBack)
             key_of[s] = k;
             ASSERT_EQ(st.decode(k), s);
         }
-        if (W >= 5) // 7^W vectors to draw from
+        if (W >= 5) { // 7^W vectors to draw from
             EXPECT_GT(key_of.size(), 2000u);
+        }
         // Shared sub-vectors: far fewer nodes than words stored.
         EXPECT_LT(st.count, key_of.size() * (2 * W - 2) / 2);
     }
