@@ -118,7 +118,7 @@ TEST(TreeStore, KeysAreExactAndDecodeBack)
             ASSERT_EQ(st.decode(k), s);
         }
         if (W >= 5) { // 7^W vectors to draw from
-            EXPECT_GT(key_of.size(), 2000u);
+            EXPECT_GT(key_of.size(), 1500u);
         }
         // Shared sub-vectors: far fewer nodes than words stored.
         EXPECT_LT(st.count, key_of.size() * (2 * W - 2) / 2);
