@@ -55,6 +55,9 @@
  * while each widening re-encodes every key: RobotManipulation-PT-00010
  * went from 26 widenings (the last at 19.9 M of 20 M states) to ... */
 #define ENGINE_TREE_MIN_WIDEN 8
+/* Tree mode: nodes kept free for a round's successors, at most (unless a
+ * single state can add more). */
+#define ENGINE_TREE_ROUND_NODES (256ULL << 10)
 
 
 typedef struct engine_worker engine_worker;
@@ -77,6 +80,9 @@ typedef struct engine {
     uint64_t node_count, node_slot_cap, node_store_cap;
     uint64_t node_rehash; /* tree: node ids still to reinsert after growth */
     uint64_t nodes_per_succ; /* tree: new nodes one successor can add */
+    uint64_t *node_cost;  /* tree: per place, new nodes the firings of its trigger
+                             list can add; [n_places]: of the free transitions */
+    uint64_t node_degree; /* tree: new nodes one state of the level can add */
     uint64_t *plan_words; /* tree: thread 0's decoding scratch (degree scan) */
     uint32_t *plan_refs;
     /* Tree mode, after a widening, until every key is re-encoded: the old
@@ -95,6 +101,8 @@ typedef struct engine {
     uint64_t rehash_ids;  /* id table: ids still to reinsert after growth */
     uint64_t buf_cap;     /* compact: states the window can hold */
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
+    uint64_t chunk_max;   /* the chunk; tree mode takes less where a state can
+                             add many nodes (engine_tree_chunk) */
     /* Successors one state of the current level can have at most (its
      * marked places' trigger lists and the free transitions), so that the
      * room kept per round follows the states, not the net's transition
@@ -417,15 +425,22 @@ static const uint64_t *engine_state(const engine *e, uint64_t id, uint64_t *buf,
 }
 
 /* The transitions pn_expand_succs tries on packed state s: at most that
- * many successors (capped at T). */
-static uint64_t engine_state_degree(const pn_prog *g, const uint64_t *s, uint64_t T)
+ * many successors (capped at T); in tree mode *nodes gets the new nodes
+ * their firings can add at most. */
+static uint64_t engine_state_degree(const engine *e, const uint64_t *s, uint64_t T,
+                                    uint64_t *nodes)
 {
-    uint64_t d = g->n_free;
+    const pn_prog *g = e->g;
+    uint64_t d = g->n_free, n = e->tree ? e->node_cost[g->n_places] : 0;
     pn_marked_iter it;
     pn_marked_begin(s, &it);
-    for (uint32_t p; d < T && (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
+    for (uint32_t p; d < T && (p = pn_marked_next(g, s, &it)) != UINT32_MAX;) {
         d += g->trig_off[p + 1] - g->trig_off[p];
-    return d < T ? d : T;
+        n += e->tree ? e->node_cost[p] : 0;
+    }
+    d = d < T ? d : T;
+    *nodes = n < d * e->nodes_per_succ ? n : d * e->nodes_per_succ;
+    return d;
 }
 
 /* Thread 0, between rounds: the largest degree of the level's states. On a
@@ -435,20 +450,30 @@ static void engine_level_degree(engine *e)
 {
     if (e->degree_for == e->level_begin + 1)
         return;
-    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1, d = 1;
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1, d = 1, nd = 0;
     e->degree_for = e->level_begin + 1;
     /* The scan is serial: only worth it where the room for T successors
-     * per state in flight is large. */
-    if ((uint64_t)e->nthreads * e->chunk * T * e->g->words * 8 <= ENGINE_DEGREE_SCAN_BYTES) {
+     * per state in flight is large (tree: a key and its new nodes each). */
+    uint64_t per_succ = e->tree ? 8 + 16 * e->nodes_per_succ : 8ULL * e->g->words;
+    if ((uint64_t)e->nthreads * e->chunk_max * T * per_succ <= ENGINE_DEGREE_SCAN_BYTES) {
         e->degree = T;
+        e->node_degree = T * e->nodes_per_succ;
         return;
     }
-    for (uint64_t id = e->level_begin; id < e->level_end && d < T; id++) {
-        uint64_t k =
-            engine_state_degree(e->g, engine_state(e, id, e->plan_words, e->plan_refs), T);
+    const uint64_t nd_all = T * e->nodes_per_succ;
+    for (uint64_t id = e->level_begin; id < e->level_end && (d < T || nd < nd_all); id++) {
+        uint64_t n, k = engine_state_degree(e, engine_state(e, id, e->plan_words, e->plan_refs),
+                                            T, &n);
         d = k > d ? k : d;
+        nd = n > nd ? n : nd;
+        if ((id & 4095) == 0 && pn_budget_status(e->o->budget) != PN_OK) {
+            d = T; /* the run stops at the next poll: bounds need not be tight */
+            nd = nd_all;
+            break;
+        }
     }
     e->degree = d;
+    e->node_degree = nd;
 }
 
 static uint64_t engine_round_need(const engine *e)
@@ -456,6 +481,23 @@ static uint64_t engine_round_need(const engine *e)
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
     uint64_t d = e->degree != 0 && e->degree < T ? e->degree : T;
     return (uint64_t)e->nthreads * e->chunk * d;
+}
+
+/* Tree mode: a chunk small enough that the nodes kept free for a round stay
+ * near ENGINE_TREE_ROUND_NODES: on RwMutex-PT-r1000w0010 (48 words, a state
+ * adding up to 18,850 nodes) 64 states a chunk kept as many nodes free as
+ * were in use. */
+static void engine_tree_chunk(engine *e)
+{
+    uint64_t per = (uint64_t)e->nthreads * (e->node_degree ? e->node_degree : 1);
+    uint64_t c = ENGINE_TREE_ROUND_NODES / per;
+    e->chunk = c < 1 ? 1 : c < e->chunk_max ? c : e->chunk_max;
+}
+
+/* Tree mode: the nodes a round's successors can add at most. */
+static uint64_t engine_round_nodes(const engine *e)
+{
+    return (uint64_t)e->nthreads * e->chunk * e->node_degree;
 }
 
 /* Room for a round's successors: in the states' set and, in tree mode, for
@@ -469,7 +511,7 @@ static int engine_has_room(engine *e)
     if (!e->tree)
         return 1;
     uint64_t nodes = __atomic_load_n(&e->node_count, __ATOMIC_RELAXED);
-    return nodes + need * e->nodes_per_succ <= engine_node_cap(e);
+    return nodes + engine_round_nodes(e) <= engine_node_cap(e);
 }
 
 /* The id table's widening: every stored marking repacked into a new store
@@ -695,6 +737,7 @@ static int engine_widen(engine *e)
     e->lay = lay;
     e->g = &lay->prog;
     e->widenings++;
+    e->degree_for = 0; /* rescan the level: its bounds were for the old packing */
     if (e->tree)
         return engine_widen_tree(e, old);
     pn_layout_free(old);
@@ -769,9 +812,11 @@ static void engine_plan(engine *e)
         }
     }
     engine_level_degree(e);
+    if (e->tree)
+        engine_tree_chunk(e);
     int r = engine_grow(e, engine_round_need(e));
     if (r == 0)
-        r = engine_grow_nodes(e, engine_round_need(e) * e->nodes_per_succ);
+        r = engine_grow_nodes(e, engine_round_nodes(e));
     if (r != 0) {
         engine_set_stop(e, r);
         e->done = 1;
@@ -992,6 +1037,7 @@ static void engine_release(engine *e)
     free(e->ts.nodes.slots);
     free(e->ts.nodes.store);
     free(e->ts_kid);
+    free(e->node_cost);
     engine_free_old_tree(e);
     free(e->plan_words);
     free(e->plan_refs);
@@ -1014,26 +1060,49 @@ static void engine_choose_store(engine *e)
     e->compact = !ids && o->store != PN_STORE_FULL && (e->g->words == 1 || e->tree);
 }
 
-/* Distinct words the transitions write, at most, per firing. */
-static uint32_t engine_words_written(const pn_prog *g)
+/* Tree mode: per transition, the new nodes one firing can add (the paths
+ * above the distinct words it writes), summed per trigger list (and over
+ * the free transitions) for engine_state_degree; the most of them. */
+static bool engine_node_costs(engine *e)
 {
-    uint32_t most = 0;
-    for (uint32_t t = 0; t < g->n_transitions; t++) {
-        const pn_op *ops[2] = {g->dec + g->dec_off[t], g->inc + g->inc_off[t]};
-        const uint32_t n[2] = {g->dec_off[t + 1] - g->dec_off[t],
-                               g->inc_off[t + 1] - g->inc_off[t]};
-        uint32_t distinct = 0;
-        for (uint32_t a = 0; a < 2; a++)
-            for (uint32_t i = 0; i < n[a]; i++) {
-                bool seen = false;
-                for (uint32_t b = 0; b <= a && !seen; b++)
-                    for (uint32_t j = 0; j < (b < a ? n[b] : i) && !seen; j++)
-                        seen = ops[b][j].word == ops[a][i].word;
-                distinct += !seen;
-            }
-        most = distinct > most ? distinct : most;
+    const pn_prog *g = e->g;
+    uint32_t *seen = calloc(g->words, sizeof *seen);
+    uint64_t *cost = malloc(((size_t)g->n_transitions + 1) * sizeof *cost);
+    if (seen == NULL || cost == NULL ||
+        !engine_renew(&e->node_cost, ((size_t)g->n_places + 1) * sizeof *e->node_cost)) {
+        free(seen);
+        free(cost);
+        return false;
     }
-    return most;
+    e->nodes_per_succ = 0;
+    for (uint32_t t = 0; t < g->n_transitions; t++) {
+        uint32_t distinct = 0;
+        for (uint32_t k = g->dec_off[t]; k < g->dec_off[t + 1]; k++)
+            if (seen[g->dec[k].word] != t + 1) {
+                seen[g->dec[k].word] = t + 1;
+                distinct++;
+            }
+        for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++)
+            if (seen[g->inc[k].word] != t + 1) {
+                seen[g->inc[k].word] = t + 1;
+                distinct++;
+            }
+        cost[t] = pn_tstore_nodes_per_change(&e->ts, distinct);
+        e->nodes_per_succ = cost[t] > e->nodes_per_succ ? cost[t] : e->nodes_per_succ;
+    }
+    for (uint32_t p = 0; p <= g->n_places; p++) {
+        uint64_t sum = 0;
+        if (p < g->n_places)
+            for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
+                sum += cost[g->trig[k]];
+        else
+            for (uint32_t k = 0; k < g->n_free; k++)
+                sum += cost[g->free_trans[k]];
+        e->node_cost[p] = sum;
+    }
+    free(seen);
+    free(cost);
+    return true;
 }
 
 /* Tree mode, for the current layout (again after a widening): the shape,
@@ -1056,8 +1125,8 @@ static bool engine_setup_tree(engine *e)
                                       e->ts_kid + 4 * W - 3, lvl);
         e->ts.nodes.count = &e->node_count;
         e->ts.nodes.words = 1;
-        e->nodes_per_succ = pn_tstore_nodes_per_change(&e->ts, engine_words_written(e->g));
         e->view.tree = &e->ts;
+        ok = engine_node_costs(e);
     }
     free(lvl);
     for (uint32_t i = 0; ok && i < e->nthreads; i++) {
@@ -1104,6 +1173,7 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
     uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
     e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
+    e->chunk_max = e->chunk;
     e->view.count = &e->count;
     e->view.words = e->tree ? 1 : e->g->words;
     if (e->tree && !engine_setup_tree(e))
@@ -1117,12 +1187,11 @@ static int engine_seed(engine *e)
     uint64_t *s = e->workers[0].scratch.succ;
     pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
-    e->degree = engine_state_degree(e->g, s, T);
+    e->degree = engine_state_degree(e, s, T, &e->node_degree);
     e->degree_for = 1; /* level 0: the initial marking */
     int r = engine_grow(e, engine_round_need(e) + 1);
     if (r == 0)
-        r = engine_grow_nodes(e, (engine_round_need(e) + 1) * e->nodes_per_succ +
-                                     2ULL * e->g->words);
+        r = engine_grow_nodes(e, engine_round_nodes(e) + 2ULL * e->g->words);
     if (r != 0)
         return r;
     if (e->tree) {
