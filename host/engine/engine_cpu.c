@@ -924,8 +924,11 @@ static void engine_work(engine_worker *w)
             return;
         uint64_t end = c + e->chunk < e->level_end ? c + e->chunk : e->level_end;
         bool go = true;
-        for (uint64_t id = c; go && id < end; id++)
+        for (uint64_t id = c; go && id < end; id++) {
+            if (e->tree && id + 1 < end) /* the next state's nodes, one state ahead */
+                pn_tstore_prefetch(&e->ts, e->view.store[id + 1 - e->view.base]);
             go = engine_expand(w, id);
+        }
         if (e->compact) { /* the chunk's last successors, batched across states */
             pn_expand_out out;
             pn_expand_drain(&e->view, &w->scratch, &out);
