@@ -111,20 +111,31 @@ void expect_space(const pn_engine_result &r, uint64_t states, uint64_t edges, ui
 // place: inc moves a token budget -> counter, dec moves it back.
 // (c+1)^N states; per component 2c (marking, transition) pairs over its
 // c+1 counts, so N * 2c * (c+1)^(N-1) edges; the token sum is N*c always.
-Net counters(uint32_t N, uint64_t c)
+// The net of a spec (test_random_net.h).
+Net from_spec(const RandomNetSpec &s)
 {
-    std::vector<uint64_t> m0;
     std::vector<Arc> arcs;
-    for (uint32_t i = 0; i < N; i++) {
-        m0.push_back(c);
-        m0.push_back(0);
-        arcs.push_back({2 * i, 2 * i, true, 1});
-        arcs.push_back({2 * i + 1, 2 * i, false, 1});
-        arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
-        arcs.push_back({2 * i, 2 * i + 1, false, 1});
-    }
-    return make(m0, 2 * N, arcs);
+    for (const RandomArc &a : s.arcs)
+        arcs.push_back({a.place, a.trans, a.to_trans, a.weight});
+    return make(s.m0, s.n_trans, arcs);
 }
+
+RandomNetSpec counters_spec(uint32_t N, uint64_t c)
+{
+    RandomNetSpec s;
+    s.n_trans = 2 * N;
+    for (uint32_t i = 0; i < N; i++) {
+        s.m0.push_back(c);
+        s.m0.push_back(0);
+        s.arcs.push_back({2 * i, 2 * i, true, 1});
+        s.arcs.push_back({2 * i + 1, 2 * i, false, 1});
+        s.arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
+        s.arcs.push_back({2 * i, 2 * i + 1, false, 1});
+    }
+    return s;
+}
+
+Net counters(uint32_t N, uint64_t c) { return from_spec(counters_spec(N, c)); }
 
 uint64_t ipow(uint64_t b, unsigned e)
 {
@@ -208,11 +219,7 @@ Reference reference_bfs(const pn_cnet *cn)
 // A random bounded net (test_random_net.h).
 Net random_bounded_net(std::mt19937_64 &rng, uint32_t P, uint32_t T)
 {
-    RandomNetSpec s = random_bounded_spec(rng, P, T);
-    std::vector<Arc> arcs;
-    for (const RandomArc &a : s.arcs)
-        arcs.push_back({a.place, a.trans, a.to_trans, a.weight});
-    return make(s.m0, s.n_trans, arcs);
+    return from_spec(random_bounded_spec(rng, P, T));
 }
 
 } // namespace
@@ -697,18 +704,17 @@ namespace {
 // default) while the state space stays the small net's.
 Net padded(const RandomNetSpec &s, uint32_t pad)
 {
-    std::vector<uint64_t> m0;
+    RandomNetSpec w = s;
     std::vector<uint32_t> at;
+    w.m0.clear();
     for (uint64_t v : s.m0) {
-        for (uint32_t k = 0; k < pad; k++)
-            m0.push_back(1);
-        at.push_back((uint32_t)m0.size());
-        m0.push_back(v);
+        w.m0.insert(w.m0.end(), pad, 1);
+        at.push_back((uint32_t)w.m0.size());
+        w.m0.push_back(v);
     }
-    std::vector<Arc> arcs;
-    for (const RandomArc &a : s.arcs)
-        arcs.push_back({at[a.place], a.trans, a.to_trans, a.weight});
-    return make(m0, s.n_trans, arcs);
+    for (RandomArc &a : w.arcs)
+        a.place = at[a.place];
+    return from_spec(w);
 }
 
 pn_engine_result explore_kind(const pn_cnet *cn, uint32_t threads, pn_store_kind kind,
@@ -798,17 +804,7 @@ TEST(EngineTree, TablesGrowPastManyResizes)
 {
     // 13^5 = 371293 states of five counters spread over three words: the
     // node set and the key table grow from their smallest sizes.
-    RandomNetSpec s;
-    s.n_trans = 10;
-    for (uint32_t i = 0; i < 5; i++) {
-        s.m0.push_back(12);
-        s.m0.push_back(0);
-        s.arcs.push_back({2 * i, 2 * i, true, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i, false, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
-        s.arcs.push_back({2 * i, 2 * i + 1, false, 1});
-    }
-    Net n = padded(s, 14);
+    Net n = padded(counters_spec(5, 12), 14);
     for (uint32_t threads : {1u, 4u}) {
         pn_engine_result r = explore_kind(n.get(), threads, PN_STORE_AUTO);
         EXPECT_TRUE(r.tree);
