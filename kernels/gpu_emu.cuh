@@ -32,7 +32,11 @@ enum {
 };
 enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
 enum { cudaStreamNonBlocking = 1 };
-enum { cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrMultiProcessorCount = 16 };
+enum {
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrComputeCapabilityMajor = 75
+};
 typedef struct gpu_emu_stream *cudaStream_t;
 
 /* Emulated device memory: in use now, and the most there is. */
@@ -151,7 +155,9 @@ static inline cudaError_t cudaDeviceGetAttribute(int *v, int attr, int dev)
     (void)dev;
     /* A small "device": grids of a few blocks, so that emulated launches
      * cover several states per thread (the grid-stride loops). */
-    *v = attr == cudaDevAttrMultiProcessorCount ? 2 : 512;
+    *v = attr == cudaDevAttrMultiProcessorCount       ? 2
+         : attr == cudaDevAttrComputeCapabilityMajor ? 9
+                                                     : 512;
     return cudaSuccess;
 }
 

@@ -27,12 +27,14 @@
  * host (gpu_launch.h). */
 #include "petrel/gpu.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "net/layout.h"
+#include "logic/check_items.h"
 #include "gpu_launch.h"
 
 #ifndef PN_GPU_EMULATE
@@ -40,10 +42,6 @@
 #endif
 
 /* ---- the driver: memory planning and the BFS ------------------------------- */
-
-/* Besides 0 and the pn_run_status values (the run ends with that status):
- * a hard failure, described in e->err. */
-#define GPU_FAILED (-1)
 
 typedef struct gpu_engine {
     const pn_cnet *cn;
@@ -64,6 +62,19 @@ typedef struct gpu_engine {
     uint64_t *d_scratch;
     uint64_t scratch_threads, scratch_words;
     uint64_t slot_cap, store_cap, count, budget, resident;
+    int cc_major;           /* picks the launch policy (gpu_launch.h) */
+    /* Compact table (pn_engine_compact: one-word states, nothing by id):
+     * d_slots is a pn_ctable of slot_cap keys, d_store the window of ids
+     * base .. count-1 (buf_cap states), and a widening starts over. */
+    bool compact, tight;
+    uint64_t base, buf_cap;
+    /* The check's items (opts->check), evaluated by the kernels. */
+    pn_item *items;         /* host pointers (pn_check_items) */
+    gpu_items dev;          /* their device copy */
+    uint64_t *d_m0;         /* m0 packed in the current layout */
+    uint64_t decided_read;  /* d_ctr->decided when last read */
+    bool flags_read;        /* the seen / moved flags were read when complete */
+    bool all_decided;
     uint64_t level_begin, level_end, cursor, level, widenings;
     uint64_t edges_done;    /* edges of the levels finished */
     uint64_t level_edges;   /* of the current level (device counter) */
@@ -74,9 +85,7 @@ typedef struct gpu_engine {
 
 static int gpu_cuda_fail(gpu_engine *e, cudaError_t rc, const char *what, int line)
 {
-    pn_fail(e->err, PN_ERR_INTERNAL, "CUDA error in the GPU engine (gpu_engine.cu:%d, %s): %s",
-            line, what, cudaGetErrorString(rc));
-    return GPU_FAILED;
+    return gpu_dev_fail(e->err, rc, what, "gpu_engine.cu", line);
 }
 
 #define GPU_TRY(e, call)                                                                   \
@@ -86,29 +95,12 @@ static int gpu_cuda_fail(gpu_engine *e, cudaError_t rc, const char *what, int li
             return gpu_cuda_fail((e), rc_, #call, __LINE__);                               \
     } while (0)
 
-/* Device allocation: running out is an outcome (PN_RUN_OUT_OF_MEMORY), not
- * an error. */
 static int gpu_alloc(gpu_engine *e, void **p, uint64_t bytes)
 {
-    *p = NULL;
-    cudaError_t rc = cudaMalloc(p, bytes ? (size_t)bytes : 1);
-    if (rc == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError(); /* not sticky: clear it */
-        *p = NULL;
-        return PN_RUN_OUT_OF_MEMORY;
-    }
-    if (rc != cudaSuccess) {
-        *p = NULL;
-        return gpu_cuda_fail(e, rc, "cudaMalloc", __LINE__);
-    }
-    return 0;
+    return gpu_dev_alloc(e->err, p, bytes);
 }
 
-static void gpu_free(void *p)
-{
-    if (p != NULL)
-        (void)cudaFree(p);
-}
+#define gpu_free gpu_dev_free
 
 static uint32_t gpu_words(const gpu_engine *e) { return e->lay->prog.words; }
 
@@ -118,11 +110,27 @@ static uint64_t gpu_bytes(const gpu_engine *e, uint64_t slots, uint64_t store, u
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
+/* What the table and store hold now (compact: the window). */
+static uint64_t gpu_held(const gpu_engine *e)
+{
+    return gpu_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap,
+                     e->lay != NULL ? e->lay->prog.words : 1);
+}
+
 static uint64_t gpu_blocks(uint64_t states, uint64_t max_threads)
 {
     uint64_t threads = states < max_threads ? states : max_threads;
     uint64_t blocks = (threads + GPU_BLOCK - 1) / GPU_BLOCK;
     return blocks ? blocks : 1;
+}
+
+/* Blocks of a launch over n items by kernel k: the policy's items per
+ * thread, never more threads than are resident (grid-stride beyond). */
+static uint64_t gpu_policy_blocks(const gpu_engine *e, gpu_kernel_kind k, uint64_t n)
+{
+    const gpu_policy pol = gpu_policy_for(e->cc_major, k);
+    uint64_t per = pol.per_thread ? pol.per_thread : 1;
+    return gpu_blocks((n + per - 1) / per, e->resident);
 }
 
 static int gpu_sync(gpu_engine *e)
@@ -132,61 +140,9 @@ static int gpu_sync(gpu_engine *e)
     return 0;
 }
 
-/* Copies lay->prog's arrays into one device block; *d gets the same prog
- * with device pointers. */
 static int gpu_upload_prog(gpu_engine *e, const pn_prog *h, void **blob, pn_prog *d)
 {
-    const uint32_t P = h->n_places, T = h->n_transitions;
-    struct {
-        const void *src;
-        size_t bytes;
-        const void **dst;
-    } part[] = {
-        {h->field, (size_t)P * sizeof(pn_op), (const void **)&d->field},
-        {h->pre_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->pre_off},
-        {h->pre, (size_t)h->pre_off[T] * sizeof(pn_op), (const void **)&d->pre},
-        {h->dec_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->dec_off},
-        {h->dec, (size_t)h->dec_off[T] * sizeof(pn_op), (const void **)&d->dec},
-        {h->inc_off, ((size_t)T + 1) * sizeof(uint32_t), (const void **)&d->inc_off},
-        {h->inc, (size_t)h->inc_off[T] * sizeof(pn_op), (const void **)&d->inc},
-        {h->trig_off, ((size_t)P + 1) * sizeof(uint32_t), (const void **)&d->trig_off},
-        {h->trig, (size_t)h->trig_off[P] * sizeof(uint32_t), (const void **)&d->trig},
-        {h->free_trans, (size_t)h->n_free * sizeof(uint32_t), (const void **)&d->free_trans},
-        {h->bit_place, (size_t)h->words * 64 * sizeof(uint32_t), (const void **)&d->bit_place},
-    };
-    const size_t n_parts = sizeof part / sizeof part[0];
-    size_t total = 0;
-    for (size_t i = 0; i < n_parts; i++)
-        total += (part[i].bytes + 15) & ~(size_t)15;
-    *d = *h;
-    *blob = NULL;
-    uint8_t *staging = (uint8_t *)malloc(total ? total : 1);
-    if (staging == NULL) {
-        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the GPU engine");
-        return GPU_FAILED;
-    }
-    int r = gpu_alloc(e, blob, total);
-    if (r != 0) {
-        free(staging);
-        return r;
-    }
-    size_t off = 0;
-    for (size_t i = 0; i < n_parts; i++) {
-        if (part[i].bytes != 0)
-            memcpy(staging + off, part[i].src, part[i].bytes);
-        *part[i].dst = (const uint8_t *)*blob + off;
-        off += (part[i].bytes + 15) & ~(size_t)15;
-    }
-    cudaError_t rc = cudaMemcpyAsync(*blob, staging, total, cudaMemcpyHostToDevice, e->stream);
-    if (rc == cudaSuccess)
-        rc = cudaStreamSynchronize(e->stream);
-    free(staging);
-    if (rc != cudaSuccess) {
-        gpu_free(*blob);
-        *blob = NULL;
-        return gpu_cuda_fail(e, rc, "copying the net to the device", __LINE__);
-    }
-    return 0;
+    return gpu_dev_upload_prog(e->err, h, blob, d, e->stream);
 }
 
 /* The generic kernel's per-thread scratch, for states wider than
@@ -233,7 +189,8 @@ static int gpu_rebuild_table(gpu_engine *e)
     if (e->count != 0) {
         pn_table_view v = {e->d_slots, e->slot_cap - 1, e->d_store, &e->d_ctr->count,
                            gpu_words(e), {0, 0, 0}, 0, 0};
-        gpu_kernels_rehash(&v, 0, e->count, gpu_blocks(e->count, e->resident), e->stream);
+        gpu_kernels_rehash(&v, 0, e->count, gpu_policy_blocks(e, GPU_K_REHASH, e->count),
+                           e->stream);
     }
     return gpu_sync(e);
 }
@@ -301,25 +258,101 @@ static int gpu_grow(gpu_engine *e, uint64_t need)
     return slots == e->slot_cap ? 0 : gpu_resize(e, slots);
 }
 
+/* ---- the compact table (kernels/pn_ctable.h) on the device ---------------- */
+
+static void gpu_compact_cap(gpu_engine *e)
+{
+    pn_ctable_plan p = {e->slot_cap, e->buf_cap, e->tight};
+    e->store_cap = pn_ctable_cap(&p, e->base);
+}
+
+/* Moves to a compact table of `slots` keys: the new table is filled from
+ * the old one by a kernel, then the old one goes. */
+static int gpu_rehash_compact(gpu_engine *e, uint64_t slots)
+{
+    uint64_t *ns = NULL;
+    int r = gpu_alloc(e, (void **)&ns, slots * sizeof(uint64_t));
+    if (r != 0)
+        return r;
+    GPU_TRY(e, cudaMemsetAsync(ns, 0, slots * sizeof(uint64_t), e->stream));
+    pn_ctable t = {ns, slots, &e->d_ctr->has_zero};
+    if (e->slot_cap != 0)
+        gpu_kernels_rehash_compact(&t, e->d_slots, e->slot_cap,
+                                   gpu_policy_blocks(e, GPU_K_REHASH, e->slot_cap), e->stream);
+    r = gpu_sync(e);
+    gpu_free(e->d_slots);
+    e->d_slots = ns;
+    e->slot_cap = slots;
+    return r;
+}
+
+/* Room for `need` more states in the compact table and the window, by the
+ * CPU engine's rule (pn_ctable_grow_plan). */
+static int gpu_grow_compact(gpu_engine *e, uint64_t need)
+{
+    pn_ctable_plan p = {e->slot_cap, e->buf_cap, e->tight};
+    int fit = pn_ctable_grow_plan(&p, e->count, e->base, need, PN_TABLE_MAX_STATES, e->budget);
+    if (fit != PN_CTABLE_FITS)
+        return fit == PN_CTABLE_NO_IDS ? PN_RUN_TOO_MANY_STATES : PN_RUN_OUT_OF_MEMORY;
+    e->tight = p.tight;
+    int r = 0;
+    if (p.buf != e->buf_cap) {
+        r = gpu_realloc(e, (void **)&e->d_store, (e->count - e->base) * sizeof(uint64_t),
+                        p.buf * sizeof(uint64_t));
+        if (r != 0)
+            return r;
+        e->buf_cap = p.buf;
+    }
+    if (p.slots != e->slot_cap)
+        r = gpu_rehash_compact(e, p.slots);
+    gpu_compact_cap(e);
+    return r;
+}
+
+/* Between levels: the expanded level leaves the window. The states kept
+ * move down in pieces no longer than the distance they move, so that no
+ * copy overlaps itself. */
+static int gpu_slide_window(gpu_engine *e, uint64_t first)
+{
+    const uint64_t drop = first - e->base, keep = e->count - first;
+    for (uint64_t done = 0; drop != 0 && done < keep; done += drop) {
+        uint64_t n = keep - done < drop ? keep - done : drop;
+        GPU_TRY(e, cudaMemcpyAsync(e->d_store + done, e->d_store + drop + done,
+                                   n * sizeof(uint64_t), cudaMemcpyDeviceToDevice, e->stream));
+    }
+    e->base = first;
+    gpu_compact_cap(e);
+    return gpu_sync(e);
+}
+
 /* How many states the next launch expands (at least 1), growing first. */
 static int gpu_plan(gpu_engine *e, uint64_t *n)
 {
     const uint64_t T = e->cn->n_transitions ? e->cn->n_transitions : 1;
-    const uint64_t per_state = gpu_bytes(e, 2, 1, gpu_words(e)); /* ~ bytes at 3/4 load */
+    const uint64_t per_state = e->compact ? 2 * sizeof(uint64_t)
+                                          : gpu_bytes(e, 2, 1, gpu_words(e)); /* at 3/4 load */
     uint64_t ahead = GPU_HEADROOM_BYTES / per_state;
     if (ahead < e->count)
         ahead = e->count;
-    uint64_t want = e->level_end - e->cursor;
-    if (want > GPU_LAUNCH_MAX)
-        want = GPU_LAUNCH_MAX;
+    const gpu_policy pol = gpu_policy_for(e->cc_major, GPU_K_EXPAND);
+    uint64_t want = e->level_end - e->cursor, most = e->resident * pol.per_thread;
+    if (most > GPU_LAUNCH_MAX)
+        most = GPU_LAUNCH_MAX;
+    if (want > most)
+        want = most;
     if (want > ahead / T)
         want = ahead / T ? ahead / T : 1;
-    int r = gpu_grow(e, want * T);
+    /* Near the budget, fewer states per launch need less room. */
+    int r;
+    while ((r = e->compact ? gpu_grow_compact(e, want * T) : gpu_grow(e, want * T)) ==
+               PN_RUN_OUT_OF_MEMORY &&
+           want > 1)
+        want /= 2;
     if (r != 0)
         return r;
     uint64_t room = e->store_cap > e->count ? (e->store_cap - e->count) / T : 0;
-    if (room == 0) {
-        r = gpu_fits(e, e->slot_cap * 2);
+    if (room == 0) { /* a compact plan that fits leaves room: only the id table gets here */
+        r = e->compact ? PN_RUN_OUT_OF_MEMORY : gpu_fits(e, e->slot_cap * 2);
         return r != 0 ? r : PN_RUN_OUT_OF_MEMORY;
     }
     *n = want < room ? want : room;
@@ -342,14 +375,84 @@ static int gpu_read_counters(gpu_engine *e)
     return 0;
 }
 
+/* ---- the check's items ------------------------------------------------------ */
+
+/* Packs m0 in the current layout for StableMarking (again after a widening). */
+static int gpu_upload_m0(gpu_engine *e)
+{
+    if (e->o->check == NULL)
+        return 0;
+    const uint32_t W = gpu_words(e);
+    uint64_t *s = (uint64_t *)calloc(W, sizeof *s);
+    if (s == NULL) {
+        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the exploration");
+        return GPU_FAILED;
+    }
+    pn_layout_pack(e->lay, e->cn->m0, s);
+    gpu_free(e->d_m0);
+    int r = gpu_dev_upload(e->err, (void **)&e->d_m0, s, W * sizeof *s, e->stream);
+    free(s);
+    return r;
+}
+
+/* The items of opts->check on the device. */
+static int gpu_items_setup(gpu_engine *e)
+{
+    pn_check *c = e->o->check;
+    if (c == NULL)
+        return 0;
+    e->items = (pn_item *)calloc((size_t)pn_check_count(c) + 1, sizeof *e->items);
+    if (e->items == NULL) {
+        pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the formulas for the GPU");
+        return GPU_FAILED;
+    }
+    bool quasi = false, stable = false;
+    uint32_t n = pn_check_items(c, e->items, &quasi, &stable);
+    int r = gpu_items_upload(&e->dev, e->items, n, quasi, stable, e->cn->n_transitions,
+                             e->cn->n_places, e->stream, e->err);
+    return r != 0 ? r : gpu_upload_m0(e);
+}
+
+/* Hands what the kernels found to the check when something new was decided
+ * (or at the end: `last`), which streams the answers at once. */
+static int gpu_items_poll(gpu_engine *e, bool last)
+{
+    if (e->o->check == NULL || e->dev.d_moved == NULL) /* not (all) on the device */
+        return 0;
+    const gpu_items *d = &e->dev;
+    bool full = (d->quasi && e->h_ctr->n_seen == d->n_trans) ||
+                (d->stable && e->h_ctr->n_moved == d->n_places);
+    bool flags = last || (full && !e->flags_read);
+    if (!flags && e->h_ctr->decided == e->decided_read)
+        return 0;
+    int r = gpu_items_read(&e->dev, flags, e->stream, e->err);
+    if (r != 0)
+        return r;
+    e->flags_read |= full;
+    e->decided_read = e->h_ctr->decided;
+    e->all_decided = pn_check_items_found(e->o->check, d->item, d->h_found, d->n,
+                                          flags && d->quasi ? d->h_seen : NULL,
+                                          flags && d->stable ? d->h_moved : NULL);
+    return 0;
+}
+
 static int gpu_launch_expand(gpu_engine *e, uint64_t begin, uint64_t end)
 {
     gpu_args a;
     memset(&a, 0, sizeof a);
     a.g = e->d_prog;
-    a.v.slots = e->d_slots;
-    a.v.slot_mask = e->slot_cap - 1;
+    if (e->compact) {
+        a.v.ctable.slots = e->d_slots;
+        a.v.ctable.n = e->slot_cap;
+        a.v.ctable.has_zero = &e->d_ctr->has_zero;
+        a.v.base = e->base;
+    } else {
+        a.v.slots = e->d_slots;
+        a.v.slot_mask = e->slot_cap - 1;
+    }
     a.v.store = e->d_store;
+    if (e->o->check != NULL)
+        a.items = gpu_items_view(&e->dev, e->d_ctr, e->d_m0);
     a.v.count = &e->d_ctr->count;
     a.v.words = e->d_prog.words;
     a.tree.parent = e->d_parent;
@@ -404,11 +507,56 @@ static int gpu_next_widths(gpu_engine *e)
 /* Widens every flagged place and repacks the stored states on the device:
  * the table is dropped, the new store allocated and filled from the old
  * one, then the table rebuilt. */
+static int gpu_seed(gpu_engine *e);
+
+/* Compact mode cannot repack the states that left the window: the run
+ * starts over from m0 with the wider fields, as the CPU engine's does (the
+ * items keep what they found: everything they record is idempotent). */
+static int gpu_restart(gpu_engine *e)
+{
+    pn_layout *lay = NULL;
+    pn_error lerr;
+    pn_error_clear(&lerr);
+    if (pn_layout_new(e->cn, e->widths, &lay, &lerr) != PN_OK)
+        return PN_RUN_OUT_OF_MEMORY;
+    void *blob;
+    pn_prog prog;
+    int r = gpu_upload_prog(e, &lay->prog, &blob, &prog);
+    if (r != 0) {
+        pn_layout_free(lay);
+        return r;
+    }
+    gpu_free(e->d_blob);
+    pn_layout_free(e->lay);
+    e->lay = lay;
+    e->d_blob = blob;
+    e->d_prog = prog;
+    gpu_free(e->d_store);
+    gpu_free(e->d_slots);
+    e->d_store = e->d_slots = NULL;
+    e->slot_cap = e->store_cap = e->buf_cap = e->base = e->count = 0;
+    e->tight = false;
+    e->compact = pn_engine_compact(e->o, gpu_words(e));
+    e->edges_done = e->level_edges = e->level = e->max_place = e->max_marking = 0;
+    GPU_TRY(e, cudaMemsetAsync(e->d_ctr, 0, offsetof(gpu_counters, decided), e->stream));
+    GPU_TRY(e, cudaMemsetAsync(&e->d_ctr->has_zero, 0, sizeof(uint64_t), e->stream));
+    GPU_TRY(e, cudaMemsetAsync(e->d_widen, 0, e->cn->n_places ? e->cn->n_places : 1,
+                               e->stream));
+    e->need_widen = false;
+    e->widenings++;
+    r = gpu_ensure_scratch(e);
+    if (r == 0)
+        r = gpu_upload_m0(e);
+    return r != 0 ? r : gpu_seed(e);
+}
+
 static int gpu_widen(gpu_engine *e)
 {
     int r = gpu_next_widths(e);
     if (r != 0)
         return r;
+    if (e->compact)
+        return gpu_restart(e);
     pn_layout *lay = NULL;
     pn_error lerr;
     pn_error_clear(&lerr);
@@ -442,7 +590,7 @@ static int gpu_widen(gpu_engine *e)
     }
     if (e->count != 0)
         gpu_kernels_repack(&e->d_prog, &prog, e->d_store, store, e->count,
-                           gpu_blocks(e->count, e->resident), e->stream);
+                           gpu_policy_blocks(e, GPU_K_REPACK, e->count), e->stream);
     r = gpu_sync(e);
     /* From here on the engine holds the new packing whatever happens. */
     gpu_free(e->d_store);
@@ -463,7 +611,8 @@ static int gpu_widen(gpu_engine *e)
     GPU_TRY(e, cudaMemsetAsync(&e->d_ctr->overflow, 0, sizeof(uint64_t), e->stream));
     e->need_widen = false;
     e->widenings++;
-    return gpu_sync(e);
+    r = gpu_upload_m0(e);
+    return r != 0 ? r : gpu_sync(e);
 }
 
 static void gpu_report(gpu_engine *e, double now)
@@ -479,7 +628,7 @@ static void gpu_report(gpu_engine *e, double now)
     p.level = e->level;
     p.frontier = e->level_end - e->level_begin;
     p.seconds = now - e->t0;
-    p.bytes = gpu_bytes(e, e->slot_cap, e->store_cap, gpu_words(e));
+    p.bytes = gpu_held(e);
     o->progress(o->progress_ctx, &p);
 }
 
@@ -499,6 +648,7 @@ static int gpu_setup(gpu_engine *e)
 {
     int dev = 0, sms = 0, per_sm = 0;
     GPU_TRY(e, cudaGetDevice(&dev));
+    GPU_TRY(e, cudaDeviceGetAttribute(&e->cc_major, cudaDevAttrComputeCapabilityMajor, dev));
     GPU_TRY(e, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     GPU_TRY(e, cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     e->resident = (uint64_t)(sms > 0 ? sms : 1) * (uint64_t)(per_sm >= 256 ? per_sm : 256);
@@ -511,6 +661,7 @@ static int gpu_setup(gpu_engine *e)
         pn_fail(e->err, PN_ERR_NOMEM, "out of memory preparing the exploration");
         return GPU_FAILED;
     }
+    e->compact = pn_engine_compact(e->o, gpu_words(e));
     if (cudaMallocHost((void **)&e->h_ctr, sizeof *e->h_ctr) != cudaSuccess) {
         e->h_ctr = NULL;
         (void)cudaGetLastError();
@@ -530,6 +681,8 @@ static int gpu_setup(gpu_engine *e)
     GPU_TRY(e, cudaMemsetAsync(e->d_ctr, 0, sizeof *e->d_ctr, e->stream));
     GPU_TRY(e, cudaMemsetAsync(e->d_widen, 0, (size_t)e->cn->n_places + 1, e->stream));
     r = gpu_sync(e);
+    if (r == 0)
+        r = gpu_items_setup(e);
     if (r != 0)
         return r;
 
@@ -550,7 +703,7 @@ static int gpu_setup(gpu_engine *e)
 /* Stores the initial marking as level 0. */
 static int gpu_seed(gpu_engine *e)
 {
-    int r = gpu_grow(e, 1);
+    int r = e->compact ? gpu_grow_compact(e, 1) : gpu_grow(e, 1);
     if (r != 0)
         return r;
     const uint32_t W = gpu_words(e);
@@ -564,14 +717,24 @@ static int gpu_seed(gpu_engine *e)
                                      e->stream);
     if (rc == cudaSuccess)
         rc = cudaStreamSynchronize(e->stream);
+    const bool zero = W == 1 && s[0] == 0;
     free(s);
     if (rc != cudaSuccess)
         return gpu_cuda_fail(e, rc, "copying the initial marking", __LINE__);
     e->count = 1;
     e->h_ctr->count = 1;
+    e->h_ctr->has_zero = zero;
     GPU_TRY(e, cudaMemcpyAsync(&e->d_ctr->count, &e->h_ctr->count, sizeof(uint64_t),
                                cudaMemcpyHostToDevice, e->stream));
-    r = gpu_rebuild_table(e);
+    if (e->compact) { /* the window's state 0 goes into the table; zero has its flag */
+        GPU_TRY(e, cudaMemcpyAsync(&e->d_ctr->has_zero, &e->h_ctr->has_zero, sizeof(uint64_t),
+                                   cudaMemcpyHostToDevice, e->stream));
+        pn_ctable t = {e->d_slots, e->slot_cap, &e->d_ctr->has_zero};
+        gpu_kernels_rehash_compact(&t, e->d_store, 1, 1, e->stream);
+        r = gpu_sync(e);
+    } else {
+        r = gpu_rebuild_table(e);
+    }
     if (r != 0)
         return r;
     e->level_begin = 0;
@@ -584,6 +747,8 @@ static int gpu_next_level(gpu_engine *e)
 {
     e->edges_done += e->level_edges;
     int r = gpu_reset_level_edges(e);
+    if (r == 0 && e->compact)
+        r = gpu_slide_window(e, e->level_end);
     e->level_begin = e->level_end;
     e->level_end = e->count;
     e->cursor = e->level_begin;
@@ -620,9 +785,13 @@ static int gpu_run(gpu_engine *e)
             r = gpu_launch_expand(e, e->cursor, e->cursor + n);
         if (r == 0)
             r = gpu_read_counters(e);
+        if (r == 0)
+            r = gpu_items_poll(e, false);
         if (r != 0)
             return r;
         e->cursor += n;
+        if (e->all_decided)
+            return PN_RUN_STOPPED;
     }
 }
 
@@ -668,6 +837,9 @@ static void gpu_release(gpu_engine *e)
     gpu_free(e->d_ctr);
     gpu_free(e->d_scratch);
     gpu_free(e->d_blob);
+    gpu_free(e->d_m0);
+    gpu_items_free(&e->dev);
+    free(e->items);
     if (e->h_ctr != NULL)
         (void)cudaFreeHost(e->h_ctr);
     if (e->have_stream)
@@ -678,14 +850,14 @@ static void gpu_release(gpu_engine *e)
 }
 
 /* pn_gpu_explore once a device is known to be there. */
-static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
+GPU_ENTRY pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
                                   pn_engine_result *res, pn_error *err)
 {
     memset(res, 0, sizeof *res);
-    if (opts->visitor != NULL)
+    if (opts->visitor != NULL && opts->check == NULL)
         return pn_fail(err, PN_ERR_UNSUPPORTED,
-                       "the GPU engine cannot run a state visitor (formula examinations are "
-                       "evaluated by host code): use the CPU engine");
+                       "the GPU engine cannot run a host state visitor (it evaluates the "
+                       "items of a check, opts->check): use the CPU engine");
     if (opts->record_graph || opts->keep_states)
         return pn_fail(err, PN_ERR_UNSUPPORTED,
                        "the GPU engine does not record the state graph (CTL, LTL, Liveness): "
@@ -702,6 +874,8 @@ static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
         r = gpu_seed(&e);
     if (r == 0)
         r = gpu_run(&e);
+    if (r >= 0) /* the maxima and flags of the run, decided or not */
+        r = gpu_items_poll(&e, true) < 0 ? GPU_FAILED : r;
     if (r >= 0)
         r = gpu_take_tree(&e, res) < 0 ? GPU_FAILED : r;
     pn_status st = PN_OK;
@@ -719,7 +893,8 @@ static pn_status gpu_explore_impl(const pn_cnet *cn, const pn_engine_opts *opts,
         res->threads = e.max_threads > UINT32_MAX ? UINT32_MAX
                        : e.max_threads != 0        ? (uint32_t)e.max_threads
                                                    : 1;
-        res->bytes = e.lay != NULL ? gpu_bytes(&e, e.slot_cap, e.store_cap, gpu_words(&e)) : 0;
+        res->bytes = gpu_held(&e);
+        res->compact = e.compact;
     }
     if (st != PN_OK)
         pn_engine_result_free(res);

@@ -53,4 +53,44 @@ GPU_DEVICE void gpu_flush(gpu_counters *c, uint64_t edges, uint64_t max_place,
         pn_atomic_max_u64(&c->max_marking, max_marking);
 }
 
+/* The largest of one value over the warp (all 32 lanes call it), in every
+ * lane; the emulation runs one thread at a time and returns v. */
+GPU_DEVICE uint64_t gpu_warp_max(uint64_t v)
+{
+#ifndef PN_GPU_EMULATE
+    unsigned long long m = v;
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long o = __shfl_xor_sync(0xffffffffu, m, off);
+        m = o > m ? o : m;
+    }
+    return m;
+#else
+    return v;
+#endif
+}
+
+GPU_DEVICE bool gpu_warp_leader(void)
+{
+#ifndef PN_GPU_EMULATE
+    return (threadIdx.x & 31u) == 0;
+#else
+    return true;
+#endif
+}
+
+/* Adds one thread's bound maxima (registers `local`, pn_items_state) to
+ * the items' maxima: a warp reduction per bound item, then one atomic by
+ * lane 0. Every thread of the block calls it with the same items. */
+GPU_DEVICE void gpu_flush_bounds(const pn_items_view *v, const uint64_t *local)
+{
+    for (uint32_t k = 0; k < v->n; k++) {
+        const pn_item *it = &v->item[k];
+        if (it->kind != PN_ITEM_BOUND || it->local == UINT32_MAX)
+            continue;
+        uint64_t m = gpu_warp_max(local[it->local]);
+        if (gpu_warp_leader() && m != 0)
+            pn_atomic_max_u64(&v->found[k].max, m);
+    }
+}
+
 #endif

@@ -60,4 +60,64 @@ PN_HD static void pn_ctable_reinsert(const pn_ctable *t, uint64_t s, uint64_t h)
     t->slots[i] = s;
 }
 
+/* ---- sizing (host code of both engines) ----------------------------------
+ * A compact run holds the table and the window of states still to expand
+ * (ids base .. count-1). The table grows when a round could push its load
+ * past 4/5, to 8/5 of the states (load back at 5/8: 10-12.8 bytes a
+ * state); when the budget cannot hold that beside the old table (both live
+ * while rehashing) and the window, it takes whatever fits if that keeps the
+ * load at most 9/10 ("tight": linear probing slows there, but the run goes
+ * on). The window grows to 5/4 of what it must hold. */
+#define PN_CTABLE_MIN_SLOTS 1024ULL
+
+typedef struct pn_ctable_plan {
+    uint64_t slots;  /* slot count (unchanged: no rehash) */
+    uint64_t buf;    /* window capacity in states */
+    bool tight;
+} pn_ctable_plan;
+
+enum { PN_CTABLE_FITS = 0, PN_CTABLE_NO_IDS = 1, PN_CTABLE_NO_MEMORY = 2 };
+
+/* Ids below this fit both the load limit and the window. */
+static inline uint64_t pn_ctable_cap(const pn_ctable_plan *p, uint64_t base)
+{
+    uint64_t by_load = p->tight ? p->slots / 10 * 9 : p->slots / 5 * 4;
+    return by_load < base + p->buf ? by_load : base + p->buf;
+}
+
+/* The plan *p (the current one on entry) after which `need` more states
+ * fit, count states being numbered and those from base kept; memory: the
+ * budget in bytes (0: none). PN_CTABLE_NO_IDS beyond max_states ids,
+ * PN_CTABLE_NO_MEMORY beyond the budget (p is then unchanged). */
+static inline int pn_ctable_grow_plan(pn_ctable_plan *p, uint64_t count, uint64_t base,
+                                      uint64_t need, uint64_t max_states, uint64_t memory)
+{
+    uint64_t want = count + need, held = count - base;
+    if (want > max_states)
+        return PN_CTABLE_NO_IDS;
+    pn_ctable_plan q = *p;
+    if (held + need > q.buf)
+        q.buf = (held + need) / 4 * 5 + 64;
+    uint64_t by_load = q.tight ? q.slots / 10 * 9 : q.slots / 5 * 4;
+    if (want > by_load) {
+        uint64_t slots = want / 5 * 8 > PN_CTABLE_MIN_SLOTS ? want / 5 * 8 : PN_CTABLE_MIN_SLOTS;
+        uint64_t fixed = (p->slots + q.buf) * sizeof(uint64_t);
+        if (memory != 0 && fixed + slots * sizeof(uint64_t) > memory) {
+            uint64_t fit = memory > fixed ? (memory - fixed) / sizeof(uint64_t) : 0;
+            if (fit < p->slots)
+                fit = p->slots; /* no growth: the old table may still do at 9/10 */
+            if (want > fit / 10 * 9)
+                return PN_CTABLE_NO_MEMORY;
+            q.tight = true;
+            slots = fit;
+        }
+        q.slots = slots;
+    }
+    uint64_t peak = (q.slots + (q.slots != p->slots ? p->slots : 0) + q.buf) * sizeof(uint64_t);
+    if (memory != 0 && peak > memory)
+        return PN_CTABLE_NO_MEMORY;
+    *p = q;
+    return PN_CTABLE_FITS;
+}
+
 #endif

@@ -34,6 +34,17 @@ PN_HD static uint64_t pn_atomic_load_u64(const uint64_t *p)
 #endif
 }
 
+/* Relaxed load: a flag that only ever moves one way (an item decided), read
+ * to skip work; no ordering needed, so no fence on the device. */
+PN_HD static uint64_t pn_atomic_peek_u64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    return *(const volatile uint64_t *)p;
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 PN_HD static void pn_atomic_store_u64(uint64_t *p, uint64_t v)
 {
 #if defined(__CUDA_ARCH__)
@@ -74,6 +85,32 @@ PN_HD static void pn_atomic_max_u64(uint64_t *p, uint64_t v)
     while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED,
                                                    __ATOMIC_RELAXED))
         ;
+#endif
+}
+
+/* Atomic min: the smallest witness id of an item (kernels/pn_items.h).
+ * Returns the value before. */
+PN_HD static uint64_t pn_atomic_min_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return atomicMin((unsigned long long *)p, (unsigned long long)v);
+#else
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (cur > v && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_ACQ_REL,
+                                                   __ATOMIC_RELAXED))
+        ;
+    return cur;
+#endif
+}
+
+/* Sets a flag word to 1; returns its value before (devices have no byte
+ * atomics, so flags are 32-bit). */
+PN_HD static uint32_t pn_atomic_set_u32(uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    return atomicExch(p, 1u);
+#else
+    return __atomic_exchange_n(p, 1u, __ATOMIC_ACQ_REL);
 #endif
 }
 

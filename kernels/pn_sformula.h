@@ -42,15 +42,25 @@ typedef struct pn_sformula {
     const uint32_t *list;
 } pn_sformula;
 
+/* The marking an evaluation reads is either unpacked (one count per place:
+ * the CPU engine unpacks each state anyway) or the packed words themselves
+ * (g's layout: device threads, which have no room for a copy per place).
+ * The evaluators below take a `packed` flag that callers pass as a
+ * constant, so each caller gets its own specialised code. */
+PN_HD static uint64_t pn_sf_tokens(const pn_prog *g, const uint64_t *m, bool packed, uint32_t p)
+{
+    return packed ? pn_field_get(m, &g->field[p]) : m[p];
+}
+
 /* Sums in 128 bits: a comparison of two sums is exact whatever the counts. */
-PN_HD static unsigned __int128 pn_sf_term_value(const pn_sformula *f, const pn_sf_term *t,
-                                                const uint64_t *m)
+PN_HD static unsigned __int128 pn_sf_term_read(const pn_sformula *f, const pn_sf_term *t,
+                                               const pn_prog *g, const uint64_t *m, bool packed)
 {
     if (t->n == 0)
         return t->value;
     unsigned __int128 sum = 0;
     for (uint32_t k = 0; k < t->n; k++)
-        sum += m[f->list[t->off + k]];
+        sum += pn_sf_tokens(g, m, packed, f->list[t->off + k]);
     return sum;
 }
 
@@ -64,31 +74,32 @@ typedef struct pn_sf_memo {
     uint64_t epoch;
 } pn_sf_memo;
 
-PN_HD static bool pn_sf_enabled(const pn_prog *g, const uint64_t *m, uint32_t t,
+PN_HD static bool pn_sf_enabled(const pn_prog *g, const uint64_t *m, bool packed, uint32_t t,
                                 pn_sf_memo *memo)
 {
     if (memo == NULL)
-        return pn_marking_enabled(g, m, t);
+        return packed ? pn_state_enabled(g, m, t) : pn_marking_enabled(g, m, t);
     uint64_t s = memo->slot[t];
     if (s >> 1 == memo->epoch)
         return (s & 1) != 0;
-    bool en = pn_marking_enabled(g, m, t);
+    bool en = packed ? pn_state_enabled(g, m, t) : pn_marking_enabled(g, m, t);
     memo->slot[t] = memo->epoch << 1 | (uint64_t)en;
     return en;
 }
 
 PN_HD static bool pn_sf_fireable(const pn_sformula *f, const pn_sf_term *t, const pn_prog *g,
-                                 const uint64_t *m, pn_sf_memo *memo)
+                                 const uint64_t *m, bool packed, pn_sf_memo *memo)
 {
     for (uint32_t k = 0; k < t->n; k++)
-        if (pn_sf_enabled(g, m, f->list[t->off + k], memo))
+        if (pn_sf_enabled(g, m, packed, f->list[t->off + k], memo))
             return true;
     return false;
 }
 
-/* memo: optional (NULL: every atom tests its transitions afresh). */
-PN_HD static bool pn_sf_eval(const pn_sformula *f, const pn_prog *g, const uint64_t *m,
-                             uint32_t n_enabled, pn_sf_memo *memo)
+/* m: unpacked, or packed in g's layout when `packed`; memo: optional
+ * (NULL: every atom tests its transitions afresh). */
+PN_HD static bool pn_sf_run(const pn_sformula *f, const pn_prog *g, const uint64_t *m,
+                            bool packed, uint32_t n_enabled, pn_sf_memo *memo)
 {
     bool acc = false;
     for (uint32_t i = 0; i < f->len;) {
@@ -97,9 +108,10 @@ PN_HD static bool pn_sf_eval(const pn_sformula *f, const pn_prog *g, const uint6
         case PN_SF_TRUE: acc = true; break;
         case PN_SF_FALSE: acc = false; break;
         case PN_SF_DEADLOCK: acc = n_enabled == 0; break;
-        case PN_SF_FIREABLE: acc = pn_sf_fireable(f, &in->a, g, m, memo); break;
+        case PN_SF_FIREABLE: acc = pn_sf_fireable(f, &in->a, g, m, packed, memo); break;
         case PN_SF_LE:
-            acc = pn_sf_term_value(f, &in->a, m) <= pn_sf_term_value(f, &in->b, m);
+            acc = pn_sf_term_read(f, &in->a, g, m, packed) <=
+                  pn_sf_term_read(f, &in->b, g, m, packed);
             break;
         case PN_SF_NOT: acc = !acc; break;
         case PN_SF_JUMP_FALSE:
@@ -113,6 +125,20 @@ PN_HD static bool pn_sf_eval(const pn_sformula *f, const pn_prog *g, const uint6
         }
     }
     return acc;
+}
+
+/* On an unpacked marking (one count per place). */
+PN_HD static bool pn_sf_eval(const pn_sformula *f, const pn_prog *g, const uint64_t *m,
+                             uint32_t n_enabled, pn_sf_memo *memo)
+{
+    return pn_sf_run(f, g, m, false, n_enabled, memo);
+}
+
+/* On a packed state s (g's layout), as the device kernels see it. */
+PN_HD static bool pn_sf_eval_packed(const pn_sformula *f, const pn_prog *g, const uint64_t *s,
+                                    uint32_t n_enabled)
+{
+    return pn_sf_run(f, g, s, true, n_enabled, 0);
 }
 
 #endif

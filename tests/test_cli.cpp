@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "test_coloured.h"
+#include "test_files.h"
 
 namespace {
 
@@ -35,27 +36,9 @@ const double kQuick = 60.0;
 const double kQuick = 10.0;
 #endif
 
-bool exists(const std::string &path)
-{
-    struct stat sb;
-    return stat(path.c_str(), &sb) == 0;
-}
-
-std::string quote(const std::string &s)
-{
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using petrel_test::exists;
+using petrel_test::quote;
+using petrel_test::slurp;
 
 // A scratch folder per test, removed afterwards.
 class Cli : public ::testing::Test {
@@ -523,6 +506,35 @@ TEST_F(Cli, NoGpuNoteWithoutVerbose)
         Run v = run("-v -e StateSpace --timeout 0.3 " + quote(dir));
         EXPECT_EQ(count_of(v.err, "no usable GPU"), 1u) << show(v);
     }
+}
+
+// Every examination takes --engine gpu (the GPU runs the on-the-fly
+// explorations and the walks; never "unsupported"), so without a device each
+// fails the same way, in one line; auto falls back to the CPU and answers.
+TEST_F(Cli, GpuEngineWithoutGpuFailsForEveryExamination)
+{
+    NEED_MCC("Philosophers-PT-000005");
+#ifdef PETREL_HAVE_CUDA
+    if (exists("/dev/nvidia0"))
+        GTEST_SKIP() << "a CUDA build on a machine with a GPU may well use it";
+#endif
+    for (const char *exam : {"UpperBounds", "ReachabilityCardinality", "ReachabilityDeadlock",
+                             "OneSafe", "QuasiLiveness", "StableMarking", "CTLFireability",
+                             "LTLCardinality"}) {
+        SCOPED_TRACE(exam);
+        Run r = run(std::string("--engine gpu -e ") + exam + " " +
+                    quote(kMcc + "/Philosophers-PT-000005"));
+        EXPECT_EQ(r.code, 1) << show(r);
+        EXPECT_TRUE(contains(r.err, "no usable GPU: ")) << show(r);
+        EXPECT_EQ(count_of(r.err, "\n"), 1u) << show(r);
+        EXPECT_FALSE(contains(r.err, "nsupported")) << show(r);
+        EXPECT_EQ(r.out, "") << show(r);
+    }
+    Run a = run("--engine auto -v -e ReachabilityDeadlock " +
+                quote(kMcc + "/Philosophers-PT-000005"));
+    EXPECT_EQ(a.code, 0) << show(a);
+    EXPECT_TRUE(contains(a.out, "FORMULA ReachabilityDeadlock TRUE")) << show(a);
+    EXPECT_EQ(count_of(a.err, "no usable GPU"), 1u) << show(a);
 }
 
 TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)

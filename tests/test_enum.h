@@ -172,6 +172,33 @@ inline pn_answer truth(const pn_fml_node *root, const pn_cnet *cn,
     return a;
 }
 
+// A random bounded net of 2 .. max_places places and 1 .. 8 transitions with
+// its reachable markings (at most 5000), and n random formulas of a random
+// kind below `kinds` (0 cardinality, 1 fireability, 2 bounds: rand_root).
+// False when the net has more markings than that.
+struct RandomCase {
+    Net net;
+    std::vector<std::vector<uint64_t>> states;
+    uint32_t kind = 0;
+    SetPtr set;
+};
+
+inline bool random_case(std::mt19937_64 &rng, uint32_t max_places, int n, uint32_t kinds,
+                        RandomCase *out)
+{
+    uint32_t P = 2 + (uint32_t)(rng() % (max_places - 1)), T = 1 + (uint32_t)(rng() % 8);
+    out->net = build(random_bounded_spec(rng, P, T));
+    out->states = reachable(out->net.cn.get(), 5000);
+    if (out->states.empty())
+        return false;
+    out->kind = (uint32_t)(rng() % kinds);
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < n; i++)
+        roots.push_back(rand_root(rng, out->net.cn.get(), out->kind));
+    out->set = make_set(out->net.net.get(), roots);
+    return true;
+}
+
 inline bool agrees(const pn_answer &got, const pn_answer &want)
 {
     if (got.verdict == PN_VERDICT_UNKNOWN)

@@ -24,13 +24,14 @@
 #define PETREL_FUZZ_FAIL(what) throw std::runtime_error(std::string("contract broken: ") + (what))
 #include "fuzz/fuzz_formula.c"
 #include "fuzz/fuzz_pnml.c"
+#include "fuzz/fuzz_rers.c"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 struct Input {
-    std::string target; // "pnml" or "formula"
+    std::string target; // "pnml", "formula" or "rers"
     std::string path;
     std::string name;   // for the test name
 };
@@ -55,7 +56,7 @@ std::vector<Input> ListInputs()
 {
     std::vector<Input> out;
     const fs::path root = fs::path(PETREL_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
-    for (const char *target : {"pnml", "formula"}) {
+    for (const char *target : {"pnml", "formula", "rers"}) {
         std::error_code ec;
         for (const auto &e : fs::directory_iterator(root / target, ec)) {
             if (!e.is_regular_file() || e.path().filename().string().rfind("README", 0) == 0)
@@ -97,6 +98,8 @@ TEST_P(FuzzRegressions, Replays)
     try {
         if (in.target == "pnml")
             EXPECT_EQ(petrel_fuzz_pnml(buf, bytes.size()), 0);
+        else if (in.target == "rers")
+            EXPECT_EQ(petrel_fuzz_rers(buf, bytes.size()), 0);
         else
             EXPECT_EQ(petrel_fuzz_formula(buf, bytes.size()), 0);
     } catch (const std::exception &e) {
@@ -112,6 +115,8 @@ TEST(FuzzRegressionsSetup, InputsFound)
                             [](const Input &i) { return i.target == "pnml"; }));
     EXPECT_TRUE(std::any_of(kInputs.begin(), kInputs.end(),
                             [](const Input &i) { return i.target == "formula"; }));
+    EXPECT_TRUE(std::any_of(kInputs.begin(), kInputs.end(),
+                            [](const Input &i) { return i.target == "rers"; }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Saved, FuzzRegressions, ::testing::ValuesIn(kInputs),

@@ -40,7 +40,10 @@
 // the driver.
 #define PN_GPU_EMULATE 1
 #include "gpu_kernels.cu"
+#include "gpu_device.cu"
+#include "gpu_items.cu"
 #include "gpu_engine.cu"
+#include "gpu_walk.cu"
 #include "test_ptrs.h"
 
 namespace {
@@ -737,17 +740,23 @@ TEST_F(GpuEmulated, WideningNeedsMoreThanTheBudget)
     // at 16 bits it needs a second word (the widenings to 2, 4 and 8 bits
     // fit). A 16 KB budget holds the 1-word
     // table (1024 slots, 768 states: 14 KB) but not the 2-word one, so the
-    // run ends at that widening, as the CPU engine's does with its id store
-    // (its compact table would restart wider and fail at once, with 0).
+    // run ends at that widening, as the CPU engine's does with its id store.
+    // Both compact tables restart wider instead and fail at once, with 0.
     Net n = make({1ULL << 40, 5000, 0}, 1, {{1, 0, true, 1}, {2, 0, false, 1}});
     pn_engine_opts o = opts();
     pn_budget b4 = pn_budget_make(0, nullptr, 16 << 10);
     o.budget = &b4;
-    Result cpu, r;
+    Result cpu, r, cpu_compact, compact;
     pn_engine_opts full = o;
     full.store = PN_STORE_FULL;
     run(Engine::Cpu, n.get(), full, &cpu);
-    run(Engine::Emulated, n.get(), o, &r);
+    run(Engine::Emulated, n.get(), full, &r);
+    run(Engine::Cpu, n.get(), o, &cpu_compact);
+    run(Engine::Emulated, n.get(), o, &compact);
+    ASSERT_EQ(compact.st, PN_OK) << compact.msg;
+    EXPECT_EQ(compact.r.status, PN_RUN_OUT_OF_MEMORY) << show(compact.r);
+    EXPECT_EQ(compact.r.status, cpu_compact.r.status) << show(cpu_compact.r);
+    EXPECT_EQ(compact.r.states, cpu_compact.r.states);
     ASSERT_EQ(r.st, PN_OK) << r.msg;
     EXPECT_EQ(r.r.status, PN_RUN_OUT_OF_MEMORY) << show(r.r);
     EXPECT_EQ(cpu.r.status, PN_RUN_OUT_OF_MEMORY) << show(cpu.r);

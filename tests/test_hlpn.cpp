@@ -575,8 +575,10 @@ TEST(HlpnErrors, StructureProblems)
                  "no <hlinscription>");
     expect_error(sym_net(place("P", "C", op("foo", ""))), PN_ERR_INPUT,
                  "unexpected element <foo>");
-    expect_error(sym_net(place("P", "C"), "<partition id=\"x\"/>"), PN_ERR_UNSUPPORTED,
-                 "<partition>");
+    expect_error(sym_net(place("P", "C"), "<partition id=\"x\"/>"), PN_ERR_INPUT,
+                 "partition without the sort it partitions");
+    expect_error(sym_net(place("P", "C"), "<namedsort id=\"I\"><integer/></namedsort>"),
+                 PN_ERR_UNSUPPORTED, "<integer>");
     expect_error(sym_net(place("P", "C") + trans("t", "<and/>")), PN_ERR_INPUT,
                  "needs at least one subterm");
 }
@@ -722,4 +724,117 @@ TEST(HlpnUnfold, OneElementTupleOfAOneComponentProduct)
     ASSERT_TRUE(pn_net_find_place_group(r.net.get(), "P", &idx, &len));
     ASSERT_EQ(len, 1u);
     EXPECT_EQ(r.net->m0[idx[0]], 1u);
+}
+
+// ---- partitions, bool, empty, scalarproduct --------------------------------------
+
+namespace {
+
+// C = {a, b, c} partitioned into lo = {a} and hi = {b, c}; B = bool.
+std::string partition_decls(const std::string &elements =
+                                "<partitionelement id=\"lo\" name=\"lo\">" + cst("ca") +
+                                "</partitionelement><partitionelement id=\"hi\" name=\"hi\">" +
+                                cst("cb") + cst("cc") + "</partitionelement>")
+{
+    return std::string(kDecls) + "<partition id=\"PC\" name=\"PC\">" + us("C") + elements +
+           "</partition>\n<namedsort id=\"B\" name=\"B\"><bool/></namedsort>\n"
+           "<variabledecl id=\"e\" name=\"e\"><usersort declaration=\"PC\"/></variabledecl>\n"
+           "<variabledecl id=\"b\" name=\"b\"><usersort declaration=\"B\"/></variabledecl>\n";
+}
+
+std::string pelem(const std::string &x)
+{
+    return "<partitionelementof refpartition=\"PC\">" + sub(x) + "</partitionelementof>";
+}
+
+} // namespace
+
+TEST(HlpnUnfold, PartitionElementsAreColoursAndConstants)
+{
+    // Q holds partition elements: t moves each colour of P to its element.
+    std::string body = place("P", "C", all("C")) + place("Q", "PC", num(2, cst("hi"))) +
+                       trans("t") + arc("P", "t", num(1, var("x"))) +
+                       arc("t", "Q", num(1, pelem(var("x"))));
+    Result r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    const pn_net *n = r.net.get();
+    EXPECT_EQ(m0_of(n, "Q_hi"), 2u);
+    std::map<std::string, uint64_t> a = arcs_of(n);
+    EXPECT_EQ(a["t_a>Q_lo"], 1u);
+    EXPECT_EQ(a["t_b>Q_hi"], 1u);
+    EXPECT_EQ(a["t_c>Q_hi"], 1u);
+}
+
+TEST(HlpnUnfold, PartitionOrderAndMembership)
+{
+    // ltp: lo < hi in declaration order; x's element compared with a constant.
+    std::string guard = op("and", sub(rel("ltp", var("e"), cst("hi"))) +
+                                      sub(rel("equality", pelem(var("x")), var("e"))));
+    std::string body = place("P", "C", all("C")) + place("Q", "PC", all("PC")) +
+                       trans("t", guard) + arc("P", "t", num(1, var("x"))) +
+                       arc("Q", "t", num(1, var("e")));
+    Result r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_EQ(trans_of(r.net.get()), (std::set<std::string>{"t_a_lo"}));
+    body = place("Q", "PC", all("PC")) + trans("t", rel("gtp", var("e"), cst("lo"))) +
+           arc("Q", "t", num(1, var("e")));
+    r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_EQ(trans_of(r.net.get()), (std::set<std::string>{"t_hi"}));
+}
+
+TEST(HlpnUnfold, BoolSortConstantsAndVariableGuards)
+{
+    // A bool variable as the whole guard keeps the bindings where it is true.
+    std::string body =
+        place("B1", "B", op("add", sub(num(2, "<booleanconstant value=\"true\"/>")) +
+                                       sub(num(1, "<booleanconstant value=\"false\"/>")))) +
+        trans("t", var("b")) + arc("B1", "t", num(1, var("b")));
+    Result r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    EXPECT_EQ(m0_of(r.net.get(), "B1_true"), 2u);
+    EXPECT_EQ(m0_of(r.net.get(), "B1_false"), 1u);
+    EXPECT_EQ(trans_of(r.net.get()), (std::set<std::string>{"t_true"}));
+}
+
+TEST(HlpnUnfold, EmptyAndScalarProductInEitherOrder)
+{
+    std::string two = "<numberconstant value=\"2\"><natural/></numberconstant>";
+    std::string body =
+        place("P", "C", op("scalarproduct", sub(all("C")) + sub(two))) +
+        place("S", "C", op("add", sub(op("empty", us("C"))) +
+                                      sub(op("scalarproduct", sub(two) + sub(num(3, cst("cb"))))))) +
+        place("E", "C", op("empty", us("C"))) + trans("t") + arc("P", "t", num(1, var("x"))) +
+        arc("t", "E", op("empty", us("C")));
+    Result r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    const pn_net *n = r.net.get();
+    EXPECT_EQ(m0_of(n, "P_a"), 2u);
+    EXPECT_EQ(m0_of(n, "P_c"), 2u);
+    EXPECT_EQ(m0_of(n, "S_b"), 6u);
+    std::map<std::string, uint64_t> a = arcs_of(n);
+    EXPECT_EQ(a.size(), 3u) << "an empty inscription makes no arc";
+}
+
+TEST(HlpnErrors, MalformedPartitions)
+{
+    std::string body = place("Q", "PC");
+    expect_error(sym_net(body, partition_decls("<partitionelement id=\"lo\">" + cst("ca") +
+                                               "</partitionelement>")),
+                 PN_ERR_INPUT, "colour 'b' of sort C is in no partition element");
+    expect_error(sym_net(body, partition_decls("<partitionelement id=\"lo\">" + cst("ca") +
+                                               cst("cb") + "</partitionelement>"
+                                               "<partitionelement id=\"hi\">" + cst("cb") +
+                                               cst("cc") + "</partitionelement>")),
+                 PN_ERR_INPUT, "constant 'cb' is in two partition elements");
+    expect_error(sym_net(body, partition_decls("<partitionelement id=\"lo\">" + cst("fu") +
+                                               "</partitionelement>")),
+                 PN_ERR_INPUT, "is not of the partitioned sort C");
+    std::string cmp = place("P", "C", all("C")) + trans("t", rel("ltp", var("x"), var("y"))) +
+                      arc("P", "t", num(1, var("x")));
+    expect_error(sym_net(cmp, partition_decls()), PN_ERR_INPUT, "not partition elements");
+    std::string bad = place("P", "C", all("C")) + trans("t") +
+                      arc("P", "t", num(1, "<partitionelementof refpartition=\"C\">" +
+                                               sub(var("x")) + "</partitionelementof>"));
+    expect_error(sym_net(bad, partition_decls()), PN_ERR_INPUT, "is not a partition");
 }

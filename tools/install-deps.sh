@@ -14,7 +14,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
-          libgtest-dev googletest python3 libglpk-dev)
+          libgtest-dev googletest python3 libglpk-dev libgraphviz-dev
+          libxml2-utils)
 
 for arg in "$@"; do
     case "$arg" in

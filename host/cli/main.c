@@ -1,13 +1,20 @@
 /* petrel: the command-line tool. Loads a model, runs one MCC examination and
- * prints its answers in the MCC format. */
+ * prints its answers in the MCC format; `petrel properties` computes the
+ * generic properties instead (properties.h) and `petrel batch` runs many
+ * models and examinations, each as a child petrel (batch.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "options.h"
+#include "rers_cli.h"
+#include "path.h"
+#include "properties.h"
 #include "stream.h"
+#include "verdicts.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
@@ -15,6 +22,7 @@
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/pnml.h"
+#include "petrel/rers.h"
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 
@@ -30,15 +38,6 @@ typedef struct cli_run {
     cli_stream *out;      /* every answer goes through it (stream.h) */
 } cli_run;
 
-static char *cli_join(const char *dir, const char *file)
-{
-    size_t n = strlen(dir) + strlen(file) + 2;
-    char *p = malloc(n);
-    if (p != NULL)
-        snprintf(p, n, "%s/%s", dir, file);
-    return p;
-}
-
 static int cli_resolve_model(cli_run *r)
 {
     struct stat st;
@@ -48,7 +47,7 @@ static int cli_resolve_model(cli_run *r)
     }
     if (S_ISDIR(st.st_mode)) {
         r->dir = strdup(r->o.model);
-        r->pnml = cli_join(r->o.model, "model.pnml");
+        r->pnml = cli_path_join(r->o.model, "model.pnml");
     } else {
         r->pnml = strdup(r->o.model);
         const char *slash = strrchr(r->o.model, '/');
@@ -64,7 +63,8 @@ static int cli_resolve_model(cli_run *r)
 static int cli_load(cli_run *r)
 {
     pn_error err = {0};
-    if (pn_pnml_read_file(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
+    /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML. */
+    if (pn_rers_read_system(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
         pn_cnet_compile(r->net, &r->cn, &err) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         /* Out of time or cancelled while reading or unfolding, or a model
@@ -198,6 +198,21 @@ static void cli_print_traces(const cli_run *r, const pn_check *c, const pn_engin
     }
 }
 
+/* --stats-fd: one line of key=value pairs for petrel batch, which runs
+ * this process as its child: what the exploration did, and whether it
+ * ended on the time or the memory budget. */
+static void cli_write_stats(const cli_run *r, const pn_engine_result *res)
+{
+    if (r->o.stats_fd < 0)
+        return;
+    const char *limit = res->status == PN_RUN_OUT_OF_MEMORY ? "memory"
+                        : res->status == PN_RUN_TIMEOUT || res->status == PN_RUN_CANCELLED
+                            ? "time"
+                            : "none";
+    dprintf(r->o.stats_fd, "states=%lu edges=%lu limit=%s\n", (unsigned long)res->states,
+            (unsigned long)res->edges, limit);
+}
+
 /* Reads and simplifies the examination's formula file; NULL for global
  * properties. Returns 0, or an exit code. */
 static int cli_load_formulas(cli_run *r, pn_fml_set **set)
@@ -206,7 +221,7 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     const char *file = pn_exam_formula_file(r->o.exam);
     if (file == NULL)
         return 0;
-    char *path = cli_join(r->dir, file);
+    char *path = cli_path_join(r->dir, file);
     if (path == NULL)
         return 1;
     pn_error err = {0};
@@ -271,9 +286,20 @@ static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
     return 0;
 }
 
+/* --use-verdicts: the model's verdict file's hints, checked and said. */
+static void cli_use_verdicts(const cli_run *r)
+{
+    if (!r->o.use_verdicts || r->o.quiet)
+        return;
+    pn_verdicts *file = cli_verdicts_read_model(r->dir, stderr);
+    cli_verdicts_check_hints(file, r->cn, stderr);
+    pn_verdicts_free(file);
+}
+
 /* Every examination through the driver (see examine.h). */
 static int cli_examine(cli_run *r)
 {
+    cli_use_verdicts(r);
     pn_fml_set *set = NULL;
     int rc = cli_load_formulas(r, &set);
     if (rc == 0)
@@ -292,14 +318,16 @@ static int cli_examine(cli_run *r)
         return 1;
     }
     cli_print_report(r, rep);
+    cli_write_stats(r, &rep->result);
+    int rc2 = r->o.verdict_xml != NULL ? cli_verdicts_write_exam(r->o.verdict_xml, r->net, rep) : 0;
     pn_report_free(rep);
     pn_fml_set_free(set);
-    return 0;
+    return rc2;
 }
 
 /* Asks the driver for the engine before anything is read, so that a
- * request it cannot serve fails at once (exit 1 without a GPU, 2 for an
- * examination the GPU does not answer). */
+ * request it cannot serve fails at once (--engine gpu without a usable
+ * GPU: exit 1 with the reason). */
 static int cli_choose_engine(cli_run *r)
 {
     static const pn_engine_kind kinds[] = {
@@ -326,13 +354,41 @@ static void cli_free(cli_run *r)
     free(r->pnml);
 }
 
+/* `petrel properties`: no MCC lines, so no stream; each behavioural
+ * property keeps to its share of the budget. */
+static int cli_properties(cli_run *r)
+{
+    cli_budget(r);
+    int rc = cli_resolve_model(r);
+    if (rc == 0)
+        rc = cli_load(r);
+    if (rc < 0) {
+        rc = cli_properties_unread(&r->o, r->dir);
+    } else if (rc == 0) {
+        cli_examine_opts(r);
+        r->xo.engine = PN_ENGINE_AUTO;
+        r->xo.diag = r->o.verbose ? stderr : NULL; /* each examination's notes */
+        rc = cli_properties_run(&r->o, r->dir, r->cn, &r->xo, &r->budget);
+    }
+    cli_free(r);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "rers") == 0)
+        return cli_rers_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "batch") == 0)
+        return cli_batch_main(argc - 1, argv + 1);
     cli_run r;
     memset(&r, 0, sizeof r);
-    int rc = cli_parse(argc, argv, &r.o);
+    bool props = argc > 1 && strcmp(argv[1], "properties") == 0;
+    int rc = props ? cli_parse(argc - 1, argv + 1, CLI_CMD_PROPERTIES, &r.o)
+                   : cli_parse(argc, argv, CLI_CMD_EXAMINE, &r.o);
     if (rc != 0)
         return rc == 1 ? 0 : rc;
+    if (props)
+        return cli_properties(&r);
     cli_stream_block_signals();
     cli_budget(&r);
     r.out = cli_stream_new(stdout, r.budget.deadline);

@@ -11,11 +11,23 @@ static void cli_usage(FILE *f)
 {
     fputs(
         "Usage: petrel [options] MODEL\n"
-        "Explicit-state model checker for Petri nets (MCC examinations).\n"
+        "       petrel rers [options] SYSTEM.dot|SYSTEM.pnml PROPERTIES\n"
+        "       petrel properties [options] MODEL\n"
+        "       petrel batch [options] --out FILE MODEL... (see petrel batch --help)\n"
+        "Explicit-state model checker for Petri nets (MCC examinations), and for the\n"
+        "RERS parallel problems: systems of synchronising LTSs as .dot or PNML, with\n"
+        "action-based LTL and CTL properties ('petrel rers --help').\n"
         "\n"
-        "MODEL is an MCC instance folder (model.pnml and the formula files) or a\n"
-        ".pnml file. Results go to stdout in the MCC format; statistics and\n"
-        "progress to stderr. Each answer is printed the moment it is decided.\n"
+        "MODEL is an MCC instance folder (model.pnml and the formula files), a .pnml\n"
+        "file, or a .dot system of synchronising LTSs (read as its net, see\n"
+        "'petrel rers --help'; StateSpace counts its states). Results go to stdout in\n"
+        "the MCC format; statistics and progress to stderr. Each answer is printed the\n"
+        "moment it is decided.\n"
+        "\n"
+        "petrel properties computes the MCC's generic properties (ORDINARY ... LIVE,\n"
+        "DEAD_TRANSITIONS) and prints each beside the verdict of the model's\n"
+        "GenericPropertiesVerdict.xml: agree, disagree or not decided; the\n"
+        "behavioural ones share the --timeout and stay unknown when it runs out.\n"
         "\n"
         "Options:\n"
         "  -e, --examination NAME  examination (default: $BK_EXAMINATION, else StateSpace):\n"
@@ -44,6 +56,16 @@ static void cli_usage(FILE *f)
         "                          --trace also skips them: traces are not mapped back)\n"
         "      --write-reduced FILE  write the net the examination explores, after the\n"
         "                          structural reductions, as PNML\n"
+        "      --verdict-xml FILE  also write the answers (or properties) as an MCC\n"
+        "                          properties-verdict document, with techniques and,\n"
+        "                          with --trace, the traces\n"
+        "      --use-verdicts      check the SAFE and CONSERVATIVE verdicts of the\n"
+        "                          model's GenericPropertiesVerdict.xml against what\n"
+        "                          Petrel proves and say so on stderr (hints only:\n"
+        "                          never used as answers)\n"
+        "      --stats-fd N        at the end, write one line of run statistics\n"
+        "                          (states, edges, the budget that ran out) to\n"
+        "                          descriptor N (petrel batch reads it)\n"
         "  -q, --quiet             no statistics or progress on stderr\n"
         "      --progress          a progress line every second (default: every 5 s)\n"
         "  -v, --verbose           more detail on stderr\n"
@@ -89,7 +111,8 @@ static int cli_env_defaults(cli_options *o)
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_STORE,
-       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR };
+       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_VERDICT_XML, OPT_USE_VERDICTS,
+       OPT_STATS_FD };
 
 static int cli_option(int c, const char *arg, cli_options *o)
 {
@@ -126,6 +149,16 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case OPT_NO_REDUCE: o->no_reduce = true; return 0;
     case OPT_WRITE_REDUCED: o->write_reduced = arg; return 0;
     case OPT_NO_POR: o->no_por = true; return 0;
+    case OPT_VERDICT_XML: o->verdict_xml = arg; return 0;
+    case OPT_USE_VERDICTS: o->use_verdicts = true; return 0;
+    case OPT_STATS_FD: {
+        char *end;
+        long fd = strtol(arg, &end, 10);
+        if (*arg == '\0' || *end != '\0' || fd < 3 || fd > 1023)
+            return cli_bad("bad --stats-fd '%s' (3..1023)", arg);
+        o->stats_fd = (int)fd;
+        return 0;
+    }
     case 'v': o->verbose = true; return 0;
     case 'h': cli_usage(stdout); return 1;
     case 'V': printf("petrel %s\n", PETREL_VERSION); return 1;
@@ -133,7 +166,7 @@ static int cli_option(int c, const char *arg, cli_options *o)
     }
 }
 
-int cli_parse(int argc, char **argv, cli_options *o)
+int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
 {
     static const struct option longs[] = {
         {"examination", required_argument, NULL, 'e'},
@@ -149,11 +182,16 @@ int cli_parse(int argc, char **argv, cli_options *o)
         {"no-por", no_argument, NULL, OPT_NO_POR},
         {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
         {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},
+        {"verdict-xml", required_argument, NULL, OPT_VERDICT_XML},
+        {"use-verdicts", no_argument, NULL, OPT_USE_VERDICTS},
+        {"stats-fd", required_argument, NULL, OPT_STATS_FD},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
+    o->command = command;
+    o->stats_fd = -1;
     o->exam_name = "StateSpace";
     int r = cli_env_defaults(o);
     if (r != 0)

@@ -10,7 +10,12 @@
 
 typedef enum { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
 
+/* What the run does: one examination, or `petrel properties` (the MCC's
+ * generic properties). `petrel batch` has its own options (batch.h). */
+typedef enum { CLI_CMD_EXAMINE, CLI_CMD_PROPERTIES } cli_command;
+
 typedef struct cli_options {
+    cli_command command;
     const char *model;        /* folder or .pnml file, as given */
     pn_exam exam;
     const char *exam_name;
@@ -22,9 +27,13 @@ typedef struct cli_options {
     pn_store_kind store;          /* --store (--full-store: full) */
     bool no_reduce;               /* --no-reduce */
     const char *write_reduced;    /* --write-reduced FILE; NULL: none */
+    const char *verdict_xml;      /* --verdict-xml FILE; NULL: none */
+    bool use_verdicts;            /* --use-verdicts */
+    int stats_fd;                 /* --stats-fd N (for petrel batch); -1: none */
 } cli_options;
 
-/* 0: run; 1: done (help or version printed); 2: usage error (printed). */
-int cli_parse(int argc, char **argv, cli_options *o);
+/* argv[0] is the program, or the subcommand (`properties`) after it.
+ * 0: run; 1: done (help or version printed); 2: usage error (printed). */
+int cli_parse(int argc, char **argv, cli_command command, cli_options *o);
 
 #endif

@@ -65,6 +65,8 @@ typedef enum hl_sort_kind {
     HL_SORT_ENUM,     /* cyclicenumeration / finiteenumeration */
     HL_SORT_RANGE,    /* finiteintrange */
     HL_SORT_PRODUCT,
+    HL_SORT_BOOL,     /* <bool/>: false = 0, true = 1 */
+    HL_SORT_PARTITION,/* <partition>: its elements, in declaration order */
     HL_SORT_ALIAS     /* a namedsort whose body is a usersort */
 } hl_sort_kind;
 
@@ -74,9 +76,14 @@ typedef struct hl_sort {
     hl_sort_kind kind;
     int state;               /* 0 unread, 1 being resolved, 2 resolved */
     uint64_t size;           /* colours; valid once resolved */
-    uint32_t n;              /* ENUM constants or PRODUCT components */
-    uint32_t *comp;          /* PRODUCT: component sorts (canonical) */
-    const char **labels;     /* ENUM: colour names used in unfolded ids */
+    uint32_t n;              /* ENUM constants, PRODUCT components or
+                                PARTITION elements */
+    uint32_t *comp;          /* PRODUCT: component sorts (canonical);
+                                PARTITION: the element of each colour of
+                                the partitioned sort */
+    const char **labels;     /* ENUM, PARTITION: colour names used in
+                                unfolded ids */
+    uint32_t base;           /* PARTITION: the partitioned sort (canonical) */
     int64_t start;           /* RANGE: the first value */
     uint32_t target;         /* ALIAS: the sort referred to */
 } hl_sort;
@@ -95,8 +102,9 @@ typedef struct hl_var {
 typedef enum hl_term_kind {
     /* colour terms: one colour of `sort` */
     HL_T_VAR, HL_T_CONST, HL_T_SUCC, HL_T_PRED, HL_T_TUPLE,
+    HL_T_PELEM,              /* partitionelementof: the element holding kid 0 */
     /* multiset terms over `sort` */
-    HL_T_NUMBEROF, HL_T_ADD, HL_T_SUB, HL_T_ALL,
+    HL_T_NUMBEROF, HL_T_ADD, HL_T_SUB, HL_T_ALL, HL_T_EMPTY,
     /* guards */
     HL_G_TRUE, HL_G_FALSE, HL_G_AND, HL_G_OR, HL_G_NOT, HL_G_IMPLY,
     HL_G_EQ, HL_G_NE, HL_G_LT, HL_G_LE, HL_G_GT, HL_G_GE
@@ -164,8 +172,9 @@ pn_status hl_fail(hl_model *m, pn_status code, const xmlNode *at,
     ;
 pn_status hl_nomem(hl_model *m);
 /* An element the grammar does not have here: PN_ERR_UNSUPPORTED for the
- * high-level net operators Petrel does not unfold (partitions, integers,
- * lists, strings), PN_ERR_INPUT for anything else. */
+ * high-level net operators beyond symmetric nets that Petrel does not unfold
+ * (integers, lists, strings, multiset cardinalities), PN_ERR_INPUT for
+ * anything else. */
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
 /* An attribute's text, borrowed from the document; NULL when absent. */
 const char *hl_attr(const xmlNode *e, const char *name);
@@ -193,6 +202,9 @@ pn_status hl_resolve_declarations(hl_model *m);
  * (canonical: never an alias), or HL_NONE with the error set. */
 uint32_t hl_sort_of(hl_model *m, xmlNode *e);
 uint32_t hl_canon(const hl_model *m, uint32_t s);
+/* The bool sort (declared once, on first use: every <bool/> is the same
+ * sort), or HL_NONE with the error set. */
+uint32_t hl_bool_sort(hl_model *m);
 bool hl_sort_eq(const hl_model *m, uint32_t a, uint32_t b);
 /* Appends the label of colour c of sort s ("1", "a_b", "" for dot) to buf;
  * -1 when buf is too small. */

@@ -50,11 +50,10 @@ pn_status hl_nomem(hl_model *m)
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where)
 {
     static const char *const later[] = {
-        "partition", "partitionelement", "partitionelementof", "ltp", "gtp",
-        "integer", "natural", "positive", "bool", "string", "list",
+        "integer", "natural", "positive", "string", "list",
         "multisetsort", "arbitrarysort", "namedoperator", "addition",
         "subtraction", "mult", "div", "mod", "cardinality", "contains",
-        "booleanconstant", "scalarproduct", "cardinalityof", "stringconstant",
+        "cardinalityof", "stringconstant",
         "integerconstant", "emptylist", "makelist", "concatenation"};
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
         if (hl_is(e, later[i]))

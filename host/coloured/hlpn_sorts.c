@@ -1,4 +1,6 @@
-/* Sorts, enumeration constants and variables of a symmetric net. Named
+/* Sorts, enumeration constants and variables of a symmetric net (the sorts
+ * of ISO/IEC 15909-2's symmetric nets: dot, bool, cyclic and finite
+ * enumerations, finite integer ranges, products and partitions). Named
  * sorts may refer to sorts declared later, so hl_declare only records them
  * and hl_resolve_declarations builds each on first use, with a state flag
  * that turns a cyclic definition into an error instead of a recursion. */
@@ -53,6 +55,21 @@ static pn_status hl_declare_var(hl_model *m, xmlNode *e)
     return pn_strmap_put(m->var_index, id, m->n_vars++) < 0 ? hl_nomem(m) : PN_OK;
 }
 
+/* <partition id> is a sort declaration of its own (a sibling of namedsort):
+ * the element itself is the sort's body. */
+static pn_status hl_declare_partition(hl_model *m, xmlNode *e)
+{
+    const char *id = hl_attr(e, "id");
+    if (id == NULL || id[0] == '\0')
+        return hl_fail(m, PN_ERR_INPUT, e, "partition without id");
+    if (pn_strmap_get(m->sort_index, id) >= 0)
+        return hl_fail(m, PN_ERR_INPUT, e, "duplicate sort id '%.120s'", id);
+    uint32_t s = hl_new_sort(m, id, e);
+    if (s == HL_NONE)
+        return m->err->code;
+    return pn_strmap_put(m->sort_index, id, s) < 0 ? hl_nomem(m) : PN_OK;
+}
+
 pn_status hl_declare(hl_model *m, xmlNode *declarations)
 {
     pn_status st = PN_OK;
@@ -60,6 +77,8 @@ pn_status hl_declare(hl_model *m, xmlNode *declarations)
          c = hl_elem(c->next)) {
         if (hl_is(c, "namedsort"))
             st = hl_declare_sort(m, c);
+        else if (hl_is(c, "partition"))
+            st = hl_declare_partition(m, c);
         else if (hl_is(c, "variabledecl"))
             st = hl_declare_var(m, c);
         else
@@ -80,9 +99,10 @@ uint32_t hl_canon(const hl_model *m, uint32_t s)
 }
 
 /* Constant labels name unfolded places, so they must tell colours apart:
- * the constants' names when those are distinct and non-empty, else ids.
+ * the names of body's `tag` children (the constants, or the partition
+ * elements) when those are distinct and non-empty, else their ids.
  * 1: names used, 0: ids used, -1: no memory. */
-static int hl_enum_labels(hl_sort *s, xmlNode *body)
+static int hl_enum_labels(hl_sort *s, xmlNode *body, const char *tag)
 {
     pn_strmap *seen = pn_strmap_new();
     if (seen == NULL)
@@ -90,6 +110,8 @@ static int hl_enum_labels(hl_sort *s, xmlNode *body)
     bool use_names = true;
     uint32_t k = 0;
     for (xmlNode *c = hl_elem(body->children); c != NULL; c = hl_elem(c->next)) {
+        if (!hl_is(c, tag))
+            continue;
         const char *name = hl_attr(c, "name");
         int rc = name != NULL && name[0] != '\0' ? pn_strmap_put(seen, name, k) : 0;
         if (rc < 0) {
@@ -104,17 +126,18 @@ static int hl_enum_labels(hl_sort *s, xmlNode *body)
         return 1;
     k = 0;
     for (xmlNode *c = hl_elem(body->children); c != NULL; c = hl_elem(c->next))
-        s->labels[k++] = hl_attr(c, "id");
+        if (hl_is(c, tag))
+            s->labels[k++] = hl_attr(c, "id");
     return 0;
 }
 
+/* Registers element c (an feconstant, or a partitionelement) as the
+ * constant `colour` of `sort`. */
 static pn_status hl_add_const(hl_model *m, xmlNode *c, uint32_t sort, uint32_t colour)
 {
     const char *id = hl_attr(c, "id");
-    if (!hl_is(c, "feconstant"))
-        return hl_unknown(m, c, "in an enumeration");
     if (id == NULL || id[0] == '\0')
-        return hl_fail(m, PN_ERR_INPUT, c, "feconstant without id");
+        return hl_fail(m, PN_ERR_INPUT, c, "%s without id", (const char *)c->name);
     if (pn_strmap_get(m->const_index, id) >= 0)
         return hl_fail(m, PN_ERR_INPUT, c, "duplicate constant id '%.120s'", id);
     if (hl_grow((void **)&m->consts, &m->cap_consts, m->n_consts + 1, sizeof *m->consts))
@@ -128,7 +151,8 @@ static pn_status hl_build_enum(hl_model *m, uint32_t si, xmlNode *body)
     uint32_t n = 0;
     pn_status st = PN_OK;
     for (xmlNode *c = hl_elem(body->children); c != NULL && st == PN_OK; c = hl_elem(c->next))
-        st = hl_add_const(m, c, si, n++);
+        st = hl_is(c, "feconstant") ? hl_add_const(m, c, si, n++)
+                                    : hl_unknown(m, c, "in an enumeration");
     if (st != PN_OK)
         return st;
     if (n == 0)
@@ -140,7 +164,7 @@ static pn_status hl_build_enum(hl_model *m, uint32_t si, xmlNode *body)
     s->labels = calloc(n, sizeof *s->labels);
     if (s->labels == NULL)
         return hl_nomem(m);
-    return hl_enum_labels(s, body) < 0 ? hl_nomem(m) : PN_OK;
+    return hl_enum_labels(s, body, "feconstant") < 0 ? hl_nomem(m) : PN_OK;
 }
 
 /* A decimal int64 attribute, strictly. */
@@ -205,6 +229,84 @@ static pn_status hl_build_product(hl_model *m, uint32_t si, xmlNode *body)
     return PN_OK;
 }
 
+/* One <partitionelement>: each <useroperator> names a constant of the
+ * partitioned sort, which must not be in an earlier element. */
+static pn_status hl_partition_element(hl_model *m, hl_sort *s, xmlNode *pe, uint32_t k)
+{
+    uint32_t members = 0;
+    for (xmlNode *c = hl_elem(pe->children); c != NULL; c = hl_elem(c->next)) {
+        if (!hl_is(c, "useroperator"))
+            return hl_unknown(m, c, "in a partitionelement");
+        const char *ref = hl_attr(c, "declaration");
+        int64_t ci = ref != NULL ? pn_strmap_get(m->const_index, ref) : -1;
+        if (ci < 0)
+            return hl_fail(m, PN_ERR_INPUT, c, "unknown constant '%.120s'", ref ? ref : "");
+        if (!hl_sort_eq(m, m->consts[ci].sort, s->base))
+            return hl_fail(m, PN_ERR_INPUT, c, "constant '%.120s' is not of the partitioned "
+                           "sort %s", ref, hl_sort_name(m, s->base));
+        uint32_t colour = m->consts[ci].colour;
+        if (s->comp[colour] != HL_NONE)
+            return hl_fail(m, PN_ERR_INPUT, c, "constant '%.120s' is in two partition "
+                           "elements", ref);
+        s->comp[colour] = k;
+        members++;
+    }
+    return members > 0 ? PN_OK
+                       : hl_fail(m, PN_ERR_INPUT, pe, "partition element without constants");
+}
+
+/* <partition><usersort/><partitionelement>...: a sort whose colours are
+ * the elements, in order (ltp/gtp compare that order); `comp` maps every
+ * colour of the partitioned sort to its element, and each must have one,
+ * or partitionelementof would be undefined for it. The elements' ids are
+ * constants of the partition sort. */
+static pn_status hl_build_partition(hl_model *m, uint32_t si, xmlNode *body)
+{
+    xmlNode *first = hl_elem(body->children);
+    if (first == NULL || hl_is(first, "partitionelement"))
+        return hl_fail(m, PN_ERR_INPUT, body, "partition without the sort it partitions");
+    uint32_t base = hl_sort_of(m, first);
+    if (base == HL_NONE)
+        return m->err->code;
+    uint32_t n = 0;
+    for (xmlNode *c = hl_elem(first->next); c != NULL; c = hl_elem(c->next)) {
+        if (!hl_is(c, "partitionelement"))
+            return hl_unknown(m, c, "in a partition");
+        n++;
+    }
+    if (n == 0)
+        return hl_fail(m, PN_ERR_INPUT, body, "partition without elements");
+    uint64_t size = m->sorts[base].size;
+    hl_sort *s = &m->sorts[si];
+    s->kind = HL_SORT_PARTITION;
+    s->base = base;
+    s->n = n;
+    s->size = n;
+    s->comp = malloc(size * sizeof *s->comp);
+    s->labels = calloc(n, sizeof *s->labels);
+    if (s->comp == NULL || s->labels == NULL)
+        return hl_nomem(m);
+    for (uint64_t c = 0; c < size; c++)
+        s->comp[c] = HL_NONE;
+    uint32_t k = 0;
+    pn_status st = PN_OK;
+    for (xmlNode *c = hl_elem(first->next); c != NULL && st == PN_OK; c = hl_elem(c->next)) {
+        st = hl_add_const(m, c, si, k);
+        if (st == PN_OK)
+            st = hl_partition_element(m, &m->sorts[si], c, k++);
+    }
+    if (st != PN_OK)
+        return st;
+    for (uint64_t c = 0; c < size; c++)
+        if (m->sorts[si].comp[c] == HL_NONE) {
+            char label[256] = "";
+            hl_colour_label(m, base, c, label, sizeof label);
+            return hl_fail(m, PN_ERR_INPUT, body, "colour '%s' of sort %s is in no partition "
+                           "element", label, hl_sort_name(m, base));
+        }
+    return hl_enum_labels(&m->sorts[si], body, "partitionelement") < 0 ? hl_nomem(m) : PN_OK;
+}
+
 /* Fills sorts[si] from a sort element. */
 static pn_status hl_build_sort(hl_model *m, uint32_t si, xmlNode *body)
 {
@@ -213,6 +315,13 @@ static pn_status hl_build_sort(hl_model *m, uint32_t si, xmlNode *body)
         m->sorts[si].size = 1;
         return PN_OK;
     }
+    if (hl_is(body, "bool")) {
+        m->sorts[si].kind = HL_SORT_BOOL;
+        m->sorts[si].size = 2;
+        return PN_OK;
+    }
+    if (hl_is(body, "partition"))
+        return hl_build_partition(m, si, body);
     if (hl_is(body, "cyclicenumeration") || hl_is(body, "finiteenumeration"))
         return hl_build_enum(m, si, body);
     if (hl_is(body, "finiteintrange"))
@@ -265,6 +374,20 @@ uint32_t hl_sort_of(hl_model *m, xmlNode *e)
     return hl_canon(m, s);
 }
 
+uint32_t hl_bool_sort(hl_model *m)
+{
+    for (uint32_t s = 0; s < m->n_sorts; s++)
+        if (m->sorts[s].kind == HL_SORT_BOOL && m->sorts[s].state == 2)
+            return s;
+    uint32_t s = hl_new_sort(m, NULL, NULL);
+    if (s == HL_NONE)
+        return HL_NONE;
+    m->sorts[s].kind = HL_SORT_BOOL;
+    m->sorts[s].size = 2;
+    m->sorts[s].state = 2;
+    return s;
+}
+
 pn_status hl_resolve_declarations(hl_model *m)
 {
     for (uint32_t s = 0; s < m->n_sorts; s++)
@@ -298,6 +421,7 @@ bool hl_sort_eq(const hl_model *m, uint32_t a, uint32_t b)
         return false;
     switch (x->kind) {
     case HL_SORT_DOT:
+    case HL_SORT_BOOL:
         return true;
     case HL_SORT_RANGE:
         return x->start == y->start && x->size == y->size;
@@ -323,6 +447,8 @@ const char *hl_sort_name(const hl_model *m, uint32_t s)
     case HL_SORT_ENUM: return "enumeration";
     case HL_SORT_RANGE: return "finiteintrange";
     case HL_SORT_PRODUCT: return "productsort";
+    case HL_SORT_BOOL: return "bool";
+    case HL_SORT_PARTITION: return "partition";
     default: return "sort";
     }
 }
@@ -357,7 +483,10 @@ int hl_colour_label(const hl_model *m, uint32_t s, uint64_t c, char *buf, size_t
     char num[32];
     switch (x->kind) {
     case HL_SORT_ENUM:
+    case HL_SORT_PARTITION:
         return hl_append(buf, len, x->labels[c]);
+    case HL_SORT_BOOL:
+        return hl_append(buf, len, c ? "true" : "false");
     case HL_SORT_RANGE:
         snprintf(num, sizeof num, "%" PRId64, x->start + (int64_t)c);
         return hl_append(buf, len, num);

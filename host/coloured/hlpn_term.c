@@ -1,5 +1,7 @@
-/* Terms of symmetric nets: parsed once into typed trees (every colour and
- * multiset term knows its sort, so evaluation never looks anything up), then
+/* Terms of symmetric nets (ISO/IEC 15909-2: the Booleans, enumerations,
+ * finite integer ranges, partitions, multisets and terms modules of the
+ * PNML grammar): parsed once into typed trees (every colour and multiset
+ * term knows its sort, so evaluation never looks anything up), then
  * evaluated once per binding by the unfolder. */
 #include "coloured/hlpn.h"
 
@@ -55,7 +57,7 @@ bool hl_term_is_multiset(const hl_term *t)
             if (t->kids[i]->kind == HL_T_ALL)
                 return true;
     return t->kind == HL_T_NUMBEROF || t->kind == HL_T_ADD || t->kind == HL_T_SUB ||
-           t->kind == HL_T_ALL;
+           t->kind == HL_T_ALL || t->kind == HL_T_EMPTY;
 }
 
 void hl_term_vars(const hl_term *t, bool *used)
@@ -242,6 +244,44 @@ static hl_term *hl_rangeconstant(hl_model *m, xmlNode *e, uint32_t expect)
     return t;
 }
 
+/* <booleanconstant value="true|false"/> as a colour of the bool sort. */
+static hl_term *hl_boolcolour(hl_model *m, xmlNode *e)
+{
+    const char *v = hl_attr(e, "value");
+    if (v == NULL || (strcmp(v, "true") != 0 && strcmp(v, "false") != 0))
+        return hl_fail(m, PN_ERR_INPUT, e, "value must be true or false"), NULL;
+    uint32_t s = hl_bool_sort(m);
+    hl_term *t = s != HL_NONE ? hl_new_term(m, HL_T_CONST, 0, e) : NULL;
+    if (t != NULL) {
+        t->sort = s;
+        t->value = strcmp(v, "true") == 0;
+    }
+    return t;
+}
+
+/* <partitionelementof refpartition="P"> of a colour of P's partitioned
+ * sort: the element of P that holds it. */
+static hl_term *hl_pelem(hl_model *m, xmlNode *e)
+{
+    const char *ref = hl_attr(e, "refpartition");
+    int64_t s = ref != NULL ? pn_strmap_get(m->sort_index, ref) : -1;
+    if (s < 0 || !hl_sort_is(m, (uint32_t)s, HL_SORT_PARTITION))
+        return hl_fail(m, PN_ERR_INPUT, e, "refpartition '%.120s' is not a partition",
+                       ref != NULL ? ref : ""), NULL;
+    uint32_t ps = hl_canon(m, (uint32_t)s);
+    xmlNode *k;
+    uint32_t n;
+    if (!hl_arity(m, e, 1, 1, &k, &n))
+        return NULL;
+    hl_term *kid = hl_colour(m, k, m->sorts[ps].base);
+    hl_term *t = kid != NULL ? hl_new_term(m, HL_T_PELEM, 1, e) : NULL;
+    if (t == NULL)
+        return hl_drop(kid);
+    t->kids[0] = kid;
+    t->sort = ps;
+    return t;
+}
+
 static hl_term *hl_succ_pred(hl_model *m, xmlNode *e, uint32_t expect, hl_term_kind kind)
 {
     xmlNode *k;
@@ -353,8 +393,12 @@ static hl_term *hl_colour(hl_model *m, xmlNode *e, uint32_t expect)
         t = hl_succ_pred(m, e, expect, HL_T_PRED);
     else if (hl_is(e, "tuple"))
         t = hl_tuple(m, e, expect, false);
+    else if (hl_is(e, "booleanconstant"))
+        t = hl_boolcolour(m, e);
+    else if (hl_is(e, "partitionelementof"))
+        t = hl_pelem(m, e);
     else if (hl_is(e, "numberof") || hl_is(e, "add") || hl_is(e, "subtract") ||
-             hl_is(e, "all"))
+             hl_is(e, "all") || hl_is(e, "empty") || hl_is(e, "scalarproduct"))
         return hl_fail(m, PN_ERR_INPUT, e, "a multiset where a colour is expected"), NULL;
     else
         return hl_unknown(m, e, "as a colour term"), NULL;
@@ -363,12 +407,20 @@ static hl_term *hl_colour(hl_model *m, xmlNode *e, uint32_t expect)
 
 /* ---- multiset terms ------------------------------------------------------ */
 
+/* numberof(n, colour) and scalarproduct(n, multiset) (either operand
+ * order: the grammar does not fix it for scalarproduct) are both n times a
+ * multiset: a colour is the multiset of one. */
 static hl_term *hl_numberof(hl_model *m, xmlNode *e, uint32_t expect)
 {
     xmlNode *k[2];
     uint32_t n;
     if (!hl_arity(m, e, 2, 2, k, &n))
         return NULL;
+    if (hl_is(e, "scalarproduct") && hl_is(k[1], "numberconstant")) {
+        xmlNode *x = k[0];
+        k[0] = k[1];
+        k[1] = x;
+    }
     const char *vs = hl_attr(k[0], "value");
     char *end = NULL;
     unsigned long long v = vs != NULL && vs[0] >= '0' && vs[0] <= '9'
@@ -376,8 +428,8 @@ static hl_term *hl_numberof(hl_model *m, xmlNode *e, uint32_t expect)
     if (!hl_is(k[0], "numberconstant") || end == NULL || *end != '\0' ||
         v >= (uint64_t)HL_MAX_MULT)
         return hl_fail(m, PN_ERR_INPUT, k[0],
-                       "the multiplicity of numberof must be a <numberconstant> "
-                       "with a value in [0, 2^62)"), NULL;
+                       "the multiplicity of %s must be a <numberconstant> "
+                       "with a value in [0, 2^62)", (const char *)e->name), NULL;
     hl_term *kid = hl_parse_multiset(m, k[1], expect);
     hl_term *t = kid != NULL ? hl_new_term(m, HL_T_NUMBEROF, 1, e) : NULL;
     if (t == NULL)
@@ -417,7 +469,7 @@ static hl_term *hl_all(hl_model *m, xmlNode *e, uint32_t expect)
 {
     xmlNode *sort = hl_elem(e->children);
     if (sort == NULL)
-        return hl_fail(m, PN_ERR_INPUT, e, "<all> without a sort"), NULL;
+        return hl_fail(m, PN_ERR_INPUT, e, "<%s> without a sort", (const char *)e->name), NULL;
     uint32_t s = hl_sort_of(m, sort);
     hl_term *t = s != HL_NONE ? hl_new_term(m, HL_T_ALL, 0, e) : NULL;
     if (t != NULL)
@@ -425,10 +477,21 @@ static hl_term *hl_all(hl_model *m, xmlNode *e, uint32_t expect)
     return hl_expect(m, e, t, expect);
 }
 
+/* <empty><sort/></empty>: the empty multiset of that sort. */
+static hl_term *hl_empty(hl_model *m, xmlNode *e, uint32_t expect)
+{
+    hl_term *t = hl_all(m, e, expect);
+    if (t != NULL)
+        t->kind = HL_T_EMPTY;
+    return t;
+}
+
 hl_term *hl_parse_multiset(hl_model *m, xmlNode *e, uint32_t expect)
 {
-    if (hl_is(e, "numberof"))
+    if (hl_is(e, "numberof") || hl_is(e, "scalarproduct"))
         return hl_numberof(m, e, expect);
+    if (hl_is(e, "empty"))
+        return hl_empty(m, e, expect);
     if (hl_is(e, "add"))
         return hl_add_sub(m, e, expect, HL_T_ADD);
     if (hl_is(e, "subtract"))
@@ -496,11 +559,49 @@ static hl_term *hl_boolconst(hl_model *m, xmlNode *e)
     return hl_new_term(m, strcmp(v, "true") == 0 ? HL_G_TRUE : HL_G_FALSE, 0, e);
 }
 
+/* ltp / gtp: the order of two elements of one partition. */
+static hl_term *hl_partition_order(hl_model *m, xmlNode *e, hl_term_kind kind)
+{
+    hl_term *t = hl_relation(m, e, kind);
+    if (t != NULL && !hl_sort_is(m, t->kids[0]->sort, HL_SORT_PARTITION)) {
+        hl_fail(m, PN_ERR_INPUT, e, "compares terms of sort %s, not partition elements",
+                hl_sort_name(m, t->kids[0]->sort));
+        return hl_drop(t);
+    }
+    return t;
+}
+
+/* A colour term of the bool sort used as a guard (a bool variable, say):
+ * the guard `term = true`. */
+static hl_term *hl_bool_guard(hl_model *m, xmlNode *e)
+{
+    uint32_t bs = hl_bool_sort(m);
+    hl_term *kid = bs != HL_NONE ? hl_colour(m, e, bs) : NULL;
+    hl_term *yes = kid != NULL ? hl_new_term(m, HL_T_CONST, 0, e) : NULL;
+    hl_term *t = yes != NULL ? hl_new_term(m, HL_G_EQ, 2, e) : NULL;
+    if (t == NULL) {
+        hl_term_free(kid);
+        hl_term_free(yes);
+        return NULL;
+    }
+    yes->sort = bs;
+    yes->value = 1;
+    t->kids[0] = kid;
+    t->kids[1] = yes;
+    return t;
+}
+
 hl_term *hl_parse_guard(hl_model *m, xmlNode *e)
 {
     for (size_t i = 0; i < sizeof hl_relations / sizeof hl_relations[0]; i++)
         if (hl_is(e, hl_relations[i].name))
             return hl_relation(m, e, hl_relations[i].kind);
+    if (hl_is(e, "ltp"))
+        return hl_partition_order(m, e, HL_G_LT);
+    if (hl_is(e, "gtp"))
+        return hl_partition_order(m, e, HL_G_GT);
+    if (hl_is(e, "variable"))
+        return hl_bool_guard(m, e);
     if (hl_is(e, "and"))
         return hl_connective(m, e, HL_G_AND, 1, UINT32_MAX);
     if (hl_is(e, "or"))
@@ -533,6 +634,8 @@ uint64_t hl_eval_colour(const hl_model *m, const hl_term *t, const uint64_t *b)
             acc = acc * m->sorts[hl_canon(m, t->kids[i]->sort)].size +
                   hl_eval_colour(m, t->kids[i], b);
         return acc;
+    case HL_T_PELEM:
+        return m->sorts[t->sort].comp[hl_eval_colour(m, t->kids[0], b)];
     default:
         return t->value; /* CONST */
     }
@@ -694,6 +797,8 @@ static pn_status hl_bag_add(hl_model *m, const hl_term *t, const uint64_t *b, in
         for (uint64_t c = 0; c < m->sorts[t->sort].size && st == PN_OK; c++)
             st = hl_bag_push(m, t, bag, c, coef);
         return st;
+    case HL_T_EMPTY:
+        return PN_OK;
     default:
         return hl_bag_push(m, t, bag, hl_eval_colour(m, t, b), coef);
     }

@@ -39,10 +39,6 @@
 /* Room kept for successors per round above which the level's states are
  * scanned for their real bound (engine_level_degree). */
 #define ENGINE_DEGREE_SCAN_BYTES (64ULL << 20)
-/* Compact mode: grow the table when a round could push its load past 4/5,
- * to a size that puts it back at 5/8 (so 10..12.8 bytes of table a state). */
-#define ENGINE_COMPACT_LOAD_NUM 4
-#define ENGINE_COMPACT_LOAD_DEN 5
 /* Internal run status: the compact layout overflowed, explore again with
  * the wider fields (pn_explore restarts; never seen by callers). */
 #define ENGINE_RESTART 100
@@ -255,65 +251,33 @@ static void engine_rehash_slice(engine_worker *w)
 
 /* Compact mode: ids below store_cap fit both the table's load limit and
  * the window (engine_has_room reads it as in store mode). */
-static uint64_t engine_compact_limit(const engine *e)
-{
-    return e->tight ? e->slot_cap / 10 * 9
-                    : e->slot_cap / ENGINE_COMPACT_LOAD_DEN * ENGINE_COMPACT_LOAD_NUM;
-}
-
 static void engine_compact_cap(engine *e)
 {
-    uint64_t by_load = engine_compact_limit(e);
-    uint64_t by_buf = e->view.base + e->buf_cap;
-    e->store_cap = by_load < by_buf ? by_load : by_buf;
+    pn_ctable_plan p = {e->slot_cap, e->buf_cap, e->tight};
+    e->store_cap = pn_ctable_cap(&p, e->view.base);
 }
 
-/* Compact mode: the slot count for `want` states. Normally 8/5 of want; when
- * the budget cannot hold that next to the old table (both live while
- * rehashing) and the window, whatever fits, if it keeps the load <= 9/10
- * (linear probing slows there, but the run goes on: Kanban-size spaces).
- * 0: not even that fits. */
-static uint64_t engine_compact_slots(engine *e, uint64_t want, uint64_t buf)
-{
-    uint64_t slots = want / 5 * 8 > ENGINE_MIN_SLOTS ? want / 5 * 8 : ENGINE_MIN_SLOTS;
-    uint64_t budget = e->memory;
-    uint64_t fixed = engine_bytes(e, e->slot_cap, buf, 1) +
-                     engine_node_bytes(e->node_slot_cap, e->node_store_cap);
-    if (budget == 0 || fixed + slots * sizeof(uint64_t) <= budget)
-        return slots;
-    uint64_t fit = budget > fixed ? (budget - fixed) / sizeof(uint64_t) : 0;
-    if (fit < e->slot_cap)
-        fit = e->slot_cap; /* no growth: the old table may still do at 9/10 */
-    if (want > fit / 10 * 9)
-        return 0;
-    e->tight = true;
-    return fit;
-}
-
-/* Compact mode: room for `need` more states in the table (load <= 4/5, or
- * 9/10 once memory is tight) and in the window of states still to expand. */
+/* Compact mode: room for `need` more states in the table and in the window
+ * of states still to expand (the sizing rule is pn_ctable_grow_plan's). */
 static int engine_grow_compact(engine *e, uint64_t need)
 {
-    uint64_t want = e->count + need;
-    if (want > PN_TABLE_MAX_STATES)
-        return PN_RUN_TOO_MANY_STATES;
-    uint64_t held = e->count - e->view.base, buf = e->buf_cap;
-    if (held + need > buf)
-        buf = (held + need) / 4 * 5 + 64;
-    uint64_t slots = e->slot_cap;
-    if (want > engine_compact_limit(e) && (slots = engine_compact_slots(e, want, buf)) == 0)
-        return PN_RUN_OUT_OF_MEMORY;
-    uint64_t peak = engine_bytes(e, slots + (slots != e->slot_cap ? e->slot_cap : 0), buf, 1);
-    if (!engine_fits(e, peak))
-        return PN_RUN_OUT_OF_MEMORY;
-    if (buf != e->buf_cap) {
-        uint64_t *store = realloc(e->view.store, buf * sizeof *store);
+    pn_ctable_plan p = {e->slot_cap, e->buf_cap, e->tight};
+    /* the tree's nodes (keys in this table) take their share first */
+    uint64_t nodes = engine_node_bytes(e->node_slot_cap, e->node_store_cap);
+    uint64_t budget = e->memory == 0 ? 0 : e->memory > nodes ? e->memory - nodes : 1;
+    int fit = pn_ctable_grow_plan(&p, e->count, e->view.base, need, PN_TABLE_MAX_STATES,
+                                  budget);
+    if (fit != PN_CTABLE_FITS)
+        return fit == PN_CTABLE_NO_IDS ? PN_RUN_TOO_MANY_STATES : PN_RUN_OUT_OF_MEMORY;
+    e->tight = p.tight;
+    if (p.buf != e->buf_cap) {
+        uint64_t *store = realloc(e->view.store, p.buf * sizeof *store);
         if (store == NULL)
             return PN_RUN_OUT_OF_MEMORY;
         e->view.store = store;
-        e->buf_cap = buf;
+        e->buf_cap = p.buf;
     }
-    int r = slots != e->slot_cap ? engine_rehash_compact(e, slots) : 0;
+    int r = p.slots != e->slot_cap ? engine_rehash_compact(e, p.slots) : 0;
     engine_compact_cap(e);
     return r;
 }
@@ -1060,7 +1024,7 @@ static void engine_choose_store(engine *e)
     bool ids = o->keep_parents || o->record_graph || o->keep_states;
     e->tree = e->g->words > 1 && !o->keep_states &&
               (o->store == PN_STORE_AUTO || o->store == PN_STORE_TREE);
-    e->compact = !ids && o->store != PN_STORE_FULL && (e->g->words == 1 || e->tree);
+    e->compact = pn_engine_compact(o, e->g->words) || (e->tree && !ids);
 }
 
 /* Tree mode: per transition, the new nodes one firing can add (the paths
@@ -1141,6 +1105,12 @@ static bool engine_setup_tree(engine *e)
              engine_renew(&b->dirty, batch * (R - 1) * sizeof *b->dirty);
     }
     return ok;
+}
+
+bool pn_engine_compact(const pn_engine_opts *o, uint32_t words)
+{
+    return !o->keep_parents && !o->record_graph && !o->keep_states && o->store != PN_STORE_FULL &&
+           words == 1;
 }
 
 /* widths: the field widths to start from (a restart), or NULL. */

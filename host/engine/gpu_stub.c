@@ -27,6 +27,18 @@ pn_status pn_gpu_explore(const pn_cnet *cn, const pn_engine_opts *opts,
                    "-DPETREL_CUDA=ON)");
 }
 
+pn_status pn_gpu_walk(const pn_cnet *cn, const struct pn_item *items, uint32_t n,
+                      const struct pn_walk_opts *o, struct pn_item_found *found,
+                      pn_error *err)
+{
+    (void)cn;
+    (void)items;
+    (void)n;
+    (void)o;
+    (void)found;
+    return pn_fail(err, PN_ERR_UNSUPPORTED, "no usable GPU: this build has no CUDA engine");
+}
+
 #else
 /* ISO C forbids an empty translation unit. */
 typedef int pn_gpu_stub_unused;

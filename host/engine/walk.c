@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formula/sformula.h"
+#include "petrel/gpu.h"
 #include "petrel/space.h"
-#include "pn_hd.h"
+#include "pn_items.h"
+#include "pn_walk.h"
 
 #define WALK_STEPS 100000
 #define WALK_CHECK_EVERY 64 /* steps between two looks at the clock */
@@ -50,14 +53,6 @@ typedef struct walk_worker {
     pn_status st;
     pn_error err;
 } walk_worker;
-
-static uint64_t walk_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 static void walk_found(walk_shared *sh, uint32_t k)
 {
@@ -131,7 +126,7 @@ static bool walk_once(walk_worker *w, uint64_t max_steps)
             return false;
         if (n == 0 || step >= max_steps)
             return true;
-        uint32_t t = w->enabled[walk_rand(&w->rng) % n];
+        uint32_t t = w->enabled[pn_walk_rand(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
         if (over != 0) { /* a field overflowed: widen, walk again */
             uint32_t p = over - 1;
@@ -243,11 +238,8 @@ static pn_status walk_run(walk_shared *sh, uint32_t threads, pn_error *err)
                        ? PN_OK
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
     uint32_t started = 0;
-    uint64_t seed = sh->o->seed ? sh->o->seed : 0x9E3779B97F4A7C15ULL;
     for (uint32_t i = 0; st == PN_OK && i < threads; i++) {
-        w[i] = (walk_worker){.sh = sh, .id = i, .rng = seed ^ (0xD1B54A32D192ED03ULL * (i + 1))};
-        if (w[i].rng == 0)
-            w[i].rng = 1;
+        w[i] = (walk_worker){.sh = sh, .id = i, .rng = pn_walk_seed(sh->o->seed, i)};
         if (pthread_create(&tid[i], NULL, walk_thread, &w[i]) != 0)
             break;
         started++;
@@ -262,6 +254,52 @@ static pn_status walk_run(walk_shared *sh, uint32_t threads, pn_error *err)
     free(w);
     free(tid);
     return st;
+}
+
+/* The goals as the GPU kernels' items (kernels/pn_items.h), walked on the
+ * device; what they met goes into sh->found / sh->max as the CPU walkers'
+ * would. False when the device cannot walk (the CPU walks then). */
+static bool walk_on_gpu(walk_shared *sh, FILE *verbose)
+{
+    pn_item *items = calloc((size_t)sh->n_goals + 1, sizeof *items);
+    pn_item_found *found = calloc((size_t)sh->n_goals + 1, sizeof *found);
+    pn_sformula_owned **sf = calloc((size_t)sh->n_atoms + 1, sizeof *sf);
+    pn_error err = {0};
+    bool ok = items != NULL && found != NULL && sf != NULL;
+    uint32_t local = 0;
+    for (uint32_t k = 0; ok && k < sh->n_goals; k++) {
+        const walk_goal *g = &sh->goals[k];
+        pn_item *it = &items[k];
+        it->answer = k;
+        it->local = UINT32_MAX;
+        if (g->kind == PN_TARGET_BOUND) {
+            it->kind = PN_ITEM_BOUND;
+            it->places = g->places;
+            it->n_places = g->n_places;
+            it->has_limit = 1;
+            it->limit = g->limit;
+            it->local = local < PN_ITEMS_LOCAL ? local++ : UINT32_MAX;
+        } else {
+            it->kind = g->kind == PN_TARGET_EF ? PN_ITEM_EF : PN_ITEM_AG;
+            ok = pn_sformula_compile(sh->atoms[k], &sf[k], &err) == PN_OK;
+            if (ok)
+                it->f = sf[k]->f;
+        }
+    }
+    ok = ok && pn_gpu_walk(sh->cn, items, sh->n_goals, sh->o, found, &err) == PN_OK;
+    for (uint32_t k = 0; ok && k < sh->n_goals; k++) {
+        sh->found[k] = found[k].witness != PN_ITEM_NONE;
+        sh->max[k] = found[k].max;
+    }
+    if (!ok && verbose != NULL)
+        fprintf(verbose, "petrel: walk: GPU walks failed (%s); walking on the CPU\n",
+                err.msg[0] ? err.msg : "out of memory");
+    for (uint32_t k = 0; sf != NULL && k < sh->n_atoms; k++)
+        pn_sformula_free(sf[k]);
+    free(sf);
+    free(items);
+    free(found);
+    return ok;
 }
 
 pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
@@ -284,7 +322,7 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     if (st == PN_OK)
         walk_collect(&sh, c);
     sh.open = sh.n_goals;
-    if (st == PN_OK && sh.n_goals > 0)
+    if (st == PN_OK && sh.n_goals > 0 && !(o->gpu && walk_on_gpu(&sh, o->verbose)))
         st = walk_run(&sh, o->threads ? o->threads : 1, err);
     uint32_t k = st == PN_OK ? walk_apply(&sh, c, o->verbose) : 0;
     if (decided != NULL)

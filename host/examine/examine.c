@@ -327,6 +327,7 @@ static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0}};
 typedef struct portfolio {
     const pn_cnet *cn;
     pn_exam exam;
+    pn_engine_kind kind;    /* CPU, GPU or GPU_OR_CPU (pn_examine_engine) */
     const pn_fml_set *set;
     const pn_engine_opts *o;
     pn_budget *budget;
@@ -395,10 +396,33 @@ static void step_walk(portfolio *p, double share)
 {
     pn_budget b = pn_budget_share(p->budget, share);
     pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
-                       .verbose = p->o->verbose ? p->diag : NULL};
+                       .verbose = p->o->verbose ? p->diag : NULL,
+                       .gpu = p->kind != PN_ENGINE_CPU};
     pn_error e = {0};
     if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
+}
+
+/* An exploration on the examination's engine. The GPU evaluates the check's
+ * items itself (eo->check) where eo's visitor is the check's own; a graph
+ * or a visitor of another kind is host work for the CPU engine. Under
+ * GPU_OR_CPU a failed GPU run is redone on the CPU (with a note). */
+static pn_status portfolio_explore(portfolio *p, pn_engine_opts *eo, pn_error *err)
+{
+    const pn_visitor *cv = pn_check_visitor(p->c);
+    bool own = eo->visitor == NULL ||
+               (eo->visitor->on_state == cv->on_state && eo->visitor->ctx == cv->ctx);
+    if (p->kind != PN_ENGINE_CPU && own && !eo->record_graph && !eo->keep_states) {
+        eo->check = eo->visitor != NULL ? p->c : NULL;
+        pn_status st = pn_gpu_explore(p->cn, eo, p->res, err);
+        eo->check = NULL;
+        if (st == PN_OK || p->kind == PN_ENGINE_GPU)
+            return st;
+        if (p->diag != NULL && p->o->verbose)
+            fprintf(p->diag, "petrel: GPU engine failed (%s); using the CPU engine\n", err->msg);
+        pn_error_clear(err);
+    }
+    return pn_explore(p->cn, eo, p->res, err);
 }
 
 /* The visitor's BFS; a complete one decides every reachability answer. */
@@ -409,7 +433,7 @@ static pn_status step_explore(portfolio *p, double share, pn_error *err)
     eo.budget = share < 1.0 ? &b : p->budget;
     eo.visitor = pn_check_visitor(p->c);
     eo.record_graph = eo.keep_states = false;
-    pn_status st = pn_explore(p->cn, &eo, p->res, err);
+    pn_status st = portfolio_explore(p, &eo, err);
     pn_check_finish(p->c, st == PN_OK ? p->res : NULL);
     p->finished = true;
     return st;
@@ -476,7 +500,7 @@ static void step_probe(portfolio *p, double share)
     eo.visitor = !visit ? NULL : graph ? &p->all : &p->inner;
     eo.record_graph = eo.keep_states = graph;
     pn_error e = {0}; /* a real failure shows again in the steps after */
-    pn_status st = pn_explore(p->cn, &eo, p->res, &e);
+    pn_status st = portfolio_explore(p, &eo, &e);
     /* STOPPED: the visitor decided every target (it never stops a graph). */
     if (st != PN_OK ||
         (p->res->status != PN_RUN_COMPLETE && p->res->status != PN_RUN_STOPPED)) {
@@ -516,7 +540,8 @@ static pn_status step_split(portfolio *p, double share, pn_error *err)
     if (st == PN_OK && aux != NULL) {
         pn_budget b = pn_budget_share(p->budget, share);
         pn_engine_result r = {.threads = p->res->threads};
-        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .set = leaves,
+        portfolio sub = {.cn = p->cn, .exam = PN_EXAM_REACH_CARDINALITY, .kind = p->kind,
+                         .set = leaves,
                          .o = p->o, .budget = &b, .c = aux, .res = &r, .t0 = p->t0};
         st = portfolio_run(&sub, err);
         pn_engine_result_free(&r);
@@ -653,17 +678,17 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
 /* The answers of exam on set (NULL: a global property) into *check, with
  * res the exploration's. o carries the budget; every answer also carries the
  * techniques extra (a reduced net's STRUCTURAL_REDUCTION). */
-static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                                  const pn_engine_opts *o, pn_budget *budget, FILE *diag,
-                                  uint32_t extra, pn_check **check, pn_engine_result *res,
-                                  pn_error *err)
+static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, pn_engine_kind kind,
+                                  const pn_fml_set *set, const pn_engine_opts *o,
+                                  pn_budget *budget, FILE *diag, uint32_t extra,
+                                  pn_check **check, pn_engine_result *res, pn_error *err)
 {
     pn_check *c = NULL;
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
     pn_check_add_techniques(c, extra);
     pn_check_on_decide(c, o->on_decide, o->on_decide_ctx);
-    portfolio p = {.cn = cn, .exam = exam, .set = set, .o = o, .budget = budget,
+    portfolio p = {.cn = cn, .exam = exam, .kind = kind, .set = set, .o = o, .budget = budget,
                    .diag = diag, .c = c, .res = res, .t0 = pn_clock_now()};
     pn_status st = portfolio_run(&p, err);
     if (st != PN_OK) {
@@ -677,7 +702,7 @@ static pn_status examine_formulas(const pn_cnet *cn, pn_exam exam, const pn_fml_
 /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net:
  * formulas over the coloured groups (global_col.c), folded into the one
  * answer named after the examination. */
-static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
+static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam, pn_engine_kind kind,
                                          const pn_engine_opts *o, pn_budget *budget,
                                          FILE *diag, pn_check **check, pn_engine_result *res,
                                          pn_error *err)
@@ -688,7 +713,8 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
     io.on_decide = NULL;
     pn_status st = pn_col_build(cn->net, exam, &fs, err);
     if (st == PN_OK)
-        st = examine_formulas(cn, pn_col_as(exam), fs, &io, budget, diag, 0, &inner, res, err);
+        st = examine_formulas(cn, pn_col_as(exam), kind, fs, &io, budget, diag, 0, &inner, res,
+                              err);
     if (st == PN_OK)
         st = pn_check_new(cn, exam, NULL, 1, check, err);
     if (st == PN_OK)
@@ -702,24 +728,23 @@ static pn_status examine_coloured_global(const pn_cnet *cn, pn_exam exam,
 
 /* ---- the engine and StateSpace ------------------------------------------ */
 
-/* The GPU explores StateSpace; formula examinations need the host-side
- * visitor or the state graph, which only the CPU engine provides. */
+/* Every examination runs on the GPU where a device is usable: StateSpace,
+ * and in the portfolio the on-the-fly explorations (the kernels evaluate
+ * the check's items) and the random walks. What needs the state graph or
+ * the LTL / CTL searches is host work on the CPU either way. */
 pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_error *err)
 {
+    (void)exam;
     if (*kind == PN_ENGINE_CPU || *kind == PN_ENGINE_GPU_OR_CPU)
         return PN_OK;
     char why[256];
     bool gpu = pn_gpu_available(why, sizeof why);
     if (*kind == PN_ENGINE_GPU && !gpu)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "--engine gpu: no usable GPU: %s", why);
-    if (*kind == PN_ENGINE_GPU && exam != PN_EXAM_STATE_SPACE)
-        return pn_fail(err, PN_ERR_INPUT,
-                       "--engine gpu: the GPU engine answers StateSpace only; "
-                       "use --engine cpu or auto for %s", pn_exam_name(exam));
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "no usable GPU: %s", why);
     if (*kind == PN_ENGINE_GPU)
         return PN_OK;
-    *kind = gpu && exam == PN_EXAM_STATE_SPACE ? PN_ENGINE_GPU_OR_CPU : PN_ENGINE_CPU;
-    if (!gpu && exam == PN_EXAM_STATE_SPACE && diag != NULL)
+    *kind = gpu ? PN_ENGINE_GPU_OR_CPU : PN_ENGINE_CPU;
+    if (!gpu && diag != NULL)
         fprintf(diag, "petrel: no usable GPU (%s): using the CPU engine\n", why);
     return PN_OK;
 }
@@ -775,10 +800,11 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
     }
     if (!pn_reduce_changed(red)) {
         pn_reduced_free(red);
-        return examine_formulas(cn, exam, set, o, budget, opts->diag, 0, &r->check, &r->result, err);
+        return examine_formulas(cn, exam, opts->engine, set, o, budget, opts->diag, 0,
+                                &r->check, &r->result, err);
     }
     r->reduced = red;
-    pn_status st = examine_formulas(red->cn, exam, red->set, o, budget, opts->diag,
+    pn_status st = examine_formulas(red->cn, exam, opts->engine, red->set, o, budget, opts->diag,
                                     PN_TECH_STRUCTURAL_REDUCTION, &r->check,
                                     &r->result, err);
     for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
@@ -804,10 +830,12 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (exam == PN_EXAM_STATE_SPACE)
         return examine_state_space(cn, kind, &o, opts->diag, &r->result, err);
     r->result.threads = o.threads ? o.threads : 1;
-    if (pn_col_rewritten(cn, exam))
-        return examine_coloured_global(cn, exam, &o, budget, opts->diag, &r->check,
+    if (!opts->pt_globals && pn_col_rewritten(cn, exam))
+        return examine_coloured_global(cn, exam, kind, &o, budget, opts->diag, &r->check,
                                        &r->result, err);
-    return examine_reduced(cn, exam, set, opts, &o, budget, r, err);
+    pn_examine_opts resolved = *opts;
+    resolved.engine = kind;
+    return examine_reduced(cn, exam, set, &resolved, &o, budget, r, err);
 }
 
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,

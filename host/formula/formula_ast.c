@@ -40,7 +40,7 @@ pn_fml_node *pn_fml_const(uint64_t value)
 pn_fml_node *pn_fml_list(pn_fml_kind kind, const uint32_t *idx, uint32_t n)
 {
     if ((kind != PN_FML_FIREABLE && kind != PN_FML_TOKENS &&
-         kind != PN_FML_PLACE_BOUND) || n == 0)
+         kind != PN_FML_PLACE_BOUND && kind != PN_FML_ACTION) || n == 0)
         return NULL;
     pn_fml_node *node = fml_alloc(kind);
     if (node == NULL)
@@ -173,6 +173,7 @@ bool pn_fml_is_state(const pn_fml_node *n)
     case PN_FML_FALSE:
     case PN_FML_DEADLOCK:
     case PN_FML_FIREABLE:
+    case PN_FML_ACTION:
         return true;
     case PN_FML_INT_LE:
         /* A bound is a maximum over the state space, not a marking's value. */

@@ -55,3 +55,54 @@ bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
     default: return false; /* not a state formula: the caller's contract */
     }
 }
+
+bool pn_fml_has_action(const pn_fml_node *n)
+{
+    if (n->kind == PN_FML_ACTION)
+        return true;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        if (pn_fml_has_action(n->kids[i]))
+            return true;
+    return false;
+}
+
+bool pn_fml_is_action(const pn_fml_node *n)
+{
+    switch (n->kind) {
+    case PN_FML_TRUE:
+    case PN_FML_FALSE:
+    case PN_FML_ACTION: return true;
+    case PN_FML_NOT:
+    case PN_FML_AND:
+    case PN_FML_OR:
+        for (uint32_t i = 0; i < n->n; i++)
+            if (!pn_fml_is_action(n->kids[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+bool pn_fml_eval_action(const pn_fml_node *phi, uint32_t t)
+{
+    switch (phi->kind) {
+    case PN_FML_TRUE: return true;
+    case PN_FML_ACTION:
+        for (uint32_t i = 0; i < phi->n; i++)
+            if (phi->idx[i] == t)
+                return true;
+        return false;
+    case PN_FML_NOT: return !pn_fml_eval_action(phi->kids[0], t);
+    case PN_FML_AND:
+        for (uint32_t i = 0; i < phi->n; i++)
+            if (!pn_fml_eval_action(phi->kids[i], t))
+                return false;
+        return true;
+    case PN_FML_OR:
+        for (uint32_t i = 0; i < phi->n; i++)
+            if (pn_fml_eval_action(phi->kids[i], t))
+                return true;
+        return false;
+    default: return false; /* not an action formula: the caller's contract */
+    }
+}

@@ -16,7 +16,7 @@ static void fml_print_name(FILE *f, const pn_net *net, bool place, uint32_t i)
 static void fml_print_list(FILE *f, const pn_fml_node *n, const pn_net *net,
                            const char *sep)
 {
-    bool place = n->kind != PN_FML_FIREABLE;
+    bool place = n->kind != PN_FML_FIREABLE && n->kind != PN_FML_ACTION;
     for (uint32_t i = 0; i < n->n; i++) {
         if (i > 0)
             fputs(sep, f);
@@ -82,7 +82,9 @@ static void fml_print_rec(FILE *f, const pn_fml_node *n, const pn_net *net)
     case PN_FML_TOKENS: fml_print_list(f, n, net, " + "); break;
     case PN_FML_FIREABLE:
     case PN_FML_PLACE_BOUND:
-        fputs(n->kind == PN_FML_FIREABLE ? "fireable(" : "bound(", f);
+    case PN_FML_ACTION:
+        fputs(n->kind == PN_FML_FIREABLE ? "fireable("
+              : n->kind == PN_FML_ACTION ? "action(" : "bound(", f);
         fml_print_list(f, n, net, ", ");
         fputc(')', f);
         break;

@@ -170,6 +170,9 @@ static pn_status sf_emit(sf_builder *b, const pn_fml_node *n, pn_error *err)
     case PN_FML_AND:
     case PN_FML_OR:
         return sf_emit_junction(b, n, err);
+    case PN_FML_ACTION:
+        return pn_fail(err, PN_ERR_UNSUPPORTED,
+                       "an action atom where a state formula is expected");
     default:
         return pn_fail(err, PN_ERR_INTERNAL, "not a state formula");
     }

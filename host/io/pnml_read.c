@@ -608,6 +608,13 @@ static pn_status read_net_element(pnml_reader *r, const char *name)
         return read_ref(r, true);
     if (strcmp(name, "referenceTransition") == 0)
         return read_ref(r, false);
+    if (strcmp(name, "toolspecific") == 0) {
+        /* The unit structure itself is not read: only that it is there. */
+        xmlChar *tool = xmlTextReaderGetAttribute(r->xr, (const xmlChar *)"tool");
+        if (tool != NULL && strcmp((const char *)tool, "nupn") == 0)
+            r->net->nupn = true;
+        xmlFree(tool);
+    }
     return skip_element(r); /* names, declarations, toolspecific, graphics */
 }
 

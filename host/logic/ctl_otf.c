@@ -28,6 +28,13 @@
  * a settled value, as TAPAAL's negation edges. EX is FALSE and AX TRUE at a
  * deadlock (docs/semantics.md), as in ctl.c. Boolean operators short-cut.
  *
+ * Action-based CTL (RERS): the operand of an X may read the step it takes.
+ * An atom made of ACTION formulas (an "edge atom") is decided by the
+ * transition of that step, which the on-demand space keeps
+ * (pn_lazy_keep_trans): <a> f is E X (ACTION(a) & f) and [a] f is
+ * A X (!ACTION(a) | f). An edge atom anywhere else has no step to read and
+ * is refused.
+ *
  * Memory: one byte per (state, temporal or state subformula) plus the
  * search stacks, declared to the lazy space's budget. Time: the deadline is
  * polled every few hundred steps. */
@@ -40,7 +47,8 @@ enum { V_UNKNOWN = 0, V_TRUE = 1, V_FALSE = 2, V_GRAY = 3, V_BLACK = 4 };
 
 typedef struct onode {
     const pn_fml_node *f;
-    int kind;           /* 0 atom, 1 not, 2 and, 3 or, 4 EX, 5 AX, 6 EU, 7 AU */
+    int kind;           /* 0 atom, 1 not, 2 and, 3 or, 4 EX, 5 AX, 6 EU, 7 AU,
+                           8 edge atom */
     uint32_t atom;      /* kind 0 */
     uint32_t *kids, n;  /* indices; EU/AU: kids[0] = a (UINT32_MAX: true), kids[1] = b */
     bool neg_b, neg_out; /* EG/AG: b is !kid, the result is negated */
@@ -67,6 +75,11 @@ typedef struct ootf {
     uint32_t *visited;
     uint64_t stack_cap, visited_cap;
     uint32_t poll;
+    uint32_t edge;      /* the transition of the step an X reads; ONONE */
+    uint32_t root;      /* the root node: its E[a U b] search may give a witness */
+    uint32_t *witness;  /* with want_witness: the transitions of the witness path */
+    uint64_t n_witness;
+    bool want_witness;
     bool failed;
 } ootf;
 
@@ -172,6 +185,12 @@ static uint32_t otf_quantified(ootf *o, const pn_fml_node *f)
 
 static uint32_t otf_add(ootf *o, const pn_fml_node *f)
 {
+    if (pn_fml_is_state(f) && pn_fml_has_action(f)) {
+        if (pn_fml_is_action(f))
+            return otf_new_node(o, 8, f);
+        pn_fail(o->err, PN_ERR_UNSUPPORTED, "an action atom mixed with a state atom");
+        return ONONE;
+    }
     if (pn_fml_is_state(f))
         return otf_atom(o, f);
     switch (f->kind) {
@@ -212,7 +231,7 @@ static bool otf_room(ootf *o)
         return otf_oom(o);
     for (uint32_t i = 0; i < o->n_nodes; i++) {
         onode *d = &o->nodes[i];
-        if (d->kind != 0 && d->kind < 4)
+        if ((d->kind != 0 && d->kind < 4) || d->kind == 8)
             continue;
         uint8_t *v = realloc(d->val, cap);
         if (v == NULL)
@@ -296,7 +315,10 @@ static int otf_next(ootf *o, onode *d, uint32_t s, bool all)
     for (uint32_t i = 0; i < n; i++) {
         if (!otf_succ(o, s, &succ, &n))
             return -1;
+        const uint32_t *trans = pn_lazy_succ_trans(o->z, s);
+        o->edge = trans != NULL ? trans[i] : ONONE;
         int v = otf_eval(o, kid, succ[i]);
+        o->edge = ONONE;
         if (v < 0)
             return v;
         if (v != all)
@@ -350,6 +372,26 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
     return 2;
 }
 
+/* The root's E[a U b] search met its goal: the stack is the path from
+ * the initial state, each frame's last successor the step to the next
+ * (the top's to the b-state). */
+static void otf_record_witness(ootf *o, uint64_t sp)
+{
+    o->witness = malloc((sp + 1) * sizeof *o->witness);
+    if (o->witness == NULL)
+        return; /* the verdict stands without its witness */
+    for (uint64_t k = 0; k < sp; k++) {
+        const uint32_t *succ;
+        uint32_t n;
+        oframe f = o->stack[k];
+        const uint32_t *trans = pn_lazy_succ(o->z, f.s, &succ, &n, o->err) == PN_OK
+                                    ? pn_lazy_succ_trans(o->z, f.s) : NULL;
+        o->witness[k] = trans != NULL ? trans[f.i - 1]
+                        : n > 0 ? pn_lazy_trans(o->z, f.s, succ[f.i - 1]) : ONONE;
+    }
+    o->n_witness = sp;
+}
+
 /* E[a U b] (au false) or A[a U b] (au true) at s, depth first. */
 static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
 {
@@ -395,6 +437,8 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
         }
     }
     d = &o->nodes[id];
+    if (e >= 0 && goal && !au && id == o->root && o->want_witness && o->witness == NULL)
+        otf_record_witness(o, sp);
     if (e < 0) {
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
         r = -1;
@@ -423,6 +467,12 @@ static int otf_eval(ootf *o, uint32_t id, uint32_t s)
     int v;
     switch (d->kind) {
     case 0: return otf_atom_value(o, d, s);
+    case 8:
+        if (o->edge != ONONE)
+            return pn_fml_eval_action(d->f, o->edge);
+        pn_fail(o->err, PN_ERR_UNSUPPORTED, "CTL: an action atom outside [a] f or <a> f");
+        o->failed = true;
+        return -1;
     case 1: v = otf_eval(o, d->kids[0], s); return v < 0 ? v : !v;
     case 2:
     case 3:
@@ -436,10 +486,13 @@ static int otf_eval(ootf *o, uint32_t id, uint32_t s)
     }
     if (d->val[s] == V_TRUE || d->val[s] == V_FALSE)
         return (d->val[s] == V_TRUE) ^ d->neg_out;
+    uint32_t edge = o->edge; /* a temporal operator reads states, not that step */
+    o->edge = ONONE;
     if (d->kind == 4 || d->kind == 5)
         v = otf_next(o, d, s, d->kind == 5);
     else
         v = otf_until(o, id, s, d->kind == 7);
+    o->edge = edge;
     if (v < 0)
         return v;
     d = &o->nodes[id];
@@ -464,12 +517,12 @@ static void otf_free(ootf *o)
     pn_lazy_set_other(o->z, 0);
 }
 
-pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_error *err)
+static pn_status otf_check(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_ctl_witness *w, pn_error *err)
 {
-    ootf o = {.z = z, .budget = budget, .err = err};
+    ootf o = {.z = z, .budget = budget, .err = err, .edge = ONONE, .want_witness = w != NULL};
     pn_status st = PN_OK;
-    uint32_t root = otf_add(&o, phi);
+    uint32_t root = o.root = otf_add(&o, phi);
     if (root == ONONE)
         st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
     if (st == PN_OK && o.n_atoms > 0) {
@@ -492,6 +545,26 @@ pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
         else
             *value = v == 1;
     }
+    if (st == PN_OK && w != NULL && o.witness != NULL) {
+        w->trans = o.witness;
+        w->n = o.n_witness;
+        o.witness = NULL;
+    }
+    free(o.witness);
     otf_free(&o);
     return st;
+}
+
+pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err)
+{
+    return otf_check(z, phi, budget, value, NULL, err);
+}
+
+pn_status pn_ctl_check_otf_witness(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                   bool *value, pn_ctl_witness *w, pn_error *err)
+{
+    w->trans = NULL;
+    w->n = 0;
+    return otf_check(z, phi, budget, value, w, err);
 }

@@ -17,7 +17,15 @@
  * state-space interface (petrel/space.h).
  *
  * pn_ltl_check (the examination's entry for one formula over a model) is
- * this same product over a fresh on-demand space: there is one product. */
+ * this same product over a fresh on-demand space: there is one product.
+ *
+ * Action-based LTL (RERS, pn_ltl_check_actions) is the same product with
+ * letters read on steps instead of states: the letter of a step is that of
+ * its transition (atoms are ACTION formulas, evaluated once per
+ * transition), the automaton gets a start state that reads nothing
+ * (ltl_buchi_with_start), so that its first step reads the first action,
+ * and a deadlock has no successor: only infinite traces count, and a finite
+ * one violates nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +52,8 @@ typedef struct otf {
     uint64_t *lmask, *lval; /* per automaton state, L words each */
     uint64_t *accm, *all;   /* per automaton state, AW words each; all sets */
     bool need_enabled;       /* some atom reads "deadlock" */
+    bool actions;            /* letters on steps: tletter, no stuttering */
+    uint64_t *tletter;       /* per transition, L words (actions only) */
     uint64_t *letter, letter_cap; /* per net state, L words */
     /* Product states are numbered in visiting order, so a state's number
      * is also its DFS number in Couvreur's algorithm. */
@@ -107,9 +117,33 @@ static pn_status otf_automaton(otf *o)
     return PN_OK;
 }
 
+/* Action-based letters: one per transition, computed at once. */
+static pn_status otf_action_letters(otf *o, const ltl_formula *f)
+{
+    for (uint32_t a = 0; a < f->n_atoms; a++)
+        if (!pn_fml_is_action(f->atoms[a]))
+            return pn_fail(o->err, PN_ERR_UNSUPPORTED,
+                           "action-based LTL: an atom that is not about the step's action");
+    uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
+    o->L = f->n_atoms / 64 + 1;
+    o->tletter = calloc((size_t)T * o->L + 1, sizeof *o->tletter);
+    if (o->tletter == NULL)
+        return pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory");
+    for (uint32_t t = 0; t < T; t++) {
+        uint64_t *l = o->tletter + (size_t)t * o->L;
+        for (uint32_t a = 0; a < f->n_atoms; a++)
+            if (pn_fml_eval_action(f->atoms[a], t))
+                otf_set_bit(l, a);
+        otf_set_bit(l, o->n_atoms);
+    }
+    return PN_OK;
+}
+
 static pn_status otf_atoms(otf *o, const ltl_formula *f)
 {
     o->n_atoms = f->n_atoms;
+    if (o->actions)
+        return otf_action_letters(o, f);
     pn_status st = pn_space_atoms_new(pn_lazy_space(o->z), f->atoms, f->n_atoms, &o->atoms,
                                       o->err);
     if (st != PN_OK)
@@ -135,7 +169,7 @@ static void otf_declare(otf *o)
 static bool otf_letter_room(otf *o)
 {
     uint64_t n = pn_lazy_states(o->z);
-    if (n <= o->letter_cap)
+    if (n <= o->letter_cap || o->actions)
         return true;
     uint64_t cap = o->letter_cap * 2 > n ? o->letter_cap * 2 : n;
     uint64_t *l = pn_lazy_fits(o->z, (cap - o->letter_cap) * o->L * 8)
@@ -276,11 +310,14 @@ static int otf_next(otf *o, otf_frame *f, uint64_t *next)
         return -1;
     const uint32_t *bs = o->b->succ + o->b->succ_off[q];
     uint32_t n_q = o->b->succ_off[q + 1] - o->b->succ_off[q];
-    if (f->e == 0 && f->a == 0)
+    const uint32_t *trans = o->actions ? pn_lazy_succ_trans(o->z, s) : NULL;
+    if (f->e == 0 && f->a == 0 && !o->actions)
         otf_prefetch(o, succ, n, bs, n_q);
-    for (uint32_t n_s = n ? n : 1; f->e < n_s; f->e++, f->a = 0) {
+    /* A deadlock stutters on states; on actions it ends a finite trace. */
+    for (uint32_t n_s = n || o->actions ? n : 1; f->e < n_s; f->e++, f->a = 0) {
         uint32_t t = n ? succ[f->e] : s;
-        const uint64_t *l = otf_letter(o, t);
+        const uint64_t *l = o->actions ? o->tletter + (uint64_t)trans[f->e] * o->L
+                                       : otf_letter(o, t);
         while (f->a < n_q) {
             uint32_t r = bs[f->a++];
             if (otf_holds(o, l, r)) {
@@ -355,7 +392,8 @@ static int otf_nonempty(otf *o)
     int r = 0;
     for (uint32_t q = 0; r == 0 && q < o->Q; q++) {
         uint64_t slot;
-        if (o->b->init[q] && otf_holds(o, otf_letter(o, 0), q) && otf_find(o, q, &slot) == OTF_NONE)
+        if (o->b->init[q] && (o->actions || otf_holds(o, otf_letter(o, 0), q)) &&
+            otf_find(o, q, &slot) == OTF_NONE)
             r = otf_search(o, q);
     }
     return r;
@@ -449,6 +487,22 @@ static bool otf_cycle(otf *o, otf_bfs *w, uint64_t *missing)
     return otf_path_to(o, w, cur, NULL, w->root) != OTF_NONE;
 }
 
+/* A transition from net state s to t whose letter the automaton state q
+ * accepts (actions: two steps to t may carry different labels). */
+static uint32_t otf_step_trans(otf *o, uint32_t s, uint32_t t, uint32_t q)
+{
+    if (!o->actions)
+        return pn_lazy_trans(o->z, s, t);
+    const uint32_t *succ, *trans = NULL;
+    uint32_t n = 0;
+    if (pn_lazy_succ(o->z, s, &succ, &n, o->err) == PN_OK)
+        trans = pn_lazy_succ_trans(o->z, s);
+    for (uint32_t e = 0; e < n; e++)
+        if (succ[e] == t && otf_holds(o, o->tletter + (uint64_t)trans[e] * o->L, q))
+            return trans[e];
+    return UINT32_MAX;
+}
+
 static pn_status otf_lasso_trans(otf *o, const uint64_t *ids, uint64_t n_pre, uint64_t n_cyc,
                                  pn_ltl_lasso *l)
 {
@@ -458,8 +512,9 @@ static pn_status otf_lasso_trans(otf *o, const uint64_t *ids, uint64_t n_pre, ui
         return pn_fail(o->err, PN_ERR_NOMEM, "LTL: out of memory for the counterexample");
     uint64_t k = 0;
     for (uint64_t i = 0; i < n; i++) { /* ids[n_pre] is the root, ids[n] the root again */
-        uint32_t s = (uint32_t)(o->key[ids[i]] / o->Q), t = (uint32_t)(o->key[ids[i + 1]] / o->Q);
-        l->trans[k++] = pn_lazy_trans(o->z, s, t);
+        uint64_t next = o->key[ids[i + 1]];
+        uint32_t s = (uint32_t)(o->key[ids[i]] / o->Q), t = (uint32_t)(next / o->Q);
+        l->trans[k++] = otf_step_trans(o, s, t, (uint32_t)(next % o->Q));
     }
     l->prefix = n_pre;
     l->cycle = n_cyc;
@@ -504,6 +559,7 @@ static void otf_free(otf *o)
 {
     pn_space_atoms_free(o->atoms);
     free(o->letter);
+    free(o->tletter);
     free(o->lmask);
     free(o->lval);
     free(o->accm);
@@ -552,8 +608,8 @@ static void otf_stats(const ltl_buchi *raw, const ltl_buchi *b, const ltl_formul
     }
 }
 
-pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
-                           bool *value, pn_ltl_stats *stats,
+static pn_status otf_check(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool actions, bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err)
 {
     if (lasso != NULL)
@@ -567,7 +623,16 @@ pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
     pn_status st = ltl_buchi_build(&f, OTF_MAX_AUTOMATON, &raw, err);
     if (st == PN_OK)
         st = ltl_buchi_reduce(raw, &b, err);
-    otf o = {.z = z, .b = b, .budget = budget, .err = err};
+    if (st == PN_OK && actions) {
+        ltl_buchi *started = NULL;
+        st = ltl_buchi_with_start(b, &started, err);
+        ltl_buchi_free(b);
+        b = started;
+    }
+    if (st == PN_OK && actions && !pn_lazy_keeps_trans(z))
+        st = pn_fail(err, PN_ERR_INTERNAL, "action-based LTL over a space without "
+                                           "pn_lazy_keep_trans");
+    otf o = {.z = z, .b = b, .budget = budget, .err = err, .actions = actions};
     if (st == PN_OK) {
         o.Q = b->n_states;
         if ((st = otf_atoms(&o, &f)) == PN_OK && (st = otf_automaton(&o)) == PN_OK)
@@ -579,6 +644,20 @@ pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
     ltl_buchi_free(raw);
     ltl_formula_free(&f);
     return st;
+}
+
+pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_ltl_stats *stats,
+                           pn_ltl_lasso *lasso, pn_error *err)
+{
+    return otf_check(z, phi, budget, false, value, stats, lasso, err);
+}
+
+pn_status pn_ltl_check_actions(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                               bool *value, pn_ltl_stats *stats, pn_ltl_lasso *lasso,
+                               pn_error *err)
+{
+    return otf_check(z, phi, budget, true, value, stats, lasso, err);
 }
 
 void pn_ltl_lasso_free(pn_ltl_lasso *l)

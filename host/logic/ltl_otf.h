@@ -21,6 +21,12 @@ extern "C" {
  * bisimulation that respects labels and acceptance. *out is new. */
 pn_status ltl_buchi_reduce(const ltl_buchi *b, ltl_buchi **out, pn_error *err);
 
+/* For letters read on steps (action-based LTL): b plus one new state, the
+ * only initial one, with no label and no acceptance, whose successors are
+ * b's initial states. The product starts in (initial state, new state) and
+ * its first step reads the first action. *out is new. */
+pn_status ltl_buchi_with_start(const ltl_buchi *b, ltl_buchi **out, pn_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -358,3 +358,34 @@ pn_status ltl_buchi_reduce(const ltl_buchi *b, ltl_buchi **out, pn_error *err)
     *out = o;
     return PN_OK;
 }
+
+/* ---- a start state for action-based letters ---------------------------- */
+
+pn_status ltl_buchi_with_start(const ltl_buchi *b, ltl_buchi **out, pn_error *err)
+{
+    *out = NULL;
+    uint32_t n = b->n_states, n_init = 0;
+    for (uint32_t q = 0; q < n; q++)
+        n_init += b->init[q];
+    ltl_buchi *o = calloc(1, sizeof *o);
+    if (o == NULL || red_alloc(o, n + 1, b->n_acc, b->succ_off[n] + n_init, b->lit_off[n],
+                               err) != PN_OK) {
+        ltl_buchi_free(o);
+        return o == NULL ? pn_fail(err, PN_ERR_NOMEM, "out of memory for the automaton")
+                         : err->code;
+    }
+    memcpy(o->succ_off, b->succ_off, ((size_t)n + 1) * sizeof *o->succ_off);
+    memcpy(o->succ, b->succ, (size_t)b->succ_off[n] * sizeof *o->succ);
+    memcpy(o->lit_off, b->lit_off, ((size_t)n + 1) * sizeof *o->lit_off);
+    memcpy(o->lit, b->lit, (size_t)b->lit_off[n] * sizeof *o->lit);
+    memcpy(o->acc, b->acc, (size_t)n * b->n_acc);
+    uint32_t k = b->succ_off[n];
+    for (uint32_t q = 0; q < n; q++)
+        if (b->init[q])
+            o->succ[k++] = q;
+    o->succ_off[n + 1] = k;
+    o->lit_off[n + 1] = b->lit_off[n]; /* no literal: it reads no letter */
+    o->init[n] = 1;
+    *out = o;
+    return PN_OK;
+}

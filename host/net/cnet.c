@@ -203,3 +203,30 @@ bool pn_cnet_fire(const pn_cnet *cn, const uint64_t *m, uint32_t t, uint64_t *ou
     }
     return true;
 }
+
+/* A counting sort of the arcs by place, shifted by one slot so that the
+ * placement pass leaves off[p] .. off[p + 1] as p's range. */
+pn_status pn_cnet_place_index(const pn_cnet *cn, bool post, uint32_t **off_out,
+                              uint32_t **items_out, pn_error *err)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    const uint32_t *aoff = post ? cn->post_off : cn->pre_off;
+    const pn_cnet_arc *arcs = post ? cn->post : cn->pre;
+    uint32_t *off = calloc((size_t)P + 2, sizeof *off);
+    uint32_t *items = malloc(((size_t)aoff[T] + 1) * sizeof *items);
+    if (off == NULL || items == NULL) {
+        free(off);
+        free(items);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the arcs by place");
+    }
+    for (uint32_t k = 0; k < aoff[T]; k++)
+        off[arcs[k].place + 2]++;
+    for (uint32_t p = 0; p < P; p++)
+        off[p + 2] += off[p + 1];
+    for (uint32_t t = 0; t < T; t++)
+        for (uint32_t k = aoff[t]; k < aoff[t + 1]; k++)
+            items[off[arcs[k].place + 1]++] = t;
+    *off_out = off;
+    *items_out = items;
+    return PN_OK;
+}

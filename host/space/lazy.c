@@ -9,7 +9,12 @@
  * Firing can overflow a packed field. Then the space widens that place
  * (pn_space_widen), every stored state is repacked (pn_space_repack; ids do
  * not change, so successor lists and the consumers stay valid) and the
- * state being expanded is expanded again. */
+ * state being expanded is expanded again.
+ *
+ * With pn_lazy_keep_trans, a second arena parallel to the first holds the
+ * transition of each successor entry: action-based logic (RERS) reads the
+ * step's transition, which the successor id alone does not give (two
+ * transitions with different labels may lead to the same state). */
 #include "petrel/lazy.h"
 
 #include <stdlib.h>
@@ -30,7 +35,9 @@ struct pn_lazy {
     uint64_t *soff;            /* per state: first successor in arena */
     uint32_t *sdeg;            /* per state: successor count */
     uint32_t *arena;
+    uint32_t *arena_trans;     /* parallel to arena; NULL unless keep_trans */
     uint64_t arena_n, arena_cap;
+    bool keep_trans;
     uint64_t *init;            /* one state vector */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
@@ -40,7 +47,7 @@ struct pn_lazy {
 
 static uint64_t lazy_bytes_for(const pn_lazy *z, uint64_t cap, uint64_t slots, uint64_t arena)
 {
-    return cap * (z->words * 8 + 12) + slots * 8 + arena * 4;
+    return cap * (z->words * 8 + 12) + slots * 8 + arena * (z->keep_trans ? 8 : 4);
 }
 
 static uint64_t lazy_bytes(const pn_lazy *z)
@@ -146,12 +153,18 @@ static pn_status lazy_grow_slots(pn_lazy *z, uint64_t need, pn_error *err)
 static pn_status lazy_grow_arena(pn_lazy *z, uint64_t need, pn_error *err)
 {
     uint64_t cap = z->arena_cap * 2 > need ? z->arena_cap * 2 : need;
-    if (!pn_lazy_fits(z, (cap - z->arena_cap) * 4))
+    if (!pn_lazy_fits(z, (cap - z->arena_cap) * (z->keep_trans ? 8 : 4)))
         return lazy_nomem(err);
     uint32_t *a = realloc(z->arena, cap * sizeof *a);
     if (a == NULL)
         return lazy_nomem(err);
     z->arena = a;
+    if (z->keep_trans) {
+        a = realloc(z->arena_trans, cap * sizeof *a);
+        if (a == NULL)
+            return lazy_nomem(err);
+        z->arena_trans = a;
+    }
     z->arena_cap = cap;
     return PN_OK;
 }
@@ -200,8 +213,9 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
 
 static void lazy_record(void *ctx, uint32_t trans, const uint64_t *succ)
 {
-    (void)trans;
     pn_lazy *z = ctx;
+    if (z->keep_trans)
+        z->arena_trans[z->arena_n] = trans;
     z->arena[z->arena_n++] = lazy_insert(z, succ, pn_space_hash(succ, z->words));
 }
 
@@ -242,6 +256,30 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
     *succ = z->arena + z->soff[s];
     *n = z->sdeg[s];
     return PN_OK;
+}
+
+pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err)
+{
+    if (z->arena_n > 0)
+        return pn_fail(err, PN_ERR_INTERNAL, "pn_lazy_keep_trans after the first expansion");
+    if (z->keep_trans)
+        return PN_OK;
+    if (!pn_lazy_fits(z, z->arena_cap * 4))
+        return lazy_nomem(err);
+    z->arena_trans = malloc((z->arena_cap + 1) * sizeof *z->arena_trans);
+    if (z->arena_trans == NULL)
+        return lazy_nomem(err);
+    z->keep_trans = true;
+    return PN_OK;
+}
+
+bool pn_lazy_keeps_trans(const pn_lazy *z) { return z->keep_trans; }
+
+const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s)
+{
+    if (!z->keep_trans || z->soff[s] == LAZY_NOT_EXPANDED)
+        return NULL;
+    return z->arena_trans + z->soff[s];
 }
 
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s)
@@ -327,6 +365,7 @@ void pn_lazy_free(pn_lazy *z)
     free(z->soff);
     free(z->sdeg);
     free(z->arena);
+    free(z->arena_trans);
     free(z->init);
     free(z->trans);
     free(z);

@@ -32,9 +32,5 @@ void pn_pt_free(void *self);
 pn_status pn_pt_static_rw(pn_pt *pt, pn_error *err);
 pn_status pn_pt_static_relations(pn_pt *pt, pn_error *err);
 void pn_pt_static_free(pn_pt *pt);
-/* The consumers of each place (transitions with it as input, read arcs
- * included), CSR: (*off)[p] .. (*off)[p + 1] index *items; both freed by
- * the caller; PN_ERR_NOMEM (nothing to free). */
-pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off, uint32_t **items, pn_error *err);
 
 #endif

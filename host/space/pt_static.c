@@ -83,35 +83,12 @@ fail:
     return static_nomem(err);
 }
 
-pn_status pn_pt_consumers(const pn_cnet *cn, uint32_t **off_out, uint32_t **items_out,
-                         pn_error *err)
-{
-    uint32_t P = cn->n_places, T = cn->n_transitions;
-    uint32_t *off = calloc((size_t)P + 2, sizeof *off);
-    uint32_t *items = malloc(((size_t)cn->pre_off[T] + 1) * sizeof *items);
-    if (off == NULL || items == NULL) {
-        free(off);
-        free(items);
-        return static_nomem(err);
-    }
-    for (uint32_t k = 0; k < cn->pre_off[T]; k++)
-        off[cn->pre[k].place + 2]++;
-    for (uint32_t p = 0; p < P; p++)
-        off[p + 2] += off[p + 1];
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
-            items[off[cn->pre[k].place + 1]++] = t;
-    *off_out = off;
-    *items_out = items;
-    return PN_OK;
-}
-
 pn_status pn_pt_static_relations(pn_pt *pt, pn_error *err)
 {
     if (pt->en_off != NULL)
         return PN_OK;
     uint32_t *coff = NULL, *cons = NULL;
-    pn_status st = pn_pt_consumers(pt->cn, &coff, &cons, err);
+    pn_status st = pn_cnet_place_index(pt->cn, false, &coff, &cons, err);
     if (st == PN_OK)
         st = static_rel(pt->cn, coff, cons, -1, &pt->dis_off, &pt->dis, err);
     if (st == PN_OK)

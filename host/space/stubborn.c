@@ -489,7 +489,7 @@ static bool stubborn_alloc(stubborn *b)
     return b->m != NULL && b->en != NULL && b->en_stamp != NULL && b->in_stamp != NULL &&
            b->stack != NULL && b->seeds != NULL && b->best != NULL && b->deg != NULL &&
            b->pl_stamp != NULL &&
-           pn_pt_consumers(b->cn, &b->cons_off, &b->cons, NULL) == PN_OK &&
+           pn_cnet_place_index(b->cn, false, &b->cons_off, &b->cons, NULL) == PN_OK &&
            stubborn_place_lists(b->cn, 1, &b->inc_off, &b->inc) &&
            stubborn_place_lists(b->cn, -1, &b->dec_off, &b->dec);
 }

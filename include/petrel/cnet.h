@@ -51,6 +51,14 @@ void pn_cnet_free(pn_cnet *cn);
 bool pn_cnet_enabled(const pn_cnet *cn, const uint64_t *m, uint32_t t);
 bool pn_cnet_fire(const pn_cnet *cn, const uint64_t *m, uint32_t t, uint64_t *out);
 
+/* The arcs seen from the places: the transitions that consume from each
+ * place (post false: its pre arcs) or produce into it (post true), CSR:
+ * (*off)[p] .. (*off)[p + 1] index *items, both freed by the caller (off
+ * has n_places + 2 entries). PN_ERR_NOMEM (nothing to free); err may be
+ * NULL. */
+pn_status pn_cnet_place_index(const pn_cnet *cn, bool post, uint32_t **off, uint32_t **items,
+                              pn_error *err);
+
 #ifdef __cplusplus
 }
 #endif

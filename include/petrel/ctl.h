@@ -49,6 +49,19 @@ pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_
 pn_status pn_ctl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_error *err);
 
+/* The path that decided a root E[a U b] (EF b) or AG a: the transitions
+ * from the initial state through a-states to a b-state, proving E[a U b]
+ * TRUE (n may be 0: b holds there), or to a !a-state, proving AG a FALSE.
+ * trans is malloc'd (free it); NULL for a root of another shape or the
+ * other answer. */
+typedef struct pn_ctl_witness {
+    uint32_t *trans;
+    uint64_t n;
+} pn_ctl_witness;
+
+pn_status pn_ctl_check_otf_witness(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                                   bool *value, pn_ctl_witness *w, pn_error *err);
+
 /* Liveness: every transition is enabled in some state of every bottom SCC.
  * Iterative SCC decomposition (no recursion). */
 pn_status pn_ctl_liveness(pn_ctl_model *m, bool *live, pn_error *err);

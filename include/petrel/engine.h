@@ -62,6 +62,10 @@ typedef struct pn_engine_opts {
      * (pn_budget_memory, read once at the start). */
     const pn_budget *budget;
     const pn_visitor *visitor;   /* optional */
+    /* The check behind visitor (pn_check_visitor), or NULL. An engine that
+     * cannot call host code per state (the GPU's kernels) evaluates its
+     * items itself (host/logic/check_items.h); the CPU engine ignores it. */
+    struct pn_check *check;
     void (*progress)(void *ctx, const pn_progress *p);
     void *progress_ctx;
     double progress_interval_s;  /* <= 0: no progress calls */
@@ -123,6 +127,14 @@ bool pn_engine_trace(const pn_engine_result *res, uint64_t id, uint32_t **path, 
 
 pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts,
                      pn_engine_result *res, pn_error *err);
+
+/* Whether a run with these options on states of `words` words uses the
+ * compact table (kernels/pn_ctable.h) for the markings themselves: nothing
+ * asked for by id afterwards (no BFS tree, graph or store), one-word
+ * markings, and not --store full. The one rule, for the CPU and the GPU
+ * engine; the CPU engine also keeps the one-word keys of tree-compressed
+ * wider markings there (engine_choose_store). */
+bool pn_engine_compact(const pn_engine_opts *o, uint32_t words);
 
 #ifdef __cplusplus
 }

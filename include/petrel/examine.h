@@ -21,7 +21,8 @@ extern "C" {
 #endif
 
 typedef enum pn_engine_kind {
-    PN_ENGINE_AUTO = 0,   /* the GPU for StateSpace when usable, else the CPU */
+    PN_ENGINE_AUTO = 0,   /* the GPU when usable (StateSpace, the portfolio's
+                           * explorations and walks), else the CPU */
     PN_ENGINE_CPU,
     PN_ENGINE_GPU,        /* the GPU only: fails where it cannot run */
     PN_ENGINE_GPU_OR_CPU  /* AUTO resolved to the GPU: the CPU if it fails */
@@ -40,6 +41,11 @@ typedef struct pn_examine_opts {
      * gets the reduced net as PNML. */
     bool no_reduce;
     const char *write_reduced;
+    /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net
+     * on its P/T places and transitions rather than its coloured ones (the
+     * MCC's generic properties of a coloured model are those of its P/T
+     * twin, props.h). */
+    bool pt_globals;
 } pn_examine_opts;
 
 /* What one examination found. check: the answers (pn_check_count,
@@ -57,11 +63,11 @@ typedef struct pn_report {
 
 void pn_report_free(pn_report *r);
 
-/* Resolves *kind for exam before anything is read (so that a bad request
- * fails early): AUTO becomes GPU_OR_CPU for StateSpace on a usable GPU,
- * else CPU (with a note to diag for StateSpace). PN_ERR_UNSUPPORTED: GPU
- * asked for and none is usable; PN_ERR_INPUT: GPU asked for an examination
- * it does not answer. pn_examine calls it for AUTO. */
+/* Resolves *kind before anything is read (so that a bad request fails
+ * early): AUTO becomes GPU_OR_CPU on a usable GPU, else CPU (with a note to
+ * diag). Every examination takes the GPU (what it cannot run there is host
+ * work on the CPU); PN_ERR_UNSUPPORTED ("no usable GPU: <reason>"): GPU
+ * asked for and none is usable. pn_examine calls it for AUTO. */
 pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_error *err);
 
 /* cn: the compiled net (cn->net names its coloured groups when it was

@@ -44,8 +44,15 @@ typedef enum pn_fml_kind {
     PN_FML_CONST,        /* value */
     PN_FML_TOKENS,       /* idx: places; the sum of their tokens, each entry
                             counted as often as it is listed */
-    PN_FML_PLACE_BOUND   /* idx: places; an UpperBounds formula root: the
+    PN_FML_PLACE_BOUND,  /* idx: places; an UpperBounds formula root: the
                             maximum over reachable markings of their sum */
+    /* action-based logic (RERS, petrel/rers.h) */
+    PN_FML_ACTION        /* idx: transitions; the step being read is one of
+                            them. A letter of the action-based LTL product,
+                            or the step of an X in CTL (X (ACTION & f) is
+                            <a> f); counted as a state formula, but no
+                            state-based checker evaluates it (the state
+                            formula compiler refuses it) */
 } pn_fml_kind;
 
 typedef struct pn_fml_node {
@@ -88,7 +95,7 @@ void pn_fml_set_free(pn_fml_set *set);
 /* TRUE, FALSE or DEADLOCK. */
 pn_fml_node *pn_fml_leaf(pn_fml_kind kind);
 pn_fml_node *pn_fml_const(uint64_t value);
-/* FIREABLE, TOKENS or PLACE_BOUND over a copy of idx[0..n), n >= 1. */
+/* FIREABLE, TOKENS, PLACE_BOUND or ACTION over a copy of idx[0..n), n >= 1. */
 pn_fml_node *pn_fml_list(pn_fml_kind kind, const uint32_t *idx, uint32_t n);
 /* NOT, A, E, X, F, G. */
 pn_fml_node *pn_fml_unary(pn_fml_kind kind, pn_fml_node *a);
@@ -146,6 +153,15 @@ bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
 /* CONST, TOKENS, or PLACE_BOUND (its sum at this marking); a sum beyond
  * UINT64_MAX saturates to UINT64_MAX. */
 uint64_t pn_fml_eval_int(const pn_fml_node *e, const uint64_t *marking);
+
+/* ---- action formulas (formula_eval.c) -----------------------------------
+ * True when an ACTION node occurs in n. */
+bool pn_fml_has_action(const pn_fml_node *n);
+/* A boolean combination of TRUE, FALSE and ACTION only: a predicate on one
+ * step, decided by its transition (pn_fml_eval_action). */
+bool pn_fml_is_action(const pn_fml_node *n);
+/* phi (pn_fml_is_action) on the step by transition t. */
+bool pn_fml_eval_action(const pn_fml_node *phi, uint32_t t);
 
 #ifdef __cplusplus
 }

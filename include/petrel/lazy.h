@@ -39,6 +39,13 @@ pn_space *pn_lazy_space(pn_lazy *z);
  * either, free z: a failed widening leaves its states unusable. */
 pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
                        pn_error *err);
+/* Keep the transition of every successor entry (4 more bytes an edge,
+ * under the budget): call before the first pn_lazy_succ. */
+pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err);
+bool pn_lazy_keeps_trans(const pn_lazy *z);
+/* With keep_trans, after pn_lazy_succ(s): the transitions of s's successor
+ * entries, parallel to *succ (valid as long as it); else NULL. */
+const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s);
 /* Transitions enabled in s. */
 uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s);
 /* The packed state vector of s (pn_space_words words), valid until the

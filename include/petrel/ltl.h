@@ -64,6 +64,15 @@ pn_status pn_ltl_check_otf(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
                            bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err);
 
+/* Action-based LTL (RERS, docs/semantics.md): A(psi) over the infinite
+ * sequences of fired transitions, with atoms ACTION formulas (formula.h)
+ * read on each step; a deadlock ends a finite trace, which violates
+ * nothing (no stuttering). z must keep transitions (pn_lazy_keep_trans).
+ * The lasso's entries are transitions (never UINT32_MAX). */
+pn_status pn_ltl_check_actions(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
+                               bool *value, pn_ltl_stats *stats, pn_ltl_lasso *lasso,
+                               pn_error *err);
+
 #ifdef __cplusplus
 }
 #endif

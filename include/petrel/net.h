@@ -63,6 +63,9 @@ typedef struct pn_net {
     pn_net_groups place_groups;
     pn_net_groups trans_groups;
     pn_unfold_info unfold;
+    /* The PNML carried a <toolspecific tool="nupn">: the places come
+     * structured into nested units (the MCC's NESTED_UNITS property). */
+    bool nupn;
 } pn_net;
 
 pn_net *pn_net_new(const char *id);

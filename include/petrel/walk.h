@@ -25,6 +25,9 @@ typedef struct pn_walk_opts {
     uint64_t max_steps;      /* steps of one walk before it restarts; 0: 100000 */
     uint64_t max_walks;      /* walks per worker; 0: until the budget runs out */
     FILE *verbose;           /* optional: one line per answer decided */
+    /* Walk on the GPU (pn_gpu_walk: thousands of walks at once) when one is
+     * usable; the CPU threads walk when it is not or when it fails. */
+    bool gpu;
 } pn_walk_opts;
 
 /* What the walks find goes into c (pn_check_decide_target, with

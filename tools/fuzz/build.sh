@@ -5,7 +5,8 @@
 # target with -fsanitize=fuzzer,address,undefined and libxml2. No hwloc and
 # no CUDA: those files build without PETREL_HAVE_HWLOC / PETREL_HAVE_CUDA.
 #
-#   tools/fuzz/build.sh            -> build-fuzz/fuzz_pnml, build-fuzz/fuzz_formula
+#   tools/fuzz/build.sh            -> build-fuzz/fuzz_pnml, build-fuzz/fuzz_formula,
+#                                     build-fuzz/fuzz_rers
 #
 # Incremental: an object is rebuilt when its source, a header it includes or
 # the flags changed. UBSan findings abort (-fno-sanitize-recover=all), so the

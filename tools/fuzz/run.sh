@@ -3,8 +3,9 @@
 #
 #   tools/fuzz/run.sh [SECONDS] [LIBFUZZER_ARGS...]     (default 60 s each)
 #
-# Targets, one after the other: fuzz_pnml (PNML reader; -max_len 65536) and
-# fuzz_formula (property XML reader, printer, simplifier; -max_len 16384).
+# Targets, one after the other: fuzz_pnml (PNML reader; -max_len 65536),
+# fuzz_formula (property XML reader, printer, simplifier; -max_len 16384) and
+# fuzz_rers (RERS property reader and action-based checkers; -max_len 4096).
 # Seeds, regenerated into $FUZZ_BUILD_DIR/seeds/ on each run:
 #   pnml     models/*/model.pnml, and the ../shared/mcc model.pnml files under
 #            200 KB with the whitespace between tags squeezed out (kept when
@@ -14,6 +15,8 @@
 #            transition names renamed onto the fuzz net's p0..p5 / t0..t5 (and
 #            the first one of each file also as is: names that do not bind),
 #            plus a few hand-written ones;
+#   rers     the lines of models/rers/*/properties.txt with their labels
+#            renamed onto the fuzz system's a, b, c;
 # plus tests/fuzz/regressions/<target>/ (earlier crashes) and what earlier
 # runs found ($FUZZ_BUILD_DIR/corpus/<target>/, kept between runs).
 #
@@ -42,20 +45,20 @@ fi
 extra=("$@")
 out="${FUZZ_BUILD_DIR:-build-fuzz}"
 mcc="${MCC_DIR:-../shared/mcc}"
-read -r -a targets <<<"${FUZZ_TARGETS:-pnml formula}"
+read -r -a targets <<<"${FUZZ_TARGETS:-pnml formula rers}"
 
 export FUZZ_BUILD_DIR="$out"
 tools/fuzz/build.sh || exit 1
 
 # ---- seeds -------------------------------------------------------------------
 rm -rf "$out/seeds"
-mkdir -p "$out/seeds/pnml" "$out/seeds/formula"
+mkdir -p "$out/seeds/pnml" "$out/seeds/formula" "$out/seeds/rers"
 python3 - "$out/seeds" "$mcc" <<'PY'
 import glob, hashlib, os, re, sys
 
 seeds, mcc = sys.argv[1], sys.argv[2]
-MAX = {"pnml": 65536, "formula": 16384}
-count = {"pnml": 0, "formula": 0}
+MAX = {"pnml": 65536, "formula": 16384, "rers": 4096}
+count = {"pnml": 0, "formula": 0, "rers": 0}
 
 def put(kind, data):
     if isinstance(data, str):
@@ -128,7 +131,22 @@ hand = [
 put("formula", HEAD + "".join(prop(i, b) for i, b in enumerate(hand)) + TAIL)
 for i, b in enumerate(hand):
     put("formula", HEAD + prop(i, b) + TAIL)
-print("seeds: %d pnml, %d formula" % (count["pnml"], count["formula"]))
+# RERS properties, labels renamed onto the fuzz system's (a, b, c).
+for f in sorted(glob.glob("models/rers/*/properties.txt")):
+    with open(f, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            names = {}
+            def lab(m):
+                w = m.group(0)
+                if w in ("true", "false", "X", "F", "G", "U", "W", "R", "M", "V", "xor",
+                         "AG", "EG", "AF", "EF", "AX", "EX", "A", "E"):
+                    return w
+                return "abc"[names.setdefault(w, len(names)) % 3]
+            put("rers", re.sub(r"[A-Za-z_][A-Za-z0-9_.]*", lab, line))
+print("seeds: %d pnml, %d formula, %d rers" % (count["pnml"], count["formula"], count["rers"]))
 PY
 
 # ---- runs --------------------------------------------------------------------
@@ -140,6 +158,7 @@ for t in "${targets[@]}"; do
     case "$t" in
     pnml) max_len=65536 ;;
     formula) max_len=16384 ;;
+    rers) max_len=4096 ;;
     *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
     esac
     bin="$out/fuzz_$t"

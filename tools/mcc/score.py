@@ -10,8 +10,13 @@ DO_NOT_COMPETE, timeout, crash) and the MCC-style score (+1 right, -2 wrong).
 Prints a table and every wrong answer; exits 1 if any answer is wrong, else 0
 (2 for bad usage).
 
+With --results, nothing is run: the JSON Lines files of `petrel batch`
+(or tools/mcc/import-mcc.py, for another tool's output) are scored instead,
+one table per file.
+
 Examples:
   tools/mcc/score.py --group small --exam StateSpace
+  tools/mcc/score.py --results results.jsonl
   tools/mcc/score.py --instance Philosophers-PT-000005 Dekker-PT-010 --jobs 2
   tools/mcc/score.py --instance models/dining3 --exam StateSpace
       (a folder path works too; without <NAME>-<SUFFIX>.out the oracle is
@@ -209,9 +214,9 @@ def techniques_of(text):
     return out
 
 
-def score_run(name, folder, exam, oracle, run):
-    answers, flags = parse_mcc_lines(run["stdout"])
-    techniques = techniques_of(run["stdout"])
+def score_answers(name, folder, exam, oracle, answers, flags, techniques, status, seconds,
+                  rc=0, stderr_tail=""):
+    """One run's answers ({key: value or None}) against its oracle."""
     counts = {"right": 0, "wrong": 0, "unanswered": 0}
     counts.update({k: 0 for k in UNANSWERED})
     entries = []
@@ -220,13 +225,13 @@ def score_run(name, folder, exam, oracle, run):
         got = answers.get(key, "<absent>")
         if got == "<absent>":
             got = None
-            if run["status"] == "timeout":
+            if status == "timeout":
                 why = "timeout"
             elif "DO_NOT_COMPETE" in flags:
                 why = "do_not_compete"
             elif "CANNOT_COMPUTE" in flags:
                 why = "cannot_compute"
-            elif run["status"] == "crash":
+            elif status == "crash":
                 why = "crash"
             else:
                 why = "missing"
@@ -248,14 +253,74 @@ def score_run(name, folder, exam, oracle, run):
         "instance": name,
         "folder": folder,
         "exam": exam,
-        "status": run["status"],
-        "rc": run["rc"],
-        "seconds": run["seconds"],
+        "status": status,
+        "rc": rc,
+        "seconds": seconds,
         "counts": counts,
         "entries": entries,
         "unchecked_answers": extra,
-        "stderr_tail": run["stderr_tail"] if run["status"] != "ok" else "",
+        "stderr_tail": stderr_tail if status != "ok" else "",
     }
+
+
+def score_run(name, folder, exam, oracle, run):
+    answers, flags = parse_mcc_lines(run["stdout"])
+    return score_answers(name, folder, exam, oracle, answers, flags,
+                         techniques_of(run["stdout"]), run["status"], run["seconds"],
+                         run["rc"], run["stderr_tail"])
+
+
+# ---- results files (petrel batch, import-mcc.py) -------------------------------
+
+# A record's status as score.py names the ways a run can fail.
+RECORD_STATUS = {"ok": "ok", "timeout": "timeout", "out of memory": "crash", "error": "crash"}
+
+
+def read_results(path):
+    """The records of a JSON Lines results file, in order (blank lines skipped)."""
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def score_record(rec, mcc=DEFAULT_MCC):
+    """A results record scored against the oracle beside its model (or, by
+    instance name, in mcc); None when there is no oracle file."""
+    name, exam = rec["model"], rec["examination"]
+    folder = rec.get("path") or os.path.join(mcc, name)
+    if not os.path.isdir(folder):
+        folder = os.path.join(mcc, name)
+    oracle = read_oracle(oracle_path(folder, name, exam)) if exam in SUFFIX else None
+    if oracle is None:
+        return None
+    answers = {k: a.get("value") for k, a in rec.get("answers", {}).items()}
+    techniques = {k: " ".join(a.get("techniques") or []) for k, a in rec.get("answers", {}).items()}
+    return score_answers(name, folder, exam, oracle, answers, set(), techniques,
+                         RECORD_STATUS.get(rec.get("status"), "crash"), rec.get("time_s") or 0.0,
+                         stderr_tail=rec.get("message") or "")
+
+
+def score_results_file(path, mcc=DEFAULT_MCC, out=sys.stdout):
+    """Prints the table of one results file; returns (results, wrong list)."""
+    results, exams, no_oracle = [], [], 0
+    for rec in read_results(path):
+        r = score_record(rec, mcc)
+        if r is None:
+            no_oracle += 1
+            continue
+        results.append(r)
+        if r["exam"] not in exams:
+            exams.append(r["exam"])
+    exams.sort(key=lambda e: [x for x, _ in EXAMS].index(e))
+    table, total = summarize(results, exams)
+    print("%s:" % path, file=out)
+    print_table(table, total, out)
+    if no_oracle:
+        print("%d record(s) without an oracle file were skipped" % no_oracle, file=out)
+    wrong = [(r["instance"], r["exam"], e["id"], e["expected"], e["got"])
+             for r in results for e in r["entries"] if e["verdict"] == "wrong"]
+    for w in wrong:
+        print("  WRONG %s\t%s\t%s\texpected %s\tgot %s" % w, file=out)
+    return results, wrong
 
 
 # ---- report ----------------------------------------------------------------
@@ -313,6 +378,9 @@ def main(argv=None):
                      help="instances of this INDEX.tsv group (default: small)")
     sel.add_argument("--instance", nargs="+", metavar="NAME",
                      help="instance names (or folders) instead of a group")
+    sel.add_argument("--results", nargs="+", metavar="FILE",
+                     help="score these JSON Lines results files (petrel batch) instead "
+                          "of running petrel")
     ap.add_argument("--exam", nargs="+", metavar="EXAM",
                     help="examinations (names or suffixes SS, UB, ...; default: all 13)")
     ap.add_argument("--timeout", type=float, default=60.0,
@@ -325,6 +393,14 @@ def main(argv=None):
     ap.add_argument("-q", "--quiet", action="store_true", help="no per-run progress lines")
     args = ap.parse_args(argv)
 
+    if args.results:
+        any_wrong = False
+        for i, path in enumerate(args.results):
+            if i:
+                print()
+            _, wrong = score_results_file(path, args.mcc)
+            any_wrong = any_wrong or bool(wrong)
+        return 1 if any_wrong else 0
     if args.timeout <= 0 or args.jobs < 1:
         ap.error("--timeout must be > 0 and --jobs >= 1")
     exams = []

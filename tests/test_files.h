@@ -1,0 +1,39 @@
+// File and shell helpers for the tests that run the petrel binary or read
+// files it wrote (test_cli.cpp, test_batch.cpp, test_props.cpp): one copy.
+#ifndef PETREL_TEST_FILES_H
+#define PETREL_TEST_FILES_H
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+
+namespace petrel_test {
+
+inline bool exists(const std::string &path)
+{
+    struct stat sb;
+    return stat(path.c_str(), &sb) == 0;
+}
+
+// A single-quoted shell word.
+inline std::string quote(const std::string &s)
+{
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The whole file ("" when it cannot be read).
+inline std::string slurp(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace petrel_test
+
+#endif
