@@ -120,21 +120,6 @@ Net from_spec(const RandomNetSpec &s)
     return make(s.m0, s.n_trans, arcs);
 }
 
-RandomNetSpec counters_spec(uint32_t N, uint64_t c)
-{
-    RandomNetSpec s;
-    s.n_trans = 2 * N;
-    for (uint32_t i = 0; i < N; i++) {
-        s.m0.push_back(c);
-        s.m0.push_back(0);
-        s.arcs.push_back({2 * i, 2 * i, true, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i, false, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
-        s.arcs.push_back({2 * i, 2 * i + 1, false, 1});
-    }
-    return s;
-}
-
 Net counters(uint32_t N, uint64_t c) { return from_spec(counters_spec(N, c)); }
 
 uint64_t ipow(uint64_t b, unsigned e)

@@ -421,21 +421,6 @@ std::string stats(const pn_engine_result &r)
            (r.compact ? "compact" : "id table");
 }
 
-RandomNetSpec counters_spec(uint32_t N, uint64_t c)
-{
-    RandomNetSpec s;
-    s.n_trans = 2 * N;
-    for (uint32_t i = 0; i < N; i++) {
-        s.m0.push_back(c);
-        s.m0.push_back(0);
-        s.arcs.push_back({2 * i, 2 * i, true, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i, false, 1});
-        s.arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
-        s.arcs.push_back({2 * i, 2 * i + 1, false, 1});
-    }
-    return s;
-}
-
 } // namespace
 
 TEST_F(GpuEmulatedCheck, CompactTableMatchesTheCpuEngine)
