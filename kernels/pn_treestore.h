@@ -166,13 +166,13 @@ PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
                                          uint64_t *keys)
 {
     const uint32_t W = t->words, R = 2 * W - 1, D = 2 * W - 2;
-    const pn_table_view *v = &t->nodes;
     uint32_t at[PN_TSTORE_BATCH_MAX];
     for (uint32_t i = 0; i < n; i++)
         at[i] = 0;
     for (uint32_t r = 0; r < t->depth; r++) {
         const uint32_t end = t->round_end[r];
-#if !defined(__CUDA_ARCH__)
+#if !defined(__CUDA_ARCH__) /* prefetching: host only */
+        const pn_table_view *v = &t->nodes;
         for (uint32_t pass = 0; pass < 2; pass++)
             for (uint32_t i = 0; i < n; i++)
                 for (uint32_t j = at[i]; j < n_dirty[i] && dirty[i * D + j] < end; j++) {

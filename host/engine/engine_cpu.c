@@ -901,9 +901,9 @@ static void engine_part_insert(engine_worker *w)
         b->hash[b->n] = h;
         b->trans[b->n] = 0;
         if (++b->n == PN_EXPAND_BATCH)
-            pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+            pn_expand_flush(&e->view, NULL, 0, b, NULL, &out);
     }
-    pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+    pn_expand_flush(&e->view, NULL, 0, b, NULL, &out);
 }
 
 /* Thread 0: engine_plan for one rank. The collective makes every rank see
