@@ -297,11 +297,10 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
         return;
     }
     cli_print_answers(r, rep->check, res);
-    if (res->states > 0) {
-        if (r->o.trace)
-            cli_print_traces(r, rep);
+    if (r->o.trace) /* a walk's or the linear layer's witness needs no exploration */
+        cli_print_traces(r, rep);
+    if (res->states > 0)
         cli_print_stats(r, res);
-    }
 }
 
 /* The examinations whose exploration runs on every rank of an MPI job

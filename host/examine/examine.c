@@ -455,7 +455,8 @@ static void portfolio_mark(portfolio *p, step_kind step)
 static void step_linear(portfolio *p, double share)
 {
     pn_budget b = pn_budget_share(p->budget, share);
-    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL};
+    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL,
+                         .trace = p->o->keep_parents};
     pn_error e = {0};
     if (pn_linear_decide(p->cn, p->c, &lo, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: linear layer: %s\n", e.msg);
@@ -466,7 +467,8 @@ static void step_walk(portfolio *p, double share)
     pn_budget b = pn_budget_share(p->budget, share);
     pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
                        .verbose = p->o->verbose ? p->diag : NULL,
-                       .gpu = p->kind != PN_ENGINE_CPU};
+                       .gpu = p->kind != PN_ENGINE_CPU,
+                       .trace = p->o->keep_parents};
     pn_error e = {0};
     if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
