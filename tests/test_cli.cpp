@@ -904,9 +904,24 @@ TEST_F(Cli, TraceOfAWitnessFoundBeforeExploring)
     if (!exists(neo + "/model.pnml"))
         GTEST_SKIP() << "no " << neo;
     for (const char *exam : {"ReachabilityFireability", "ReachabilityCardinality"}) {
-        Run r = run(quote(neo) + " -e " + exam + " --trace --memory 1G --timeout 60");
+        std::string xml = dir + "/verdicts.xml";
+        Run r = run(quote(neo) + " -e " + exam + " --trace --memory 1G --timeout 60 --verdict-xml " +
+                    quote(xml));
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_TRUE(contains(r.out, "STRUCTURAL_REDUCTION")) << r.out;
         EXPECT_GE(cli_traces_replay(neo, exam, r.err), 4) << r.err;
+        // The verdict file's traces are the printed ones (mapped back too).
+        std::string printed, written, v = slurp(xml);
+        for (size_t at = 0; (at = r.err.find("petrel: trace ", at)) != std::string::npos;) {
+            size_t colon = r.err.find("):", at), eol = r.err.find('\n', at);
+            printed += r.err.substr(colon + 2, eol - colon - 2);
+            at = eol;
+        }
+        for (size_t at = 0; (at = v.find("transition=\"", at)) != std::string::npos;) {
+            at += 12;
+            written += " " + v.substr(at, v.find('"', at) - at);
+        }
+        EXPECT_FALSE(written.empty());
+        EXPECT_EQ(written, printed);
     }
 }

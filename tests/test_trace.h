@@ -64,11 +64,9 @@ inline bool path_reaches_goal(const pn_cnet *cn, const uint32_t *seq, uint64_t n
 
 // Answer i's trace (a witness from the BFS tree or a walk, or an LTL
 // lasso) mapped onto the original cn (pn_report_trace) replays there and
-// meets its goal (set NULL: ReachabilityDeadlock). A reduced net's
-// deadlock need not be one of the original: pre-agglomeration delays the
-// producer h it fused into its consumers, which may still be enabled at
-// the end of the expanded trace (firing it leads to the deadlock); there
-// only the firing is checked. True when there is nothing to check.
+// meets its goal (set NULL: ReachabilityDeadlock, whose trace
+// pn_report_trace completes to a deadlock of the original). True when
+// there is nothing to check.
 inline bool trace_replays(const pn_cnet *cn, const pn_report *rep, const pn_fml_set *set,
                           uint32_t i)
 {
@@ -89,12 +87,8 @@ inline bool trace_replays(const pn_cnet *cn, const pn_report *rep, const pn_fml_
                (a->has_witness && pn_engine_trace(&rep->result, a->witness, &path, &len))) {
         const uint32_t *p = a->lasso != nullptr ? a->lasso : path;
         uint64_t l = a->lasso != nullptr ? a->lasso_prefix : len;
-        ok = pn_report_trace(rep, p, l, &seq, &n, &err) == PN_OK;
-        std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
-        if (ok && set == nullptr && rep->reduced != nullptr)
-            ok = replay(cn, m, seq, n);
-        else if (ok)
-            ok = path_reaches_goal(cn, seq, n, set != nullptr ? set->props[i].root : nullptr);
+        ok = pn_report_trace(rep, p, l, &seq, &n, &err) == PN_OK &&
+             path_reaches_goal(cn, seq, n, set != nullptr ? set->props[i].root : nullptr);
     }
     free(seq);
     free(path);
