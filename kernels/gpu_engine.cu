@@ -188,7 +188,7 @@ static int gpu_rebuild_table(gpu_engine *e)
     GPU_TRY(e, cudaMemsetAsync(e->d_slots, 0, e->slot_cap * sizeof(uint64_t), e->stream));
     if (e->count != 0) {
         pn_table_view v = {e->d_slots, e->slot_cap - 1, e->d_store, &e->d_ctr->count,
-                           gpu_words(e), {0, 0, 0}, 0};
+                           gpu_words(e), {0, 0, 0}, 0, 0};
         gpu_kernels_rehash(&v, 0, e->count, gpu_policy_blocks(e, GPU_K_REHASH, e->count),
                            e->stream);
     }

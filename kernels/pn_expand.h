@@ -8,12 +8,19 @@
  * (and, when the home slot's tag matches, the stored state it names) are
  * prefetched before any is probed, so a CPU thread waits for several cache
  * misses at once instead of one after another. On the GPU the batch is 1:
- * other warps hide the latency. */
+ * other warps hide the latency.
+ *
+ * In tree mode (pn_table_view.tree) the stored states are tree keys: a state
+ * is decoded before its expansion, each successor is marked against it as
+ * it is fired (pn_tstore_mark: the parent's refs, the changed paths dirty),
+ * and a full batch is encoded together (pn_tstore_encode_batch) into
+ * one-word keys that the set then takes like any one-word state. */
 #ifndef PETREL_PN_EXPAND_H
 #define PETREL_PN_EXPAND_H
 
 #include "pn_part.h"
 #include "pn_table.h"
+#include "pn_treestore.h"
 
 #if defined(__CUDA_ARCH__)
 #define PN_EXPAND_BATCH 1
@@ -45,6 +52,12 @@ typedef struct pn_expand_scratch {
     /* A distributed exploration's successors for other ranks (pn_part.h);
      * NULL: every successor is this process's. Host code only. */
     pn_outbox *outbox;
+    /* Tree mode, with W = tree->words: the state being expanded (W words,
+     * 2W - 1 refs), and per batched successor its W words (wide), 2W - 1
+     * refs and up to 2W - 2 dirty positions. */
+    uint64_t *cur, *wide;
+    uint32_t *cur_refs, *refs, *dirty;
+    uint32_t n_dirty[PN_EXPAND_BATCH];
 } pn_expand_scratch;
 
 /* Compact mode: a new state gets the next id and joins the store window
@@ -66,10 +79,23 @@ PN_HD static uint64_t pn_expand_home(const pn_table_view *v, uint64_t h)
     return v->ctable.n ? pn_ctable_home(h, v->ctable.n) : h & v->slot_mask;
 }
 
-PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
-                                  const pn_tree_view *tree, uint64_t id,
+/* Tree mode: the batch's successors become keys in b->succ, their slots
+ * prefetched. */
+PN_HD static void pn_expand_encode(const pn_table_view *v, pn_expand_scratch *b)
+{
+    const pn_tstore *t = v->tree;
+    pn_tstore_encode_batch(t, b->n, b->wide, b->refs, b->dirty, b->n_dirty, b->succ);
+    for (uint32_t i = 0; i < b->n; i++) {
+        b->hash[i] = pn_state_hash(&b->succ[i], 1);
+        PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, b->hash[i])]);
+    }
+}
+
+PN_HD static void pn_expand_flush(const pn_table_view *v, const pn_tree_view *tree, uint64_t id,
                                   pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
+    if (v->tree != 0)
+        pn_expand_encode(v, b);
     if (v->ctable.n) {
         pn_expand_flush_compact(v, b, out);
         return;
@@ -85,7 +111,7 @@ PN_HD static void pn_expand_flush(const pn_prog *g, const pn_table_view *v,
 #endif
     for (uint32_t i = 0; i < b->n; i++) {
         uint64_t sid;
-        int r = pn_table_insert(v, b->succ + (uint64_t)i * g->words, b->hash[i], &sid);
+        int r = pn_table_insert(v, b->succ + (uint64_t)i * v->words, b->hash[i], &sid);
         if (ids != 0)
             ids[out->n_ids++] = sid;
         if (r == PN_INSERT_NEW) {
@@ -105,22 +131,30 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
                                  pn_expand_out *out)
 {
     out->enabled++;
-    uint64_t *succ = b->succ + (uint64_t)b->n * g->words;
+    const pn_tstore *ts = v->tree;
+    uint64_t *succ = ts != 0 ? b->wide + (uint64_t)b->n * g->words
+                             : b->succ + (uint64_t)b->n * g->words;
     uint32_t of = pn_state_fire(g, s, t, succ);
     if (of != 0) {
         out->overflow_place = g->inc[of - 1].place + 1;
         return;
     }
-    uint64_t h = pn_state_hash(succ, g->words);
+    if (ts != 0) { /* hashed once encoded, at the flush; never distributed */
+        uint64_t R = 2ULL * g->words - 1, D = R - 1;
+        b->n_dirty[b->n] = pn_tstore_mark(ts, s, b->cur_refs, succ, b->refs + b->n * R,
+                                          b->dirty + b->n * D);
+    } else {
+        uint64_t h = pn_state_hash(succ, g->words);
 #if !defined(__CUDA_ARCH__)
-    if (b->outbox != 0 && pn_outbox_route(b->outbox, succ, h))
-        return;
+        if (b->outbox != 0 && pn_outbox_route(b->outbox, succ, h))
+            return;
 #endif
-    PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, h)]);
-    b->hash[b->n] = h;
+        PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, h)]);
+        b->hash[b->n] = h;
+    }
     b->trans[b->n] = t;
     if (++b->n == PN_EXPAND_BATCH)
-        pn_expand_flush(g, v, tree, id, b, ids, out);
+        pn_expand_flush(v, tree, id, b, ids, out);
 }
 
 /* Fires every enabled transition of s into the batch b, which is flushed
@@ -143,6 +177,17 @@ PN_HD static void pn_expand_succs(const pn_prog *g, const pn_table_view *v,
         pn_expand_fire(g, v, tree, id, s, g->free_trans[k], b, ids, out);
 }
 
+/* The state of id, decoded into b->cur in tree mode. */
+PN_HD static const uint64_t *pn_expand_load(const pn_table_view *v, uint64_t id,
+                                            pn_expand_scratch *b)
+{
+    const uint64_t *s = v->store + (id - v->base) * v->words;
+    if (v->tree == 0)
+        return s;
+    pn_tstore_decode(v->tree, s[0], b->cur_refs, b->cur);
+    return b->cur;
+}
+
 /* ids (may be NULL; else room for one id per enabled transition, at most
  * n_transitions) receives the id of each successor, duplicates included,
  * for recording the state graph. In compact mode ids and tree must be
@@ -152,8 +197,8 @@ PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
                                       pn_expand_scratch *b, uint64_t *ids, pn_expand_out *out)
 {
     b->n = 0;
-    pn_expand_succs(g, v, tree, id, v->store + (id - v->base) * g->words, b, ids, out);
-    pn_expand_flush(g, v, tree, id, b, ids, out);
+    pn_expand_succs(g, v, tree, id, pn_expand_load(v, id, b), b, ids, out);
+    pn_expand_flush(v, tree, id, b, ids, out);
 }
 
 /* Compact mode only: the successors of consecutive states share one batch,
@@ -163,13 +208,13 @@ PN_HD static void pn_expand_state_ids(const pn_prog *g, const pn_table_view *v,
 PN_HD static void pn_expand_state_batched(const pn_prog *g, const pn_table_view *v, uint64_t id,
                                           pn_expand_scratch *b, pn_expand_out *out)
 {
-    pn_expand_succs(g, v, 0, id, v->store + (id - v->base) * g->words, b, 0, out);
+    pn_expand_succs(g, v, 0, id, pn_expand_load(v, id, b), b, 0, out);
 }
 
-PN_HD static void pn_expand_drain(const pn_prog *g, const pn_table_view *v,
-                                  pn_expand_scratch *b, pn_expand_out *out)
+PN_HD static void pn_expand_drain(const pn_table_view *v, pn_expand_scratch *b,
+                                  pn_expand_out *out)
 {
-    pn_expand_flush(g, v, 0, 0, b, 0, out);
+    pn_expand_flush(v, 0, 0, b, 0, out);
 }
 
 PN_HD static void pn_expand_state(const pn_prog *g, const pn_table_view *v,

@@ -35,6 +35,9 @@ typedef struct pn_table_view {
      * only the states of ids base .. count-1 (the levels still to expand). */
     pn_ctable ctable;
     uint64_t base;
+    /* Tree mode (pn_treestore.h): the stored states (one word each) are the
+     * keys of markings of tree->words words; NULL: the markings themselves. */
+    const struct pn_tstore *tree;
 } pn_table_view;
 
 enum { PN_INSERT_OLD = 0, PN_INSERT_NEW = 1 };

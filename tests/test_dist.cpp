@@ -141,11 +141,11 @@ void random_nets_match_enumeration(uint64_t seed, int nets)
         uint32_t threads = 1 + (uint32_t)(i % 2);
 
         pn_engine_opts o = opts(threads);
-        o.full_store = i % 3 == 0; /* the id table's path as well as the compact one */
+        o.store = i % 3 == 0 ? PN_STORE_FULL : PN_STORE_AUTO; /* the id table's path too */
         pn_engine_result res;
         EXPECT_EQ(pn_dist_explore(g_dist, cn, &o, nullptr, &res, &err), PN_OK) << err.msg;
         EXPECT_EQ(res.status, PN_RUN_COMPLETE) << "net " << i;
-        EXPECT_EQ(res.compact, !o.full_store) << "net " << i;
+        EXPECT_EQ(res.compact, o.store != PN_STORE_FULL) << "net " << i;
         EXPECT_EQ(res.states, t.states) << "net " << i;
         EXPECT_EQ(res.edges, t.edges) << "net " << i;
         EXPECT_EQ(res.max_tokens_place, t.max_place) << "net " << i;

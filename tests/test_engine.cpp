@@ -21,6 +21,7 @@
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
 #include "petrel/error.h"
+#include "petrel/graph.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
 #include "test_random_net.h"
@@ -110,20 +111,16 @@ void expect_space(const pn_engine_result &r, uint64_t states, uint64_t edges, ui
 // place: inc moves a token budget -> counter, dec moves it back.
 // (c+1)^N states; per component 2c (marking, transition) pairs over its
 // c+1 counts, so N * 2c * (c+1)^(N-1) edges; the token sum is N*c always.
-Net counters(uint32_t N, uint64_t c)
+// The net of a spec (test_random_net.h).
+Net from_spec(const RandomNetSpec &s)
 {
-    std::vector<uint64_t> m0;
     std::vector<Arc> arcs;
-    for (uint32_t i = 0; i < N; i++) {
-        m0.push_back(c);
-        m0.push_back(0);
-        arcs.push_back({2 * i, 2 * i, true, 1});
-        arcs.push_back({2 * i + 1, 2 * i, false, 1});
-        arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
-        arcs.push_back({2 * i, 2 * i + 1, false, 1});
-    }
-    return make(m0, 2 * N, arcs);
+    for (const RandomArc &a : s.arcs)
+        arcs.push_back({a.place, a.trans, a.to_trans, a.weight});
+    return make(s.m0, s.n_trans, arcs);
 }
+
+Net counters(uint32_t N, uint64_t c) { return from_spec(counters_spec(N, c)); }
 
 uint64_t ipow(uint64_t b, unsigned e)
 {
@@ -207,11 +204,7 @@ Reference reference_bfs(const pn_cnet *cn)
 // A random bounded net (test_random_net.h).
 Net random_bounded_net(std::mt19937_64 &rng, uint32_t P, uint32_t T)
 {
-    RandomNetSpec s = random_bounded_spec(rng, P, T);
-    std::vector<Arc> arcs;
-    for (const RandomArc &a : s.arcs)
-        arcs.push_back({a.place, a.trans, a.to_trans, a.weight});
-    return make(s.m0, s.n_trans, arcs);
+    return from_spec(random_bounded_spec(rng, P, T));
 }
 
 } // namespace
@@ -406,10 +399,11 @@ TEST(Engine, RandomNetsMatchReferenceBfs)
 
 namespace {
 
-pn_engine_result explore_store(const pn_cnet *cn, uint32_t threads, bool full_store)
+pn_engine_result explore_store(const pn_cnet *cn, uint32_t threads, bool full_store,
+                               pn_store_kind kind = PN_STORE_AUTO)
 {
     pn_engine_opts o = opts(threads);
-    o.full_store = full_store;
+    o.store = full_store ? PN_STORE_FULL : kind;
     return explore(cn, o);
 }
 
@@ -446,7 +440,7 @@ TEST(EngineCompact, UsedForOneWordMarkingsOnly)
 TEST(EngineCompact, SixtyFourOneSafePlacesFitOneWord)
 {
     // A token walks along a ring of P one-safe places (1 bit each): 64 bits
-    // fit the compact table, 65 need two words and the full store.
+    // fit the compact table, 65 need two words: tree-compressed keys in it.
     for (uint32_t P : {64u, 65u}) {
         std::vector<uint64_t> m0(P, 0);
         m0[0] = 1;
@@ -457,7 +451,9 @@ TEST(EngineCompact, SixtyFourOneSafePlacesFitOneWord)
         }
         Net n = make(m0, P, arcs);
         pn_engine_result r = explore_store(n.get(), 2, false);
-        EXPECT_EQ(r.compact, P == 64) << P;
+        EXPECT_TRUE(r.compact) << P;
+        EXPECT_EQ(r.tree, P == 65) << P;
+        EXPECT_EQ(r.state_words, P == 64 ? 1u : 2u);
         expect_space(r, P, P, 1, 1);
         pn_engine_result_free(&r);
     }
@@ -682,6 +678,209 @@ TEST(EngineTrace, RandomNets)
         if (HasFatalFailure())
             return;
     }
+}
+
+// ---- tree compression (markings of two or more words) ------------------------------
+
+namespace {
+
+// The random bounded net of spec s, each of its places behind `pad` isolated
+// one-token places: the markings span several words (tree compression by
+// default) while the state space stays the small net's.
+Net padded(const RandomNetSpec &s, uint32_t pad)
+{
+    RandomNetSpec w = s;
+    std::vector<uint32_t> at;
+    w.m0.clear();
+    for (uint64_t v : s.m0) {
+        w.m0.insert(w.m0.end(), pad, 1);
+        at.push_back((uint32_t)w.m0.size());
+        w.m0.push_back(v);
+    }
+    for (RandomArc &a : w.arcs)
+        a.place = at[a.place];
+    return from_spec(w);
+}
+
+pn_engine_result explore_kind(const pn_cnet *cn, uint32_t threads, pn_store_kind kind,
+                              bool parents = false)
+{
+    pn_engine_opts o = opts(threads);
+    o.store = kind;
+    o.keep_parents = parents;
+    return explore(cn, o);
+}
+
+} // namespace
+
+TEST(EngineTree, WideRandomNetsAgreeWithEnumerationAndTheFullStore)
+{
+    std::mt19937_64 rng(77);
+    int tree_runs = 0, widened = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 7), T = 1 + (uint32_t)(rng() % 10);
+        Net n = padded(random_bounded_spec(rng, P, T), 64 / P + (uint32_t)(rng() % 40));
+        Reference ref = reference_bfs(n.get());
+        SCOPED_TRACE("iter " + std::to_string(iter));
+        pn_engine_result full = explore_kind(n.get(), 1, PN_STORE_FULL);
+        expect_space(full, ref.states, ref.edges, ref.max_place, ref.max_marking);
+        EXPECT_FALSE(full.tree);
+        for (uint32_t threads : {1u, 2u, 4u})
+            for (bool ids : {false, true}) {
+                pn_engine_result r = explore_kind(n.get(), threads, PN_STORE_AUTO, ids);
+                expect_same(r, full);
+                EXPECT_TRUE(r.tree) << r.state_words << " words";
+                EXPECT_EQ(r.compact, !ids);
+                tree_runs += r.tree;
+                widened += r.restarts > 0;
+                pn_engine_result_free(&r);
+            }
+        pn_engine_result_free(&full);
+        if (HasFailure())
+            return;
+    }
+    EXPECT_EQ(tree_runs, 60 * 6);
+    EXPECT_GT(widened, 30) << "widening in tree mode was hardly exercised";
+}
+
+TEST(EngineTree, CompactStoreKeepsTheIdTableForWideMarkings)
+{
+    std::mt19937_64 rng(3);
+    Net n = padded(random_bounded_spec(rng, 4, 6), 30);
+    pn_engine_result c = explore_kind(n.get(), 2, PN_STORE_COMPACT);
+    EXPECT_FALSE(c.tree);
+    EXPECT_FALSE(c.compact);
+    pn_engine_result t = explore_kind(n.get(), 2, PN_STORE_TREE);
+    EXPECT_TRUE(t.tree);
+    expect_same(c, t);
+    pn_engine_result_free(&c);
+    pn_engine_result_free(&t);
+    // The flat store handed out by id (the CTL model reads it) is never a tree.
+    pn_engine_opts o = opts(2);
+    o.store = PN_STORE_TREE;
+    o.keep_states = true;
+    pn_engine_result k = explore(n.get(), o);
+    EXPECT_FALSE(k.tree);
+    EXPECT_NE(k.store, nullptr);
+    pn_engine_result_free(&k);
+}
+
+TEST(EngineTree, WideningReencodesEveryKey)
+{
+    // A counter to 3000 beside 100 one-safe places (two words and more):
+    // the counter's field overflows again and again after tree mode began;
+    // every widening re-encodes the keys, with the ids (traces) or without.
+    std::vector<uint64_t> m0(102, 1);
+    m0[100] = 3000;
+    m0[101] = 0;
+    Net n = make(m0, 1, {{100, 0, true, 1}, {101, 0, false, 1}});
+    for (uint32_t threads : {1u, 3u})
+        for (bool ids : {false, true}) {
+            pn_engine_result r = explore_kind(n.get(), threads, PN_STORE_AUTO, ids);
+            EXPECT_TRUE(r.tree);
+            expect_space(r, 3001, 3000, 3000, 3000 + 100);
+            EXPECT_GE(r.restarts, 2u);
+            EXPECT_EQ(r.levels, 3000u);
+            pn_engine_result_free(&r);
+        }
+}
+
+TEST(EngineTree, TablesGrowPastManyResizes)
+{
+    // 13^5 = 371293 states of five counters spread over three words: the
+    // node set and the key table grow from their smallest sizes.
+    Net n = padded(counters_spec(5, 12), 14);
+    for (uint32_t threads : {1u, 4u}) {
+        pn_engine_result r = explore_kind(n.get(), threads, PN_STORE_AUTO);
+        EXPECT_TRUE(r.tree);
+        EXPECT_GE(r.state_words, 3u);
+        expect_space(r, ipow(13, 5), 5 * 24 * ipow(13, 4), 12, 60 + 14 * 10);
+        EXPECT_LT((double)r.bytes / (double)r.states, 24.0) << show(r);
+        pn_engine_result_free(&r);
+    }
+}
+
+TEST(EngineTree, TracesOnWideNets)
+{
+    std::mt19937_64 rng(43);
+    for (int iter = 0; iter < 12; iter++) {
+        SCOPED_TRACE("iter " + std::to_string(iter));
+        Net n = padded(random_bounded_spec(rng, 2 + (uint32_t)(rng() % 6),
+                                           1 + (uint32_t)(rng() % 8)),
+                       20);
+        check_traces(n.get(), 1 + iter % 4);
+        if (HasFatalFailure())
+            return;
+    }
+}
+
+TEST(EngineTree, RecordedGraphNamesTheRightMarkings)
+{
+    // Every recorded edge leads to the marking its transition gives: the
+    // ids a tree-compressed run hands out are the markings' own.
+    std::mt19937_64 rng(12);
+    for (int iter = 0; iter < 10; iter++) {
+        SCOPED_TRACE("iter " + std::to_string(iter));
+        Net n = padded(random_bounded_spec(rng, 3 + (uint32_t)(rng() % 5),
+                                           2 + (uint32_t)(rng() % 8)),
+                       25);
+        const pn_cnet *cn = n.get();
+        IdRecorder rec;
+        rec.n_places = cn->n_places;
+        pn_visitor v{IdRecorder::on_state, &rec};
+        pn_engine_opts o = opts(2);
+        o.visitor = &v;
+        o.record_graph = true;
+        pn_engine_result r = explore(cn, o);
+        ASSERT_EQ(r.status, PN_RUN_COMPLETE);
+        ASSERT_TRUE(r.tree);
+        ASSERT_NE(r.graph, nullptr);
+        ASSERT_FALSE(rec.conflict);
+        std::map<std::vector<uint64_t>, uint64_t> id_of;
+        for (const auto &kv : rec.marking)
+            id_of[kv.second] = kv.first;
+        ASSERT_EQ(id_of.size(), r.states);
+        for (uint64_t id = 0; id < r.states; id++) {
+            std::multiset<uint64_t> want, got;
+            const std::vector<uint64_t> &m = rec.marking.at(id);
+            std::vector<uint64_t> next(cn->n_places);
+            for (uint32_t t = 0; t < cn->n_transitions; t++)
+                if (pn_cnet_enabled(cn, m.data(), t) && pn_cnet_fire(cn, m.data(), t, next.data()))
+                    want.insert(id_of.at(next));
+            for (uint64_t k = r.graph->off[id]; k < r.graph->off[id + 1]; k++)
+                got.insert(r.graph->dst[k]);
+            ASSERT_EQ(got, want) << "state " << id;
+        }
+        pn_engine_result_free(&r);
+    }
+}
+
+TEST(EngineTree, MemoryBudgetEndsTheRunNeverTheCount)
+{
+    // Budgets from tiny to ample: a run either completes with the exact
+    // count within its budget or says out of memory.
+    std::mt19937_64 rng(5);
+    Net n = padded(random_bounded_spec(rng, 6, 8), 30);
+    Reference ref = reference_bfs(n.get());
+    bool completed = false, refused = false;
+    for (uint64_t kb : {16u, 64u, 256u, 1024u, 8192u}) {
+        pn_engine_opts o = opts(2);
+        pn_budget b = pn_budget_make(0, nullptr, kb << 10);
+        o.budget = &b;
+        pn_engine_result r = explore(n.get(), o);
+        if (r.status == PN_RUN_COMPLETE) {
+            EXPECT_TRUE(r.tree);
+            expect_space(r, ref.states, ref.edges, ref.max_place, ref.max_marking);
+            EXPECT_LE(r.bytes, kb << 10);
+            completed = true;
+        } else {
+            EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
+            refused = true;
+        }
+        pn_engine_result_free(&r);
+    }
+    EXPECT_TRUE(completed);
+    EXPECT_TRUE(refused);
 }
 
 // ---- early ends ----------------------------------------------------------------------

@@ -90,6 +90,38 @@ inline std::vector<std::vector<uint64_t>> reachable(const pn_cnet *cn, size_t li
     return std::vector<std::vector<uint64_t>>(seen.begin(), seen.end());
 }
 
+// Fires seq[0..n) on cn from *m; false when a step is not enabled. A
+// lasso's deadlock step (UINT32_MAX) needs m to be a deadlock.
+inline bool replay(const pn_cnet *cn, std::vector<uint64_t> &m, const uint32_t *seq, uint64_t n)
+{
+    std::vector<uint64_t> next(cn->n_places);
+    for (uint64_t i = 0; i < n; i++) {
+        if (seq[i] == UINT32_MAX) {
+            for (uint32_t t = 0; t < cn->n_transitions; t++)
+                if (pn_cnet_enabled(cn, m.data(), t))
+                    return false;
+            continue;
+        }
+        if (!pn_cnet_enabled(cn, m.data(), seq[i]) || !pn_cnet_fire(cn, m.data(), seq[i], next.data()))
+            return false;
+        m.swap(next);
+    }
+    return true;
+}
+
+// An LTL counterexample (trans[0..prefix) then trans[prefix..prefix +
+// cycle) forever) replays on cn from m0, every stutter at a deadlock, and
+// its cycle comes back to the marking it left.
+inline bool lasso_replays(const pn_cnet *cn, const uint32_t *trans, uint64_t prefix,
+                          uint64_t cycle)
+{
+    std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
+    if (cycle == 0 || !replay(cn, m, trans, prefix))
+        return false;
+    std::vector<uint64_t> loop = m;
+    return replay(cn, m, trans + prefix, cycle) && m == loop;
+}
+
 // ---- formulas ---------------------------------------------------------------
 inline pn_fml_node *list(pn_fml_kind k, std::mt19937_64 &rng, uint32_t n_max, uint32_t range)
 {

@@ -748,7 +748,7 @@ TEST_F(GpuEmulated, WideningNeedsMoreThanTheBudget)
     o.budget = &b4;
     Result cpu, r, cpu_compact, compact;
     pn_engine_opts full = o;
-    full.full_store = true;
+    full.store = PN_STORE_FULL;
     run(Engine::Cpu, n.get(), full, &cpu);
     run(Engine::Emulated, n.get(), full, &r);
     run(Engine::Cpu, n.get(), o, &cpu_compact);

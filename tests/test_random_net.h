@@ -1,5 +1,5 @@
 // Random bounded nets for tests that compare a method with full enumeration
-// (test_engine.cpp, test_linear.cpp): one generator instead of a copy each.
+// (test_engine.cpp, test_linear.cpp, test_gpu_check.cpp): one generator instead of a copy each.
 #ifndef PETREL_TEST_RANDOM_NET_H
 #define PETREL_TEST_RANDOM_NET_H
 
@@ -44,6 +44,23 @@ inline RandomNetSpec random_bounded_spec(std::mt19937_64 &rng, uint32_t P, uint3
             s.arcs.push_back({place(rng), t, false, x});
             in -= x;
         }
+    }
+    return s;
+}
+
+// N independent counters: c tokens move one by one between two places and
+// back, (c + 1)^N states.
+inline RandomNetSpec counters_spec(uint32_t N, uint64_t c)
+{
+    RandomNetSpec s;
+    s.n_trans = 2 * N;
+    for (uint32_t i = 0; i < N; i++) {
+        s.m0.push_back(c);
+        s.m0.push_back(0);
+        s.arcs.push_back({2 * i, 2 * i, true, 1});
+        s.arcs.push_back({2 * i + 1, 2 * i, false, 1});
+        s.arcs.push_back({2 * i + 1, 2 * i + 1, true, 1});
+        s.arcs.push_back({2 * i, 2 * i + 1, false, 1});
     }
     return s;
 }

@@ -199,6 +199,19 @@ TEST(Layout, InitialWidthsCoverMarkingAndArcWeights)
     free(w);
 }
 
+TEST(Layout, WideningDoublesFlaggedPlacesToAFloor)
+{
+    uint8_t w[5] = {1, 1, 4, 32, 64}, flag[5] = {1, 0, 1, 1, 0};
+    ASSERT_TRUE(pn_layout_widen(w, flag, 5));
+    EXPECT_EQ(std::vector<uint8_t>(w, w + 5), (std::vector<uint8_t>{2, 1, 8, 64, 64}));
+    EXPECT_EQ(std::vector<uint8_t>(flag, flag + 5), std::vector<uint8_t>(5, 0)) << "cleared";
+    uint8_t w2[4] = {1, 2, 8, 16}, f2[4] = {1, 1, 1, 0};
+    ASSERT_TRUE(pn_layout_widen_to(w2, f2, 4, 8)); // the tree store's floor
+    EXPECT_EQ(std::vector<uint8_t>(w2, w2 + 4), (std::vector<uint8_t>{8, 8, 16, 16}));
+    uint8_t w3[2] = {64, 1}, f3[2] = {1, 0};
+    EXPECT_FALSE(pn_layout_widen_to(w3, f3, 2, 8)) << "a count past 2^64-1";
+}
+
 // ---- field placement -------------------------------------------------------
 
 TEST(Layout, FieldPlacementByHand)

@@ -204,7 +204,9 @@ TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
 struct Ltl {
     pn_status st;
     bool value;
-    uint64_t states; // net states the product met
+    uint64_t states;     // net states the product met
+    uint64_t widenings;  // fields the on-demand space widened
+    bool lasso_replays;  // a counterexample replays on the net (true if none)
 };
 
 // pn_ltl_check_otf of phi over the plain on-demand space or the reduced one
@@ -215,17 +217,22 @@ Ltl ltl(const pn_cnet *cn, const pn_fml_node *phi, bool reduce, const pn_budget 
     pn_error err;
     pn_error_clear(&err);
     pn_lazy *z = nullptr;
-    Ltl r = {PN_OK, false, 0};
+    Ltl r = {PN_OK, false, 0, 0, true};
     r.st = reduce ? pn_ltl_por_lazy_new(cn, phi, 0, &z, &err) : pn_lazy_new(cn, 0, &z, &err);
     if (r.st == PN_ERR_UNSUPPORTED && reduce) // every transition visible
         return r;
     EXPECT_EQ(r.st, PN_OK) << err.msg;
+    pn_ltl_lasso lasso = {nullptr, 0, 0};
     if (r.st == PN_OK)
-        r.st = pn_ltl_check_otf(z, phi, budget, &r.value, nullptr, nullptr, &err);
+        r.st = pn_ltl_check_otf(z, phi, budget, &r.value, nullptr, &lasso, &err);
     if (budget == nullptr || r.st != PN_ERR_TIMEOUT) {
         EXPECT_EQ(r.st, PN_OK) << err.msg;
     }
+    if (r.st == PN_OK && !r.value)
+        r.lasso_replays = lasso_replays(cn, lasso.trans, lasso.prefix, lasso.cycle);
+    pn_ltl_lasso_free(&lasso);
     r.states = z != nullptr ? pn_lazy_states(z) : 0;
+    r.widenings = z != nullptr ? pn_lazy_widenings(z) : 0;
     pn_lazy_free(z);
     return r;
 }
@@ -294,13 +301,41 @@ TEST_P(StubbornLtlIgnoring, CycleProvisoFiresTheIgnoredTransition)
 
 INSTANTIATE_TEST_SUITE_P(OrderOrExpansionProviso, StubbornLtlIgnoring, testing::Bool());
 
+// A step of a lasso past a transition the reduction dropped that would
+// overflow a field: q = 2 and p = 7 (3 bits), g: q -> 3 p (visible), u:
+// takes 6 from p (invisible). The stubborn set {u} leaves g out, so no
+// expansion widens p; the counterexample to A G (2 <= q) starts with u,
+// and naming that step must pass g (listed first, p would reach 10) by
+// rather than stop there and report a deadlock stutter.
+TEST(StubbornLtl, LassoStepPastAnOverflowingDroppedTransition)
+{
+    RandomNetSpec s;
+    s.m0 = {2, 7}; // q, p
+    s.n_trans = 2;
+    s.arcs = {{0, 0, true, 1}, {1, 0, false, 3}, // g: q -> 3 p
+              {1, 1, true, 6}};                  // u: 6 p ->
+    Net net = build(s);
+    uint32_t q = 0;
+    NodePtr g(pn_fml_unary(PN_FML_G, pn_fml_binary(PN_FML_INT_LE, pn_fml_const(2),
+                                                  pn_fml_list(PN_FML_TOKENS, &q, 1))));
+    NodePtr phi = parse_A(g.get());
+    ASSERT_TRUE(pn_ltl_por_applies(phi.get()));
+    Ltl full = ltl(net.cn.get(), phi.get(), false), red = ltl(net.cn.get(), phi.get(), true);
+    EXPECT_FALSE(full.value);
+    EXPECT_FALSE(red.value);
+    EXPECT_GT(full.widenings, 0u); // g from the initial marking
+    EXPECT_EQ(red.widenings, 0u);  // the reduced graph never fires it there
+    EXPECT_TRUE(full.lasso_replays);
+    EXPECT_TRUE(red.lasso_replays);
+}
+
 // Random nets (read arcs included) and random LTL formulas over three of
 // test_enum.h's atoms: where the reduction applies (no X, no deadlock atom)
 // the reduced product answers as the full one; the others fall back.
 TEST(StubbornLtl, RandomNetsAndFormulasAgreeWithTheFullProduct)
 {
     std::mt19937_64 rng(1789);
-    uint32_t runs = 0, wrong = 0, trues = 0, fallback = 0, all_visible = 0;
+    uint32_t runs = 0, wrong = 0, trues = 0, fallback = 0, all_visible = 0, widened = 0;
     uint64_t full_states = 0, reduced_states = 0;
     for (int i = 0; i < 20000 && runs < 2500; i++) {
         Net net = build(random_spec(rng));
@@ -323,6 +358,9 @@ TEST(StubbornLtl, RandomNetsAndFormulasAgreeWithTheFullProduct)
         }
         runs++;
         trues += full.value;
+        widened += full.widenings > red.widenings; // POR skipped an overflowing firing
+        EXPECT_TRUE(full.lasso_replays) << "net " << i;
+        EXPECT_TRUE(red.lasso_replays) << "net " << i;
         if (full.value) { // both saw everything they needed
             full_states += full.states;
             reduced_states += red.states;
@@ -341,10 +379,12 @@ TEST(StubbornLtl, RandomNetsAndFormulasAgreeWithTheFullProduct)
     EXPECT_GT(trues, runs / 10);
     EXPECT_LT(trues, runs - runs / 10);
     EXPECT_GT(fallback, 0u);
+    EXPECT_GE(widened, runs / 100);
     EXPECT_LT(reduced_states, full_states);
     std::printf("ltl: %u formulas (%u true), %u fell back (X or deadlock), %u with every "
-                "transition visible, TRUE answers: %lu states full, %lu reduced\n",
-                runs, trues, fallback, all_visible, (unsigned long)full_states,
+                "transition visible, %u widened less with POR, TRUE answers: %lu states "
+                "full, %lu reduced\n",
+                runs, trues, fallback, all_visible, widened, (unsigned long)full_states,
                 (unsigned long)reduced_states);
 }
 

@@ -21,26 +21,8 @@
 #include "petrel/formula.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
+#include "test_enum.h"
 #include "test_ptrs.h"
-
-// Fires seq[0..n) on cn from *m; false when a step is not enabled. A
-// lasso's deadlock step (UINT32_MAX) needs m to be a deadlock.
-inline bool replay(const pn_cnet *cn, std::vector<uint64_t> &m, const uint32_t *seq, uint64_t n)
-{
-    std::vector<uint64_t> next(cn->n_places);
-    for (uint64_t i = 0; i < n; i++) {
-        if (seq[i] == UINT32_MAX) {
-            for (uint32_t t = 0; t < cn->n_transitions; t++)
-                if (pn_cnet_enabled(cn, m.data(), t))
-                    return false;
-            continue;
-        }
-        if (!pn_cnet_enabled(cn, m.data(), seq[i]) || !pn_cnet_fire(cn, m.data(), seq[i], next.data()))
-            return false;
-        m.swap(next);
-    }
-    return true;
-}
 
 // seq[0..n) fires from m0 and ends where root's witness lies: root NULL,
 // a deadlock; E F phi (under top negations), phi; A G phi, not phi; any

@@ -136,7 +136,7 @@ static void cli_examine_opts(cli_run *r)
     }
     eo->verbose = o->verbose;
     eo->keep_parents = o->trace;
-    eo->full_store = o->full_store;
+    eo->store = o->store;
     eo->no_por = o->no_por;
     if (!o->quiet) {
         eo->progress = cli_progress;
@@ -159,7 +159,7 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
             "peak RSS %.1f MB, %u thread(s), %lu restart(s)\n",
             r->o.exam_name, pn_run_status_name(res->status), (unsigned long)res->states,
             (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
-            res->state_words, res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
+            res->state_words, res->tree ? "tree" : res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
             (unsigned long)res->restarts);
     if (r->dist != NULL && res->states > 0)
         fprintf(stderr, "petrel: %u MPI rank(s): %lu bytes of states sent, %.1f bytes/state\n",

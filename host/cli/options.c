@@ -42,8 +42,11 @@ static void cli_usage(FILE *f)
         "                          in MB, else the memory available to this process)\n"
         "      --threads N         worker threads (default: the cores this process may use)\n"
         "      --engine KIND       auto, cpu or gpu (default: auto)\n"
-        "      --full-store        keep every marking in a store indexed by id, never the\n"
-        "                          compact table (for benchmarks comparing the two)\n"
+        "      --store KIND        the set the states are kept in, for benchmarks: compact\n"
+        "                          (one-word markings in the slots, else full), tree (tree\n"
+        "                          compression of wider markings) or full (whole markings\n"
+        "                          by id); default: chosen by the marking's width\n"
+        "      --full-store        the same as --store full\n"
         "      --no-por            no partial-order reduction (stubborn sets): explore\n"
         "                          every interleaving (for comparisons)\n"
         "      --trace             print on stderr, for each answer proved by a reachable\n"
@@ -117,7 +120,7 @@ static int cli_env_defaults(cli_options *o)
     return 0;
 }
 
-enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE,
+enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_STORE,
        OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_VERDICT_XML, OPT_USE_VERDICTS,
        OPT_STATS_FD };
 
@@ -146,7 +149,13 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case 'q': o->quiet = true; return 0;
     case OPT_PROGRESS: o->progress = true; return 0;
     case OPT_TRACE: o->trace = true; return 0;
-    case OPT_FULL_STORE: o->full_store = true; return 0;
+    case OPT_FULL_STORE: o->store = PN_STORE_FULL; return 0;
+    case OPT_STORE:
+        if (strcmp(arg, "compact") == 0) o->store = PN_STORE_COMPACT;
+        else if (strcmp(arg, "tree") == 0) o->store = PN_STORE_TREE;
+        else if (strcmp(arg, "full") == 0) o->store = PN_STORE_FULL;
+        else return cli_bad("bad --store '%s' (compact, tree or full)", arg);
+        return 0;
     case OPT_NO_REDUCE: o->no_reduce = true; return 0;
     case OPT_WRITE_REDUCED: o->write_reduced = arg; return 0;
     case OPT_NO_POR: o->no_por = true; return 0;
@@ -179,6 +188,7 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"full-store", no_argument, NULL, OPT_FULL_STORE},
+        {"store", required_argument, NULL, OPT_STORE},
         {"no-por", no_argument, NULL, OPT_NO_POR},
         {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
         {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},

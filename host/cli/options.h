@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "petrel/engine.h"
 #include "petrel/mcc.h"
 
 typedef enum { CLI_ENGINE_AUTO, CLI_ENGINE_CPU, CLI_ENGINE_GPU } cli_engine;
@@ -22,7 +23,8 @@ typedef struct cli_options {
     uint64_t memory;          /* bytes; 0: the machine's */
     uint32_t threads;         /* 0: the cores we may use */
     cli_engine engine;
-    bool quiet, progress, verbose, trace, full_store, no_por;
+    bool quiet, progress, verbose, trace, no_por;
+    pn_store_kind store;          /* --store (--full-store: full) */
     bool no_reduce;               /* --no-reduce */
     const char *write_reduced;    /* --write-reduced FILE; NULL: none */
     const char *verdict_xml;      /* --verdict-xml FILE; NULL: none */

@@ -17,7 +17,13 @@
  * As one rank's part of a distributed exploration (engine/part.h), each
  * round also begins with the exchange of the successors other ranks own
  * and ends with a collective that every rank's decision follows; widening
- * then always restarts (a repacked state hashes to another owner). */
+ * then always restarts (a repacked state hashes to another owner).
+ *
+ * The states live in one of three sets (docs/architecture.md): the id
+ * table over whole markings (pn_table.h), the compact table of one-word
+ * markings (pn_ctable.h), or, for wider markings, tree compression
+ * (pn_treestore.h): markings become one-word keys kept in either of the
+ * other two, over a node set that grows like the id table. */
 #include "petrel/engine.h"
 
 #include <pthread.h>
@@ -45,6 +51,18 @@
 /* Distributed: the least room of one outbox for one destination (1 MiB),
  * so that a round sends enough to be worth its collectives. */
 #define ENGINE_BOX_MIN_BYTES (1ULL << 20)
+/* Tree mode: keys one worker claims at a time when re-encoding them after
+ * a widening. */
+#define ENGINE_REKEY_CHUNK 256ULL
+#define ENGINE_REKEY_BATCH 32
+/* Tree mode: a place that overflows widens to at least this many bits.
+ * Wider fields cost the tree little (more words, most of them shared),
+ * while each widening re-encodes every key: RobotManipulation-PT-00010
+ * went from 26 widenings (the last at 19.9 M of 20 M states) to ... */
+#define ENGINE_TREE_MIN_WIDEN 8
+/* Tree mode: nodes kept free for a round's successors, at most (unless a
+ * single state can add more). */
+#define ENGINE_TREE_ROUND_NODES (256ULL << 10)
 
 
 typedef struct engine_worker engine_worker;
@@ -61,6 +79,26 @@ typedef struct engine {
     uint32_t *via;
     uint64_t slot_cap, store_cap, count;
     bool compact;         /* pn_ctable.h table; store = window from view.base */
+    bool tree;            /* pn_treestore.h: the stored states are keys */
+    pn_tstore ts;         /* tree: its node set is ts.nodes */
+    uint32_t *ts_kid;
+    uint64_t node_count, node_slot_cap, node_store_cap;
+    uint64_t node_rehash; /* tree: node ids still to reinsert after growth */
+    uint64_t nodes_per_succ; /* tree: new nodes one successor can add */
+    uint64_t *node_cost;  /* tree: per place, new nodes the firings of its trigger
+                             list can add; [n_places]: of the free transitions */
+    uint64_t node_degree; /* tree: new nodes one state of the level can add */
+    uint64_t *plan_words; /* tree: thread 0's decoding scratch (degree scan) */
+    uint32_t *plan_refs;
+    /* Tree mode, after a widening, until every key is re-encoded: the old
+     * tree and packing, the old compact table's keys and zero flag, and the
+     * keys' index range claimed by the workers (engine_rekey_slice). */
+    pn_tstore old_ts;
+    uint32_t *old_kid;
+    pn_layout *old_lay;
+    uint64_t *old_keys, old_keys_n;
+    bool old_zero;
+    uint64_t rekey_total, rekey_cursor;
     uint64_t has_zero;    /* compact: the all-zero marking is in the set */
     bool tight;           /* compact: the budget capped a growth (load 9/10) */
     uint64_t *old_slots;  /* compact: the table being replaced, or NULL */
@@ -68,6 +106,8 @@ typedef struct engine {
     uint64_t rehash_ids;  /* id table: ids still to reinsert after growth */
     uint64_t buf_cap;     /* compact: states the window can hold */
     uint64_t level_begin, level_end, cursor, level, chunk, widenings;
+    uint64_t chunk_max;   /* the chunk; tree mode takes less where a state can
+                             add many nodes (engine_tree_chunk) */
     /* Successors one state of the current level can have at most (its
      * marked places' trigger lists and the free transitions), so that the
      * room kept per round follows the states, not the net's transition
@@ -104,6 +144,8 @@ struct engine_worker {
     uint64_t *pairs;      /* record_graph: (src << 32 | dst) */
     uint64_t n_pairs, cap_pairs, pairs_at_level;
     pn_outbox box;        /* distributed: successors for other ranks */
+    uint64_t *rk_words, *rk_wide; /* tree widening: a marking, old and new packing */
+    uint32_t *rk_refs, *rk_dirty; /* ENGINE_REKEY_BATCH of each */
     pthread_t thread;
 };
 
@@ -122,11 +164,24 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
-/* What the table and store hold now (compact: the window, not every id). */
+static uint64_t engine_node_bytes(uint64_t slots, uint64_t store)
+{
+    return (slots + store) * sizeof(uint64_t);
+}
+
+/* What the tables and stores hold now (compact: the window, not every id;
+ * tree: the keys' set and the nodes). */
 static uint64_t engine_held_bytes(const engine *e)
 {
-    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->g->words) +
-           e->box_bytes;
+    return engine_bytes(e, e->slot_cap, e->compact ? e->buf_cap : e->store_cap, e->view.words) +
+           engine_node_bytes(e->node_slot_cap, e->node_store_cap) + e->box_bytes;
+}
+
+/* Whether `bytes` of states' set and table, beside the nodes, fit the budget. */
+static bool engine_fits(const engine *e, uint64_t bytes)
+{
+    return e->memory == 0 ||
+           bytes + engine_node_bytes(e->node_slot_cap, e->node_store_cap) <= e->memory;
 }
 
 static bool engine_grow_tree(engine *e, uint64_t store_cap)
@@ -146,8 +201,8 @@ static void engine_rehash(engine *e)
 {
     memset(e->view.slots, 0, e->slot_cap * sizeof *e->view.slots);
     for (uint64_t id = 0; id < e->count; id++) {
-        const uint64_t *s = e->view.store + id * e->g->words;
-        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->g->words));
+        const uint64_t *s = e->view.store + id * e->view.words;
+        pn_table_reinsert(&e->view, id, pn_state_hash(s, e->view.words));
     }
 }
 
@@ -179,24 +234,35 @@ static void engine_slice(const engine_worker *w, uint64_t n, uint64_t *lo, uint6
     *hi = *lo + per < n ? *lo + per : n;
 }
 
+/* Ids lo .. hi-1 of an id table back into its new, empty slots. */
+static void engine_reinsert_ids(const pn_table_view *v, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t i = lo; i < hi; i++) {
+        const uint64_t *s = v->store + i * v->words;
+        pn_table_reinsert_shared(v, i, pn_state_hash(s, v->words));
+    }
+}
+
 /* Worker w's share of a grown table's rebuild: the keys of the compact
- * table being replaced, or the ids whose slots the id table lost. The
- * inserts are atomic: the slices land in the new table at once. */
+ * table being replaced, or the ids whose slots the id table lost; and the
+ * tree's nodes when their set grew. The inserts are atomic: the slices
+ * land in the new tables at once. */
 static void engine_rehash_slice(engine_worker *w)
 {
     engine *e = w->e;
     uint64_t lo, hi;
     engine_slice(w, e->old_slots != NULL ? e->old_n : e->rehash_ids, &lo, &hi);
-    for (uint64_t i = lo; i < hi; i++) {
-        if (e->old_slots != NULL) {
+    if (e->old_slots != NULL) {
+        for (uint64_t i = lo; i < hi; i++) {
             uint64_t s = e->old_slots[i];
             if (s != 0)
                 pn_ctable_insert(&e->view.ctable, s, pn_state_hash(&s, 1));
-        } else {
-            const uint64_t *s = e->view.store + i * e->g->words;
-            pn_table_reinsert_shared(&e->view, i, pn_state_hash(s, e->g->words));
         }
+    } else {
+        engine_reinsert_ids(&e->view, lo, hi);
     }
+    engine_slice(w, e->node_rehash, &lo, &hi);
+    engine_reinsert_ids(&e->ts.nodes, lo, hi);
 }
 
 /* Compact mode: ids below store_cap fit both the table's load limit and
@@ -212,8 +278,11 @@ static void engine_compact_cap(engine *e)
 static int engine_grow_compact(engine *e, uint64_t need)
 {
     pn_ctable_plan p = {e->slot_cap, e->buf_cap, e->tight};
+    /* the tree's nodes (keys in this table) take their share first */
+    uint64_t nodes = engine_node_bytes(e->node_slot_cap, e->node_store_cap);
+    uint64_t budget = e->memory == 0 ? 0 : e->memory > nodes ? e->memory - nodes : 1;
     int fit = pn_ctable_grow_plan(&p, e->count, e->view.base, need, PN_TABLE_MAX_STATES,
-                                  e->memory);
+                                  budget);
     if (fit != PN_CTABLE_FITS)
         return fit == PN_CTABLE_NO_IDS ? PN_RUN_TOO_MANY_STATES : PN_RUN_OUT_OF_MEMORY;
     e->tight = p.tight;
@@ -251,14 +320,14 @@ static int engine_grow(engine *e, uint64_t need)
     uint64_t store_cap = slots / 4 * 3;
     if (store_cap > PN_TABLE_MAX_STATES)
         return PN_RUN_TOO_MANY_STATES;
-    if (e->memory &&
-        engine_bytes(e, slots, store_cap, e->g->words) > e->memory)
+    const uint32_t words = e->view.words;
+    if (!engine_fits(e, engine_bytes(e, slots, store_cap, words)))
         return PN_RUN_OUT_OF_MEMORY;
-    uint64_t *store = realloc(e->view.store, store_cap * e->g->words * sizeof(uint64_t));
+    uint64_t *store = realloc(e->view.store, store_cap * words * sizeof(uint64_t));
     if (store == NULL)
         return PN_RUN_OUT_OF_MEMORY;
     e->view.store = store;
-    pn_sys_advise_huge(store, store_cap * e->g->words * sizeof(uint64_t));
+    pn_sys_advise_huge(store, store_cap * words * sizeof(uint64_t));
     if (!engine_grow_tree(e, store_cap))
         return PN_RUN_OUT_OF_MEMORY;
     e->store_cap = store_cap;
@@ -274,16 +343,84 @@ static int engine_grow(engine *e, uint64_t need)
     return 0;
 }
 
-/* The transitions pn_expand_succs tries on packed state s: at most that
- * many successors (capped at T). */
-static uint64_t engine_state_degree(const pn_prog *g, const uint64_t *s, uint64_t T)
+/* Tree mode: room for `need` more nodes. The slots double at 3/4 load like
+ * the id table's; the store grows to 5/4 of what is needed, not with the
+ * slots, so that the nodes cost what was found. */
+static int engine_grow_nodes(engine *e, uint64_t need)
 {
-    uint64_t d = g->n_free;
+    if (!e->tree)
+        return 0;
+    uint64_t want = e->node_count + need;
+    if (want > PN_TSTORE_MAX_NODES)
+        return PN_RUN_TOO_MANY_STATES;
+    uint64_t slots = e->node_slot_cap ? e->node_slot_cap : ENGINE_MIN_SLOTS;
+    while (want > slots / 4 * 3)
+        slots *= 2;
+    uint64_t cap = e->node_store_cap;
+    if (want > cap)
+        cap = want + want / 4 < PN_TSTORE_MAX_NODES ? want + want / 4 : PN_TSTORE_MAX_NODES;
+    if (slots == e->node_slot_cap && cap == e->node_store_cap)
+        return 0;
+    uint64_t held = engine_held_bytes(e) - engine_node_bytes(e->node_slot_cap, e->node_store_cap);
+    if (e->memory && held + engine_node_bytes(slots, cap) > e->memory)
+        return PN_RUN_OUT_OF_MEMORY;
+    pn_table_view *v = &e->ts.nodes;
+    if (cap != e->node_store_cap) {
+        uint64_t *store = realloc(v->store, cap * sizeof *store);
+        if (store == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        v->store = store;
+        e->node_store_cap = cap;
+    }
+    if (slots != e->node_slot_cap) {
+        uint64_t *ns = calloc(slots, sizeof *ns);
+        if (ns == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        pn_sys_advise_huge(ns, slots * sizeof *ns);
+        free(v->slots);
+        v->slots = ns;
+        v->slot_mask = slots - 1;
+        e->node_slot_cap = slots;
+        e->node_rehash = e->node_count; /* the workers reinsert them */
+    }
+    return 0;
+}
+
+/* Nodes the tree's set can take before it must grow (3/4 load). */
+static uint64_t engine_node_cap(const engine *e)
+{
+    uint64_t cap = e->node_slot_cap / 4 * 3;
+    return cap < e->node_store_cap ? cap : e->node_store_cap;
+}
+
+/* The nodes that decoding a stored state reads, and its words (tree mode:
+ * into buf, refs). */
+static const uint64_t *engine_state(const engine *e, uint64_t id, uint64_t *buf, uint32_t *refs)
+{
+    const uint64_t *s = e->view.store + (id - e->view.base) * e->view.words;
+    if (!e->tree)
+        return s;
+    pn_tstore_decode(&e->ts, s[0], refs, buf);
+    return buf;
+}
+
+/* The transitions pn_expand_succs tries on packed state s: at most that
+ * many successors (capped at T); in tree mode *nodes gets the new nodes
+ * their firings can add at most. */
+static uint64_t engine_state_degree(const engine *e, const uint64_t *s, uint64_t T,
+                                    uint64_t *nodes)
+{
+    const pn_prog *g = e->g;
+    uint64_t d = g->n_free, n = e->tree ? e->node_cost[g->n_places] : 0;
     pn_marked_iter it;
     pn_marked_begin(s, &it);
-    for (uint32_t p; d < T && (p = pn_marked_next(g, s, &it)) != UINT32_MAX;)
+    for (uint32_t p; d < T && (p = pn_marked_next(g, s, &it)) != UINT32_MAX;) {
         d += g->trig_off[p + 1] - g->trig_off[p];
-    return d < T ? d : T;
+        n += e->tree ? e->node_cost[p] : 0;
+    }
+    d = d < T ? d : T;
+    *nodes = n < d * e->nodes_per_succ ? n : d * e->nodes_per_succ;
+    return d;
 }
 
 /* Thread 0, between rounds: the largest degree of the level's states. On a
@@ -293,20 +430,30 @@ static void engine_level_degree(engine *e)
 {
     if (e->degree_for == e->level_begin + 1)
         return;
-    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1, d = 1;
+    uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1, d = 1, nd = 0;
     e->degree_for = e->level_begin + 1;
     /* The scan is serial: only worth it where the room for T successors
-     * per state in flight is large. */
-    if ((uint64_t)e->nthreads * e->chunk * T * e->g->words * 8 <= ENGINE_DEGREE_SCAN_BYTES) {
+     * per state in flight is large (tree: a key and its new nodes each). */
+    uint64_t per_succ = e->tree ? 8 + 16 * e->nodes_per_succ : 8ULL * e->g->words;
+    if ((uint64_t)e->nthreads * e->chunk_max * T * per_succ <= ENGINE_DEGREE_SCAN_BYTES) {
         e->degree = T;
+        e->node_degree = T * e->nodes_per_succ;
         return;
     }
-    for (uint64_t id = e->level_begin; id < e->level_end && d < T; id++) {
-        uint64_t k = engine_state_degree(e->g, e->view.store + (id - e->view.base) * e->g->words,
-                                         T);
+    const uint64_t nd_all = T * e->nodes_per_succ;
+    for (uint64_t id = e->level_begin; id < e->level_end && (d < T || nd < nd_all); id++) {
+        uint64_t n, k = engine_state_degree(e, engine_state(e, id, e->plan_words, e->plan_refs),
+                                            T, &n);
         d = k > d ? k : d;
+        nd = n > nd ? n : nd;
+        if ((id & 4095) == 0 && pn_budget_status(e->o->budget) != PN_OK) {
+            d = T; /* the run stops at the next poll: bounds need not be tight */
+            nd = nd_all;
+            break;
+        }
     }
     e->degree = d;
+    e->node_degree = nd;
 }
 
 static uint64_t engine_round_need(const engine *e)
@@ -316,55 +463,267 @@ static uint64_t engine_round_need(const engine *e)
     return (uint64_t)e->nthreads * e->chunk * d;
 }
 
+/* Tree mode: a chunk small enough that the nodes kept free for a round stay
+ * near ENGINE_TREE_ROUND_NODES: on RwMutex-PT-r1000w0010 (48 words, a state
+ * adding up to 18,850 nodes) 64 states a chunk kept as many nodes free as
+ * were in use. */
+static void engine_tree_chunk(engine *e)
+{
+    uint64_t per = (uint64_t)e->nthreads * (e->node_degree ? e->node_degree : 1);
+    uint64_t c = ENGINE_TREE_ROUND_NODES / per;
+    e->chunk = c < 1 ? 1 : c < e->chunk_max ? c : e->chunk_max;
+}
+
+/* Tree mode: the nodes a round's successors can add at most. */
+static uint64_t engine_round_nodes(const engine *e)
+{
+    return (uint64_t)e->nthreads * e->chunk * e->node_degree;
+}
+
+/* Room for a round's successors: in the states' set and, in tree mode, for
+ * the nodes they can add. */
 static int engine_has_room(engine *e)
 {
     uint64_t count = __atomic_load_n(&e->count, __ATOMIC_RELAXED);
-    return count + engine_round_need(e) <= e->store_cap;
+    uint64_t need = engine_round_need(e);
+    if (count + need > e->store_cap)
+        return 0;
+    if (!e->tree)
+        return 1;
+    uint64_t nodes = __atomic_load_n(&e->node_count, __ATOMIC_RELAXED);
+    return nodes + engine_round_nodes(e) <= engine_node_cap(e);
+}
+
+/* The id table's widening: every stored marking repacked into a new store
+ * for `lay`, the table rebuilt. */
+static int engine_widen_full(engine *e, pn_layout *lay)
+{
+    uint32_t words = lay->prog.words;
+    uint64_t *store = NULL;
+    if (engine_fits(e, engine_bytes(e, e->slot_cap, e->store_cap, words)))
+        store = malloc(e->store_cap * words * sizeof *store);
+    if (store == NULL)
+        return PN_RUN_OUT_OF_MEMORY;
+    for (uint64_t id = 0; id < e->count; id++)
+        pn_state_repack(e->g, &lay->prog, e->view.store + id * e->g->words,
+                        store + id * words);
+    free(e->view.store);
+    e->view.store = store;
+    e->view.words = words;
+    return 0;
+}
+
+/* *p replaced by a fresh block of `bytes` (its contents are not kept). */
+static bool engine_renew(void *p, size_t bytes)
+{
+    void **q = p;
+    free(*q);
+    *q = malloc(bytes);
+    return *q != NULL;
+}
+
+static bool engine_setup_tree(engine *e);
+
+/* Tree mode, after a widening: nodes one re-encoded key can add. */
+static uint64_t engine_rekey_margin(const engine *e)
+{
+    return (uint64_t)e->nthreads * ENGINE_REKEY_CHUNK * 2 * e->g->words;
+}
+
+/* The old key at index i of a widening (engine_widen_tree): a slot of the
+ * old compact table, the old all-zero key, a window entry, or the key of
+ * id i in the id table's store; false where index i holds none. */
+static bool engine_rekey_source(const engine *e, uint64_t i, uint64_t *old)
+{
+    if (!e->compact)
+        *old = e->view.store[i];
+    else if (i < e->old_keys_n)
+        return (*old = e->old_keys[i]) != 0;
+    else if (i == e->old_keys_n)
+        return *old = 0, e->old_zero;
+    else
+        *old = e->view.store[i - e->old_keys_n - 1];
+    return true;
+}
+
+/* Re-encodes the keys of indices [lo, hi), ENGINE_REKEY_BATCH at a time:
+ * decoded with the old tree, repacked, encoded into the new one, all in
+ * batches so that the node loads of a batch overlap. */
+static void engine_rekey_range(engine *e, engine_worker *w, uint64_t lo, uint64_t hi)
+{
+    /* rk_refs holds the old refs (2 W0 - 1 each), then the new (W >= W0) */
+    const uint32_t W = e->g->words, D = 2 * W - 2, W0 = e->old_ts.words;
+    uint64_t old[ENGINE_REKEY_BATCH], idx[ENGINE_REKEY_BATCH], key[ENGINE_REKEY_BATCH];
+    uint32_t n_dirty[ENGINE_REKEY_BATCH];
+    for (uint64_t i = lo; i < hi;) {
+        uint32_t n = 0;
+        for (; i < hi && n < ENGINE_REKEY_BATCH; i++)
+            if (engine_rekey_source(e, i, &old[n]))
+                idx[n++] = i;
+        pn_tstore_decode_batch(&e->old_ts, n, old, w->rk_refs, w->rk_words);
+        for (uint32_t j = 0; j < n; j++) {
+            pn_state_repack(&e->old_lay->prog, e->g, w->rk_words + (uint64_t)j * W0,
+                            w->rk_wide + (uint64_t)j * W);
+            n_dirty[j] = D;
+        }
+        pn_tstore_encode_batch(&e->ts, n, w->rk_wide, w->rk_refs, w->rk_dirty, n_dirty, key);
+        for (uint32_t j = 0; j < n; j++) {
+            if (!e->compact)
+                e->view.store[idx[j]] = key[j];
+            else if (idx[j] > e->old_keys_n)
+                e->view.store[idx[j] - e->old_keys_n - 1] = key[j];
+            else
+                pn_ctable_insert(&e->view.ctable, key[j], pn_state_hash(&key[j], 1));
+        }
+    }
+}
+
+/* Every worker: claims chunks of keys to re-encode while the node set
+ * surely has room for every chunk in flight. */
+static void engine_rekey_slice(engine_worker *w)
+{
+    engine *e = w->e;
+    for (;;) {
+        uint64_t nodes = __atomic_load_n(&e->node_count, __ATOMIC_RELAXED);
+        if (nodes + engine_rekey_margin(e) > engine_node_cap(e))
+            return;
+        uint64_t c = __atomic_fetch_add(&e->rekey_cursor, ENGINE_REKEY_CHUNK, __ATOMIC_RELAXED);
+        if (c >= e->rekey_total)
+            return;
+        engine_rekey_range(e, w, c, c + ENGINE_REKEY_CHUNK < e->rekey_total
+                                        ? c + ENGINE_REKEY_CHUNK
+                                        : e->rekey_total);
+    }
+}
+
+static void engine_free_old_tree(engine *e)
+{
+    free(e->old_ts.nodes.slots);
+    free(e->old_ts.nodes.store);
+    free(e->old_kid);
+    free(e->old_keys);
+    pn_layout_free(e->old_lay);
+    e->old_ts.nodes.slots = e->old_ts.nodes.store = NULL;
+    e->old_kid = NULL;
+    e->old_keys = NULL;
+    e->old_lay = NULL;
+}
+
+/* Thread 0, after the workers' slices: the keys they left for want of
+ * node room, one by one (growing the node set), then the old tree goes.
+ * The id table is then rebuilt by the workers (its keys changed). */
+static int engine_rekey_finish(engine *e)
+{
+    uint64_t from = e->rekey_cursor < e->rekey_total ? e->rekey_cursor : e->rekey_total;
+    int r = 0;
+    for (uint64_t i = from; r == 0 && i < e->rekey_total; i++) {
+        r = engine_grow_nodes(e, 2ULL * e->g->words);
+        if (e->node_rehash != 0) {
+            engine_reinsert_ids(&e->ts.nodes, 0, e->node_rehash);
+            e->node_rehash = 0;
+        }
+        if (r == 0)
+            engine_rekey_range(e, &e->workers[0], i, i + 1);
+    }
+    e->rekey_total = 0;
+    engine_free_old_tree(e);
+    if (r == 0 && !e->compact) {
+        memset(e->view.slots, 0, e->slot_cap * sizeof *e->view.slots);
+        e->rehash_ids = e->count;
+    }
+    return r;
+}
+
+/* Tree mode: the keys of the old packing are re-encoded into a fresh node
+ * set (the old nodes are of the old packing) by all workers at once
+ * (engine_rekey_slice, then engine_rekey_finish): the id table's keys in
+ * place, or the compact table's into a new table and the window's in
+ * place. Keys stay one word whatever the width, so nothing restarts. Owns
+ * `old` from here on. */
+static int engine_widen_tree(engine *e, pn_layout *old)
+{
+    const uint32_t W0 = old->prog.words, W = e->g->words;
+    uint64_t old_nodes = e->node_count;
+    e->old_ts = e->ts;
+    e->old_kid = e->ts_kid;
+    e->old_lay = old;
+    e->ts_kid = NULL;
+    e->ts.nodes.slots = e->ts.nodes.store = NULL;
+    e->node_count = e->node_slot_cap = e->node_store_cap = e->node_rehash = 0;
+    bool ok = engine_setup_tree(e);
+    for (uint32_t i = 0; ok && i < e->nthreads; i++) {
+        engine_worker *w = &e->workers[i];
+        const size_t B = ENGINE_REKEY_BATCH, D = 2 * (size_t)W - 2;
+        ok = engine_renew(&w->rk_words, B * W0 * sizeof *w->rk_words) &&
+             engine_renew(&w->rk_wide, B * W * sizeof *w->rk_wide) &&
+             engine_renew(&w->rk_refs, B * (D + 1) * sizeof *w->rk_refs) &&
+             engine_renew(&w->rk_dirty, B * D * sizeof *w->rk_dirty);
+        for (size_t j = 0; ok && j < B * D; j++)
+            w->rk_dirty[j] = (uint32_t)(j % D); /* every position */
+    }
+    if (ok && e->compact) {
+        pn_ctable *t = &e->view.ctable;
+        e->old_keys = t->slots;
+        e->old_keys_n = t->n;
+        e->old_zero = e->has_zero != 0;
+        e->has_zero = 0;
+        ok = (t->slots = calloc(t->n, sizeof *t->slots)) != NULL;
+        if (ok)
+            pn_sys_advise_huge(t->slots, t->n * sizeof *t->slots);
+    }
+    /* about as many nodes as before, per word; else what fits */
+    uint64_t est = old_nodes / W0 * W + engine_rekey_margin(e);
+    if (ok && engine_grow_nodes(e, est) != 0 && engine_grow_nodes(e, engine_rekey_margin(e)) != 0)
+        ok = false;
+    e->node_rehash = 0; /* the set is empty */
+    if (!ok)
+        return PN_RUN_OUT_OF_MEMORY;
+    e->rekey_cursor = 0;
+    e->rekey_total = e->compact ? e->old_keys_n + 1 + (e->count - e->view.base) : e->count;
+    return 0;
 }
 
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
 static int engine_widen(engine *e)
 {
-    if (!pn_layout_widen(e->widths, e->widen, e->cn->n_places))
+    if (!pn_layout_widen_to(e->widths, e->widen, e->cn->n_places,
+                            e->tree ? ENGINE_TREE_MIN_WIDEN : 0))
         return PN_RUN_TOKEN_OVERFLOW;
-    /* Compact: the window lacks the states before it. Distributed: a
-     * repacked state hashes to another rank. */
-    if (e->compact || e->o->part != NULL)
+    /* Compact: the window lacks the states before it (the tree re-encodes
+     * its keys instead). Distributed: a repacked state hashes to another
+     * rank. */
+    if ((e->compact && !e->tree) || e->o->part != NULL)
         return ENGINE_RESTART;
     pn_layout *lay = NULL;
     pn_error err = {0};
     if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
         return PN_RUN_OUT_OF_MEMORY;
     uint32_t words = lay->prog.words;
-    uint64_t *store = NULL;
-    if (e->memory == 0 ||
-        engine_bytes(e, e->slot_cap, e->store_cap, words) <= e->memory)
-        store = malloc(e->store_cap * words * sizeof *store);
-    for (uint32_t i = 0; store != NULL && i < e->nthreads; i++) {
+    for (uint32_t i = 0; i < e->nthreads; i++) {
         uint64_t *succ = realloc(e->workers[i].scratch.succ,
                                  (size_t)PN_EXPAND_BATCH * words * sizeof *succ);
         if (succ == NULL) {
-            free(store);
-            store = NULL;
-        } else {
-            e->workers[i].scratch.succ = succ;
+            pn_layout_free(lay);
+            return PN_RUN_OUT_OF_MEMORY;
         }
+        e->workers[i].scratch.succ = succ;
     }
-    if (store == NULL) {
-        pn_layout_free(lay);
-        return PN_RUN_OUT_OF_MEMORY;
+    pn_layout *old = e->lay;
+    if (!e->tree) {
+        int r = engine_widen_full(e, lay);
+        if (r != 0) {
+            pn_layout_free(lay);
+            return r;
+        }
+        engine_rehash(e);
     }
-    for (uint64_t id = 0; id < e->count; id++)
-        pn_state_repack(e->g, &lay->prog, e->view.store + id * e->g->words,
-                        store + id * words);
-    free(e->view.store);
-    pn_layout_free(e->lay);
-    e->view.store = store;
-    e->view.words = words;
     e->lay = lay;
     e->g = &lay->prog;
-    engine_rehash(e);
     e->widenings++;
+    e->degree_for = 0; /* rescan the level: its bounds were for the old packing */
+    if (e->tree)
+        return engine_widen_tree(e, old);
+    pn_layout_free(old);
     return 0;
 }
 
@@ -436,6 +795,8 @@ static void engine_plan(engine *e)
             return;
         }
         engine_redo_level(e);
+        if (e->rekey_total != 0)
+            return; /* the workers re-encode the keys first (engine_thread) */
     }
     if (e->cursor >= e->level_end) {
         engine_next_level(e);
@@ -445,7 +806,11 @@ static void engine_plan(engine *e)
         }
     }
     engine_level_degree(e);
+    if (e->tree)
+        engine_tree_chunk(e);
     int r = engine_grow(e, engine_round_need(e));
+    if (r == 0)
+        r = engine_grow_nodes(e, engine_round_nodes(e));
     if (r != 0) {
         engine_set_stop(e, r);
         e->done = 1;
@@ -536,9 +901,9 @@ static void engine_part_insert(engine_worker *w)
         b->hash[b->n] = h;
         b->trans[b->n] = 0;
         if (++b->n == PN_EXPAND_BATCH)
-            pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+            pn_expand_flush(&e->view, NULL, 0, b, NULL, &out);
     }
-    pn_expand_flush(e->g, &e->view, NULL, 0, b, NULL, &out);
+    pn_expand_flush(&e->view, NULL, 0, b, NULL, &out);
 }
 
 /* Thread 0: engine_plan for one rank. The collective makes every rank see
@@ -647,7 +1012,8 @@ static bool engine_expand(engine_worker *w, uint64_t id)
     }
     /* Only this worker writes it; progress reports read it concurrently. */
     __atomic_store_n(&w->edges, w->edges + out.enabled, __ATOMIC_RELAXED);
-    const uint64_t *s = e->view.store + (id - e->view.base) * g->words;
+    const uint64_t *s =
+        e->tree ? w->scratch.cur : e->view.store + (id - e->view.base) * g->words;
     uint32_t n_marked = pn_state_unpack_sparse(g, s, w->marking, w->marked);
     engine_track_tokens(w, w->marking, n_marked);
     bool go = true;
@@ -685,11 +1051,14 @@ static void engine_work(engine_worker *w)
             return;
         uint64_t end = c + e->chunk < e->level_end ? c + e->chunk : e->level_end;
         bool go = true;
-        for (uint64_t id = c; go && id < end; id++)
+        for (uint64_t id = c; go && id < end; id++) {
+            if (e->tree && id + 1 < end) /* the next state's nodes, one state ahead */
+                pn_tstore_prefetch(&e->ts, e->view.store[id + 1 - e->view.base]);
             go = engine_expand(w, id);
+        }
         if (e->compact) { /* the chunk's last successors, batched across states */
             pn_expand_out out;
-            pn_expand_drain(e->g, &e->view, &w->scratch, &out);
+            pn_expand_drain(&e->view, &w->scratch, &out);
         }
         if (!go)
             return;
@@ -701,14 +1070,15 @@ static void engine_work(engine_worker *w)
 static void engine_rebuild(engine_worker *w)
 {
     engine *e = w->e;
-    if (e->old_slots == NULL && e->rehash_ids == 0)
+    if (e->old_slots == NULL && e->rehash_ids == 0 && e->node_rehash == 0)
         return;
-    engine_rehash_slice(w);
+    engine_rehash_slice(w); /* a table grew */
     pthread_barrier_wait(&e->barrier);
     if (w->id == 0) {
         free(e->old_slots);
         e->old_slots = NULL;
         e->rehash_ids = 0;
+        e->node_rehash = 0;
     }
     pthread_barrier_wait(&e->barrier);
 }
@@ -741,6 +1111,16 @@ static void *engine_thread(void *arg)
         if (w->id == 0)
             engine_plan(e);
         pthread_barrier_wait(&e->barrier);
+        if (e->rekey_total != 0) { /* a tree widening: then plan again */
+            engine_rekey_slice(w);
+            pthread_barrier_wait(&e->barrier);
+            if (w->id == 0) {
+                int r = engine_rekey_finish(e);
+                if (r != 0)
+                    engine_set_stop(e, r);
+            }
+            continue;
+        }
         engine_rebuild(w);
         if (e->done)
             return NULL;
@@ -787,6 +1167,15 @@ static void engine_release(engine *e)
                 free(e->workers[i].box.states[d]);
             free(e->workers[i].box.states);
             free(e->workers[i].box.n);
+            free(e->workers[i].scratch.cur);
+            free(e->workers[i].scratch.wide);
+            free(e->workers[i].scratch.cur_refs);
+            free(e->workers[i].scratch.refs);
+            free(e->workers[i].scratch.dirty);
+            free(e->workers[i].rk_words);
+            free(e->workers[i].rk_wide);
+            free(e->workers[i].rk_refs);
+            free(e->workers[i].rk_dirty);
         }
     free(e->workers);
     free(e->boxes);
@@ -796,14 +1185,117 @@ static void engine_release(engine *e)
     free(e->view.store);
     free(e->parent);
     free(e->via);
+    free(e->ts.nodes.slots);
+    free(e->ts.nodes.store);
+    free(e->ts_kid);
+    free(e->node_cost);
+    engine_free_old_tree(e);
+    free(e->plan_words);
+    free(e->plan_refs);
     pn_layout_free(e->lay);
     free(e->widths);
     free(e->widen);
 }
 
+/* The set for this run (docs/architecture.md, "The hash set"): the compact
+ * table serves runs that need no state ids afterwards (no graph, tree or
+ * store handed out) on one-word markings, or on the one-word keys of tree
+ * compression, which serves wider markings unless the flat store is to be
+ * handed out. */
+static void engine_choose_store(engine *e)
+{
+    const pn_engine_opts *o = e->o;
+    bool ids = o->keep_parents || o->record_graph || o->keep_states;
+    /* Tree keys name one rank's own nodes: a distributed part keeps whole
+     * markings (they travel between ranks). */
+    e->tree = e->g->words > 1 && !o->keep_states && o->part == NULL &&
+              (o->store == PN_STORE_AUTO || o->store == PN_STORE_TREE);
+    e->compact = pn_engine_compact(o, e->g->words) || (e->tree && !ids);
+}
+
+/* Tree mode: per transition, the new nodes one firing can add (the paths
+ * above the distinct words it writes), summed per trigger list (and over
+ * the free transitions) for engine_state_degree; the most of them. */
+static bool engine_node_costs(engine *e)
+{
+    const pn_prog *g = e->g;
+    uint32_t *seen = calloc(g->words, sizeof *seen);
+    uint64_t *cost = malloc(((size_t)g->n_transitions + 1) * sizeof *cost);
+    if (seen == NULL || cost == NULL ||
+        !engine_renew(&e->node_cost, ((size_t)g->n_places + 1) * sizeof *e->node_cost)) {
+        free(seen);
+        free(cost);
+        return false;
+    }
+    e->nodes_per_succ = 0;
+    for (uint32_t t = 0; t < g->n_transitions; t++) {
+        uint32_t distinct = 0;
+        for (uint32_t k = g->dec_off[t]; k < g->dec_off[t + 1]; k++)
+            if (seen[g->dec[k].word] != t + 1) {
+                seen[g->dec[k].word] = t + 1;
+                distinct++;
+            }
+        for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++)
+            if (seen[g->inc[k].word] != t + 1) {
+                seen[g->inc[k].word] = t + 1;
+                distinct++;
+            }
+        cost[t] = pn_tstore_nodes_per_change(&e->ts, distinct);
+        e->nodes_per_succ = cost[t] > e->nodes_per_succ ? cost[t] : e->nodes_per_succ;
+    }
+    for (uint32_t p = 0; p <= g->n_places; p++) {
+        uint64_t sum = 0;
+        if (p < g->n_places)
+            for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
+                sum += cost[g->trig[k]];
+        else
+            for (uint32_t k = 0; k < g->n_free; k++)
+                sum += cost[g->free_trans[k]];
+        e->node_cost[p] = sum;
+    }
+    free(seen);
+    free(cost);
+    return true;
+}
+
+/* Tree mode, for the current layout (again after a widening): the shape,
+ * the node set's view and the decoding buffers of thread 0 and the
+ * workers. The node set itself is grown by engine_grow_nodes. */
+static bool engine_setup_tree(engine *e)
+{
+    const size_t W = e->g->words, R = 2 * W - 1, batch = PN_EXPAND_BATCH;
+    uint32_t *lvl = malloc(W * sizeof *lvl);
+    /* kid 2 (W - 1), up 2W - 1, round_end up to 33 */
+    bool ok = lvl != NULL && engine_renew(&e->ts_kid, (4 * W + 32) * sizeof *e->ts_kid) &&
+              engine_renew(&e->plan_words, W * sizeof *e->plan_words) &&
+              engine_renew(&e->plan_refs, R * sizeof *e->plan_refs);
+    if (ok) {
+        e->ts.words = (uint32_t)W;
+        e->ts.kid = e->ts_kid;
+        e->ts.up = e->ts_kid + 2 * (W - 1);
+        e->ts.round_end = e->ts_kid + 4 * W - 3;
+        e->ts.depth = pn_tstore_shape((uint32_t)W, e->ts_kid, e->ts_kid + 2 * (W - 1),
+                                      e->ts_kid + 4 * W - 3, lvl);
+        e->ts.nodes.count = &e->node_count;
+        e->ts.nodes.words = 1;
+        e->view.tree = &e->ts;
+        ok = engine_node_costs(e);
+    }
+    free(lvl);
+    for (uint32_t i = 0; ok && i < e->nthreads; i++) {
+        pn_expand_scratch *b = &e->workers[i].scratch;
+        ok = engine_renew(&b->cur, W * sizeof *b->cur) &&
+             engine_renew(&b->wide, batch * W * sizeof *b->wide) &&
+             engine_renew(&b->cur_refs, R * sizeof *b->cur_refs) &&
+             engine_renew(&b->refs, batch * R * sizeof *b->refs) &&
+             engine_renew(&b->dirty, batch * (R - 1) * sizeof *b->dirty);
+    }
+    return ok;
+}
+
 bool pn_engine_compact(const pn_engine_opts *o, uint32_t words)
 {
-    return !o->keep_parents && !o->record_graph && !o->keep_states && !o->full_store &&
+    return !o->keep_parents && !o->record_graph && !o->keep_states && o->store != PN_STORE_FULL &&
            words == 1;
 }
 
@@ -844,7 +1336,7 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
         e->widths == NULL || pn_layout_new(e->cn, e->widths, &e->lay, err) != PN_OK)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory preparing the exploration");
     e->g = &e->lay->prog;
-    e->compact = pn_engine_compact(e->o, e->g->words);
+    engine_choose_store(e);
     e->view.ctable.has_zero = &e->has_zero;
     e->workers = calloc(e->nthreads, sizeof *e->workers);
     if (e->workers == NULL)
@@ -867,8 +1359,11 @@ static pn_status engine_setup(engine *e, const uint8_t *widths, pn_error *err)
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
     uint64_t chunk = ENGINE_HEADROOM_STATES / (T * e->nthreads);
     e->chunk = chunk < 1 ? 1 : chunk > ENGINE_MAX_CHUNK ? ENGINE_MAX_CHUNK : chunk;
+    e->chunk_max = e->chunk;
     e->view.count = &e->count;
-    e->view.words = e->g->words;
+    e->view.words = e->tree ? 1 : e->g->words;
+    if (e->tree && !engine_setup_tree(e))
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the tree store");
     return PN_OK;
 }
 
@@ -878,9 +1373,11 @@ static int engine_seed(engine *e)
     uint64_t *s = e->workers[0].scratch.succ;
     pn_layout_pack(e->lay, e->cn->m0, s); /* initial widths cover m0 */
     uint64_t T = e->g->n_transitions ? e->g->n_transitions : 1;
-    e->degree = engine_state_degree(e->g, s, T);
+    e->degree = engine_state_degree(e, s, T, &e->node_degree);
     e->degree_for = 1; /* level 0: the initial marking */
     int r = engine_grow(e, engine_round_need(e) + 1);
+    if (r == 0)
+        r = engine_grow_nodes(e, engine_round_nodes(e) + 2ULL * e->g->words);
     if (r != 0)
         return r;
     uint64_t h = pn_state_hash(s, e->g->words);
@@ -889,6 +1386,10 @@ static int engine_seed(engine *e)
     if (pt != NULL && pn_part_owner(h, pt->ranks) != pt->rank) {
         e->level_end = 0; /* another rank's: this one starts empty */
         return 0;
+    }
+    if (e->tree) { /* never distributed: tree keys are one rank's own */
+        s[0] = pn_tstore_encode(&e->ts, s, e->workers[0].scratch.refs);
+        h = pn_state_hash(s, e->view.words);
     }
     if (e->compact) {
         pn_ctable_insert(&e->view.ctable, s[0], h);
@@ -921,6 +1422,7 @@ static void engine_collect(const engine *e, pn_engine_result *res)
     res->threads = e->nthreads;
     res->bytes = engine_held_bytes(e);
     res->compact = e->compact;
+    res->tree = e->tree;
 }
 
 /* Builds the CSR graph from the workers' edge buffers (complete runs of

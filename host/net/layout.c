@@ -11,7 +11,8 @@ uint8_t pn_bits_for(uint64_t v)
     return b;
 }
 
-bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places)
+bool pn_layout_widen_to(uint8_t *widths, uint8_t *overflowed, uint32_t n_places,
+                        uint8_t min_bits)
 {
     for (uint32_t p = 0; p < n_places; p++) {
         if (!overflowed[p])
@@ -20,8 +21,15 @@ bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places)
         if (widths[p] >= 64)
             return false;
         widths[p] = widths[p] >= 32 ? 64 : (uint8_t)(widths[p] * 2);
+        if (widths[p] < min_bits)
+            widths[p] = min_bits;
     }
     return true;
+}
+
+bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places)
+{
+    return pn_layout_widen_to(widths, overflowed, n_places, 0);
 }
 
 pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error *err)

@@ -39,6 +39,11 @@ bool pn_layout_pack(const pn_layout *lay, const uint64_t *m, uint64_t *s);
  * doubles its width, up to 64 bits. False when a flagged place is at 64
  * bits already: its count would pass 2^64-1. */
 bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places);
+/* The same, every flagged place then at least min_bits wide: for a store
+ * where width costs little and each widening a pass over every state (the
+ * CPU engine's tree compression). */
+bool pn_layout_widen_to(uint8_t *widths, uint8_t *overflowed, uint32_t n_places,
+                        uint8_t min_bits);
 
 /* Bits needed to hold v (at least 1). */
 uint8_t pn_bits_for(uint64_t v);

@@ -54,13 +54,14 @@ struct pn_lazy {
     uint32_t *arena_trans;     /* parallel to arena; NULL unless keep_trans */
     uint64_t arena_n, arena_cap;
     bool keep_trans;
-    uint64_t *init;            /* one state vector */
+    uint64_t *vec;             /* one state: the initial, then scratch */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
     bool reduces;              /* the space drops successors (space.h) */
     bool proviso;              /* pn_lazy_cycle_proviso was asked for */
     uint32_t probe_per_mille;  /* pn_lazy_probe_reduction; 0: none */
     uint64_t probed, probe_fired, probe_enabled; /* over the first states */
+    uint64_t widenings;
     bool broken;               /* the space widened but the store could not
                                   follow: every expansion fails from then on */
 };
@@ -94,6 +95,8 @@ void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille)
 uint64_t pn_lazy_states(const pn_lazy *z) { return z->count; }
 
 uint64_t pn_lazy_edges(const pn_lazy *z) { return z->arena_n; }
+
+uint64_t pn_lazy_widenings(const pn_lazy *z) { return z->widenings; }
 
 pn_space *pn_lazy_space(pn_lazy *z) { return z->sp; }
 
@@ -222,20 +225,21 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
     uint32_t ow = z->words, nw = pn_space_words(z->sp);
     uint64_t *ns = pn_lazy_fits(z, z->cap * (uint64_t)nw * 8)
                        ? malloc((z->cap + 1) * nw * sizeof *ns) : NULL;
-    uint64_t *init = malloc((size_t)nw * sizeof *init);
-    if (ns == NULL || init == NULL) {
+    uint64_t *vec = malloc((size_t)nw * sizeof *vec);
+    if (ns == NULL || vec == NULL) {
         free(ns);
-        free(init);
+        free(vec);
         z->broken = true;
         return lazy_nomem(err);
     }
     for (uint64_t id = 0; id < z->count; id++)
         pn_space_repack(z->sp, z->store + id * ow, ns + id * nw);
     free(z->store);
-    free(z->init);
+    free(z->vec);
     z->store = ns;
-    z->init = init;
+    z->vec = vec;
     z->words = nw;
+    z->widenings++;
     lazy_rehash(z);
     return PN_OK;
 }
@@ -352,23 +356,20 @@ uint32_t pn_lazy_enabled(pn_lazy *z, uint32_t s)
     return pn_space_enabled(z->sp, pn_lazy_state(z, s), z->trans);
 }
 
-typedef struct lazy_find {
-    const uint64_t *target;
-    uint32_t words, trans;
-} lazy_find;
-
-static void lazy_match(void *ctx, uint32_t trans, const uint64_t *succ)
-{
-    lazy_find *f = ctx;
-    if (f->trans == UINT32_MAX && memcmp(succ, f->target, f->words * sizeof *succ) == 0)
-        f->trans = trans;
-}
-
+/* Every enabled transition, the ones a reducing layer dropped too. One
+ * that overflows a field cannot lead to t, a stored state that fits the
+ * layout, and is passed by: a reduced expansion never fired it, so the
+ * field was never widened for it, and stopping at the overflow
+ * (pn_space_next_all_unreduced does) would miss the transitions after it. */
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t)
 {
-    lazy_find f = {pn_lazy_state(z, t), z->words, UINT32_MAX};
-    pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_match, &f);
-    return f.trans;
+    const uint64_t *from = pn_lazy_state(z, s), *to = pn_lazy_state(z, t);
+    uint32_t n = pn_space_enabled(z->sp, from, z->trans);
+    for (uint32_t k = 0; k < n; k++)
+        if (pn_space_fire(z->sp, from, z->trans[k], z->vec) == 0 &&
+            memcmp(z->vec, to, z->words * sizeof *to) == 0)
+            return z->trans[k];
+    return UINT32_MAX;
 }
 
 /* The initial state becomes state 0. */
@@ -378,16 +379,16 @@ static pn_status lazy_init(pn_lazy *z, pn_error *err)
     z->T = pn_space_transitions(z->sp);
     z->reduces = pn_space_reduces(z->sp);
     z->trans = malloc(((size_t)z->T + 1) * sizeof *z->trans);
-    z->init = malloc((size_t)z->words * sizeof *z->init);
+    z->vec = malloc((size_t)z->words * sizeof *z->vec);
     z->slots = calloc(1024, sizeof *z->slots);
-    if (z->trans == NULL || z->init == NULL || z->slots == NULL)
+    if (z->trans == NULL || z->vec == NULL || z->slots == NULL)
         return lazy_nomem(err);
     z->slot_mask = 1023;
     pn_status st = lazy_grow_store(z, 1024, err);
     if (st != PN_OK)
         return st;
-    pn_space_initial(z->sp, z->init);
-    lazy_insert(z, z->init, pn_space_hash(z->init, z->words));
+    pn_space_initial(z->sp, z->vec);
+    lazy_insert(z, z->vec, pn_space_hash(z->vec, z->words));
     return PN_OK;
 }
 
@@ -430,7 +431,7 @@ void pn_lazy_free(pn_lazy *z)
     free(z->sdeg);
     free(z->arena);
     free(z->arena_trans);
-    free(z->init);
+    free(z->vec);
     free(z->trans);
     free(z);
 }

@@ -37,6 +37,16 @@ typedef struct pn_visitor {
     void *ctx;
 } pn_visitor;
 
+/* The set the states are kept in (docs/architecture.md, "The hash set"). */
+typedef enum pn_store_kind {
+    /* compact for one-word markings, tree for wider ones, the id table
+     * only where the states are handed out by id (keep_states) */
+    PN_STORE_AUTO = 0,
+    PN_STORE_COMPACT, /* compact where a marking is one word, else full */
+    PN_STORE_TREE,    /* tree compression (pn_treestore.h) wherever allowed */
+    PN_STORE_FULL     /* the id table over whole markings, always */
+} pn_store_kind;
+
 typedef struct pn_progress {
     uint64_t states, edges, level, frontier;
     double seconds;
@@ -65,10 +75,12 @@ typedef struct pn_engine_opts {
     const struct pn_topology *topology; /* optional: pin worker i to core i */
     bool record_graph;           /* build the state graph (CTL, Liveness) */
     bool keep_states;            /* hand the packed states to the result */
-    /* Keep every state in the store and the 64-bit id table even where the
-     * compact table (pn_ctable.h: one-word markings, nothing kept by id)
-     * would do: for tests and benchmarks that compare the two. */
-    bool full_store;
+    /* Which set keeps the states: AUTO but for tests and benchmarks that
+     * compare them. Whatever is asked, runs that need ids (keep_parents,
+     * record_graph) never use the compact table (pn_ctable.h: nothing
+     * kept by id), and keep_states (the flat store handed out) never the
+     * tree. */
+    pn_store_kind store;
     /* The examination says on its diag stream, per formula, what decided
      * it before exploring (the linear layer) and how long it took. */
     bool verbose;
@@ -99,6 +111,7 @@ typedef struct pn_engine_result {
     uint32_t threads;
     uint64_t bytes;              /* store + table at the end */
     bool compact;                /* the compact table was used (no ids kept) */
+    bool tree;                   /* markings were tree-compressed (keys stored) */
     double seconds;
     /* With keep_parents: for each state id > 0, the id it was first reached
      * from and the transition fired (a shortest path back to the initial
@@ -124,9 +137,11 @@ pn_status pn_explore(const pn_cnet *cn, const pn_engine_opts *opts,
                      pn_engine_result *res, pn_error *err);
 
 /* Whether a run with these options on states of `words` words uses the
- * compact table (kernels/pn_ctable.h): nothing asked for by id afterwards
- * (no BFS tree, graph or store) and one-word markings. The one rule, for
- * the CPU and the GPU engine. */
+ * compact table (kernels/pn_ctable.h) for the markings themselves: nothing
+ * asked for by id afterwards (no BFS tree, graph or store), one-word
+ * markings, and not --store full. The one rule, for the CPU and the GPU
+ * engine; the CPU engine also keeps the one-word keys of tree-compressed
+ * wider markings there (engine_choose_store). */
 bool pn_engine_compact(const pn_engine_opts *o, uint32_t words);
 
 #ifdef __cplusplus

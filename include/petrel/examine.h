@@ -29,7 +29,7 @@ typedef enum pn_engine_kind {
 } pn_engine_kind;
 
 typedef struct pn_examine_opts {
-    /* threads, topology, progress, keep_parents (traces), full_store; the
+    /* threads, topology, progress, keep_parents (traces), store; the
      * driver sets budget, visitor, record_graph and keep_states itself. */
     pn_engine_opts explore;
     pn_engine_kind engine;

@@ -30,6 +30,8 @@ void pn_lazy_free(pn_lazy *z);
 
 uint64_t pn_lazy_states(const pn_lazy *z);
 uint64_t pn_lazy_edges(const pn_lazy *z);
+/* How many times a firing overflowed a field and the space widened. */
+uint64_t pn_lazy_widenings(const pn_lazy *z);
 pn_space *pn_lazy_space(pn_lazy *z);
 
 /* The successor ids of state s, expanding it on first use (a deadlock has

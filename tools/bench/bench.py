@@ -9,6 +9,7 @@ bytes/state, peak RSS and speedup over 1 thread. Writes a Markdown table
 
   tools/bench/bench.py --instances Referendum-PT-0015 Dekker-PT-020 --threads 1 2
   tools/bench/bench.py --group small --min-states 1000000 --threads 1 2 --repeat 3
+  tools/bench/bench.py --instances Peterson-PT-3 --threads 2 --store full tree
 
 With --ranks, each run goes through `mpirun -np R` (the distributed engine,
 docs/architecture.md "Distributed exploration"; R = 0: the plain process, no
@@ -20,6 +21,7 @@ state:
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -29,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STATS = re.compile(
     r"(?P<states>\d+) states, (?P<edges>\d+) edges, \d+ levels in (?P<secs>[\d.]+) s .*?"
-    r"(?:(?P<table>compact|full) table, )?(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
+    r"(?:(?P<table>compact|tree|full) table, )?(?P<bps>[\d.]+) bytes/state, peak RSS (?P<rss>[\d.]+) MB, (?P<threads>\d+) thread")
 SENT = re.compile(r"MPI rank\(s\): (?P<sent>\d+) bytes of states sent")
 
 
@@ -43,18 +45,20 @@ def read_index(mcc):
     return rows
 
 
-def run_one(args, inst, threads, ranks=0):
+def run_one(args, inst, threads, store, ranks=0):
     mpi = [] if ranks == 0 else ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks)]
     cmd = mpi + [args.petrel, os.path.join(args.mcc, inst), "-e", "StateSpace",
            "--threads", str(threads), "--engine", args.engine, "--timeout", str(args.timeout)]
     if args.memory:
         cmd += ["--memory", args.memory]
-    if args.full_store:
-        cmd += ["--full-store"]
-    t0 = time.time()
+    if store:
+        cmd += ["--store", store]
+    t0, cpu0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60, env=env)
     wall = time.time() - t0
+    # CPU seconds and the machine's load: on a shared machine wall time alone misleads
+    wall = (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - cpu0, os.getloadavg()[0])
     values = {}
     for line in p.stdout.splitlines():
         f = line.split()
@@ -91,8 +95,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="best of N runs")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--memory", default="")
-    ap.add_argument("--full-store", action="store_true",
-                    help="petrel --full-store: the id-indexed store, never the compact table")
+    ap.add_argument("--store", nargs="+", default=[""], choices=["", "compact", "tree", "full"],
+                    help="petrel --store KIND, each in turn (side by side per instance and "
+                         "thread count); default: petrel's own choice")
+    ap.add_argument("--full-store", action="store_true", help="the same as --store full")
     ap.add_argument("--markdown", help="append the result table to this file")
     ap.add_argument("--plot", help="PNG of states/s against threads (needs gnuplot)")
     args = ap.parse_args()
@@ -104,51 +110,56 @@ def main():
                   and args.min_states <= float(r["states"]) <= args.max_states]
     if not insts:
         ap.error("no instances selected")
+    if args.full_store:
+        args.store = ["full"]
 
     rows, failed = [], False
     mpi = args.ranks is not None
     runs = [(th, rk) for th in args.threads for rk in (args.ranks or [0])]
     for inst in insts:
-        base = None
-        for th, rk in runs:
-            best = None
-            for _ in range(args.repeat):
-                values, m, wall, p = run_one(args, inst, th, rk)
-                verdict = check(values, index[inst])
-                if verdict == "WRONG":
-                    failed = True
-                if m and (best is None or float(m["secs"]) < float(best[1]["secs"])):
-                    best = (verdict, m)
-                elif best is None:
-                    best = (verdict, None)
-            verdict, m = best
-            label = f"{th}" if not mpi else f"{th} x {rk} rank(s)" if rk else f"{th}, no mpirun"
-            if m is None:
-                rows.append((inst, label, verdict, None))
-                print(f"{inst:40s} threads={label} {verdict}", flush=True)
-                continue
-            secs = max(float(m["secs"]), 1e-9)
-            sps, eps = int(m["states"]) / secs, int(m["edges"]) / secs
-            base = base or secs if (th, rk) == runs[0] else base
-            speedup = (base / secs) if base else 1.0
-            r = dict(states=int(m["states"]), secs=secs, sps=sps, eps=eps, bps=float(m["bps"]),
-                     rss=float(m["rss"]), speedup=speedup, table=m["table"] or "full",
-                     sent=int(m["sent"]) / max(int(m["states"]), 1))
-            rows.append((inst, label, verdict, r))
-            print(f"{inst:40s} threads={label} {verdict:10s} {secs:8.2f} s {sps/1e6:7.2f} Mstates/s "
-                  f"{eps/1e6:7.2f} Medges/s {r['bps']:6.1f} B/state {r['rss']:8.1f} MB x{speedup:.2f}",
-                  flush=True)
+        for store in args.store:
+            base = None
+            for th, rk in runs:
+                best = None
+                for _ in range(args.repeat):
+                    values, m, wall, p = run_one(args, inst, th, store, rk)
+                    verdict = check(values, index[inst])
+                    if verdict == "WRONG":
+                        failed = True
+                    if m and (best is None or best[1] is None or float(m["secs"]) < float(best[1]["secs"])):
+                        best = (verdict, m, wall)
+                    elif best is None:
+                        best = (verdict, None, wall)
+                verdict, m, (_, user, load) = best
+                label = f"{th}" if not mpi else f"{th} x {rk} rank(s)" if rk else f"{th}, no mpirun"
+                if m is None:
+                    rows.append((inst, label, verdict, None))
+                    print(f"{inst:40s} threads={label} {store or 'auto'} {verdict}", flush=True)
+                    continue
+                secs = max(float(m["secs"]), 1e-9)
+                sps, eps = int(m["states"]) / secs, int(m["edges"]) / secs
+                base = base or secs if (th, rk) == runs[0] else base
+                speedup = (base / secs) if base else 1.0
+                r = dict(states=int(m["states"]), secs=secs, sps=sps, eps=eps, bps=float(m["bps"]),
+                         rss=float(m["rss"]), speedup=speedup, table=m["table"] or "full",
+                         user=user, load=load, sent=int(m["sent"]) / max(int(m["states"]), 1))
+                rows.append((inst, label, verdict, r))
+                print(f"{inst:40s} threads={label} {r['table']:7s} {verdict:10s} {secs:8.2f} s "
+                      f"{sps/1e6:7.2f} Mstates/s {eps/1e6:7.2f} Medges/s {r['bps']:6.1f} B/state "
+                      f"{r['rss']:8.1f} MB x{speedup:.2f} user {user:.1f} s load {load:.1f}",
+                      flush=True)
 
     sent_head, sent_sep = (" sent bytes/state |", "---|") if mpi else ("", "")
-    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | table | bytes/state | peak RSS (MB) | speedup |" + sent_head,
-             "|---|---|---|---|---|---|---|---|---|---|---|" + sent_sep]
+    table = ["| instance | threads | check | states | time (s) | M states/s | M edges/s | table | bytes/state | peak RSS (MB) | speedup | user s | load |" + sent_head,
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|" + sent_sep]
     for inst, th, verdict, r in rows:
         if r is None:
-            table.append(f"| {inst} | {th} | {verdict} | | | | | | | | |" + (" |" if mpi else ""))
+            table.append(f"| {inst} | {th} | {verdict} | | | | | | | | | | |" + (" |" if mpi else ""))
         else:
             sent = f" {r['sent']:.1f} |" if mpi else ""
             table.append(f"| {inst} | {th} | {verdict} | {r['states']} | {r['secs']:.2f} | {r['sps']/1e6:.2f} | "
-                         f"{r['eps']/1e6:.2f} | {r['table']} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} |" + sent)
+                         f"{r['eps']/1e6:.2f} | {r['table']} | {r['bps']:.1f} | {r['rss']:.0f} | {r['speedup']:.2f} | "
+                         f"{r['user']:.1f} | {r['load']:.1f} |" + sent)
     print("\n".join(table))
     if args.markdown:
         with open(args.markdown, "a") as f:

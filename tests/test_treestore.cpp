@@ -1,0 +1,219 @@
+// Tree compression (kernels/pn_treestore.h) on the CPU: the shape, exact
+// round trips, the batched incremental encoding against the plain one, and
+// 4 threads encoding overlapping vectors at once (also under TSan).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+extern "C" {
+#include "pn_treestore.h"
+}
+
+namespace {
+
+// A tree store over vectors of W words with room for `cap` nodes.
+struct Store {
+    std::vector<uint32_t> kid, up, round_end, lvl;
+    std::vector<uint64_t> slots, nodes;
+    uint64_t count = 0;
+    pn_tstore t;
+    Store(uint32_t W, uint64_t cap)
+        : kid(2 * W), up(2 * W), round_end(34), lvl(W), slots(1), nodes(cap)
+    {
+        uint64_t n = 1;
+        while (n < cap * 2)
+            n *= 2;
+        slots.assign(n, 0);
+        t = pn_tstore{};
+        t.words = W;
+        t.kid = kid.data();
+        t.up = up.data();
+        t.round_end = round_end.data();
+        t.depth = pn_tstore_shape(W, kid.data(), up.data(), round_end.data(), lvl.data());
+        t.nodes.slots = slots.data();
+        t.nodes.slot_mask = n - 1;
+        t.nodes.store = nodes.data();
+        t.nodes.count = &count;
+        t.nodes.words = 1;
+    }
+    uint64_t encode(const std::vector<uint64_t> &s)
+    {
+        std::vector<uint32_t> refs(2 * t.words);
+        return pn_tstore_encode(&t, s.data(), refs.data());
+    }
+    std::vector<uint64_t> decode(uint64_t key)
+    {
+        std::vector<uint64_t> s(t.words);
+        std::vector<uint32_t> refs(2 * t.words);
+        pn_tstore_decode(&t, key, refs.data(), s.data());
+        return s;
+    }
+};
+
+// Vectors whose words repeat (as markings' sub-vectors do) and sometimes
+// are zero.
+std::vector<uint64_t> random_vector(std::mt19937_64 &rng, uint32_t W)
+{
+    std::vector<uint64_t> s(W);
+    for (auto &w : s)
+        w = rng() % 4 == 0 ? 0 : rng() % 6;
+    return s;
+}
+
+} // namespace
+
+TEST(TreeStore, ShapeIsABinaryTreeBuiltBottomUp)
+{
+    for (uint32_t W = 2; W <= 100; W++) {
+        SCOPED_TRACE("W " + std::to_string(W));
+        Store st(W, 1);
+        const pn_tstore &t = st.t;
+        uint32_t depth = 0;
+        while ((1u << depth) < W)
+            depth++;
+        EXPECT_EQ(t.depth, depth);
+        std::vector<int> parents(2 * W - 1, 0);
+        for (uint32_t i = 0; i + 1 < W; i++)
+            for (uint32_t c : {t.kid[2 * i], t.kid[2 * i + 1]}) {
+                ASSERT_LT(c, W + i) << "a child after its parent";
+                parents[c]++;
+                EXPECT_EQ(t.up[c], W + i);
+            }
+        for (uint32_t p = 0; p + 1 < 2 * W - 1; p++)
+            EXPECT_EQ(parents[p], 1) << "position " << p;
+        EXPECT_EQ(parents[2 * W - 2], 0) << "the root";
+        EXPECT_EQ(t.round_end[0], W);
+        EXPECT_EQ(t.round_end[t.depth], 2 * W - 1);
+        for (uint32_t r = 1; r <= t.depth; r++) {
+            EXPECT_LT(t.round_end[r - 1], t.round_end[r]);
+            for (uint32_t p = t.round_end[r - 1]; p < t.round_end[r]; p++) // children earlier
+                EXPECT_LT(t.kid[2 * (p - W) + 1], t.round_end[r - 1]);
+        }
+    }
+}
+
+TEST(TreeStore, KeysAreExactAndDecodeBack)
+{
+    std::mt19937_64 rng(8);
+    for (uint32_t W : {2u, 3u, 5u, 8u, 33u}) {
+        SCOPED_TRACE("W " + std::to_string(W));
+        Store st(W, 200000);
+        std::map<std::vector<uint64_t>, uint64_t> key_of;
+        std::set<uint64_t> keys;
+        for (int i = 0; i < 3000; i++) {
+            std::vector<uint64_t> s = random_vector(rng, W);
+            uint64_t k = st.encode(s);
+            auto it = key_of.find(s);
+            if (it != key_of.end()) {
+                ASSERT_EQ(it->second, k) << "one vector, two keys";
+            } else {
+                ASSERT_TRUE(keys.insert(k).second) << "two vectors, one key";
+            }
+            key_of[s] = k;
+            ASSERT_EQ(st.decode(k), s);
+        }
+        if (W >= 5) { // 7^W vectors to draw from
+            EXPECT_GT(key_of.size(), 1500u);
+        }
+        // Shared sub-vectors: far fewer nodes than words stored.
+        EXPECT_LT(st.count, key_of.size() * (2 * W - 2) / 2);
+    }
+}
+
+TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
+{
+    std::mt19937_64 rng(21);
+    for (uint32_t W : {2u, 3u, 7u, 16u, 45u}) {
+        SCOPED_TRACE("W " + std::to_string(W));
+        Store st(W, 400000);
+        const uint32_t R = 2 * W - 1, D = 2 * W - 2;
+        for (int round = 0; round < 200; round++) {
+            std::vector<uint64_t> parent = random_vector(rng, W);
+            std::vector<uint32_t> prefs(R);
+            uint64_t pkey = pn_tstore_encode(&st.t, parent.data(), prefs.data());
+            uint32_t n = 1 + (uint32_t)(rng() % PN_TSTORE_BATCH_MAX);
+            std::vector<uint64_t> succ((size_t)n * W), keys(n);
+            std::vector<uint32_t> refs((size_t)n * R), dirty((size_t)n * D), n_dirty(n);
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t *s = succ.data() + (size_t)i * W;
+                for (uint32_t w = 0; w < W; w++)
+                    s[w] = parent[w];
+                for (uint32_t c = (uint32_t)(rng() % 4); c-- > 0;) // 0 to 3 words change
+                    s[rng() % W] = rng() % 6;
+                n_dirty[i] = pn_tstore_mark(&st.t, parent.data(), prefs.data(), s,
+                                            refs.data() + (size_t)i * R,
+                                            dirty.data() + (size_t)i * D);
+            }
+            pn_tstore_encode_batch(&st.t, n, succ.data(), refs.data(), dirty.data(),
+                                   n_dirty.data(), keys.data());
+            for (uint32_t i = 0; i < n; i++) {
+                std::vector<uint64_t> s(succ.begin() + (size_t)i * W,
+                                        succ.begin() + (size_t)(i + 1) * W);
+                ASSERT_EQ(keys[i], st.encode(s)) << "successor " << i;
+                if (s == parent) {
+                    ASSERT_EQ(keys[i], pkey);
+                }
+            }
+            // Decoding in a batch gives the words and the refs of one at a time.
+            std::vector<uint64_t> back((size_t)n * W);
+            std::vector<uint32_t> brefs((size_t)n * R);
+            pn_tstore_decode_batch(&st.t, n, keys.data(), brefs.data(), back.data());
+            ASSERT_EQ(back, succ);
+            for (uint32_t i = 0; i < n; i++) {
+                std::vector<uint32_t> r1(R);
+                std::vector<uint64_t> s1(W);
+                pn_tstore_decode(&st.t, keys[i], r1.data(), s1.data());
+                for (uint32_t p = 0; p + 1 < R; p++)
+                    ASSERT_EQ(brefs[(size_t)i * R + p], r1[p]);
+            }
+        }
+    }
+}
+
+TEST(TreeStore, OneWordIsItsOwnKey)
+{
+    Store st(1, 1);
+    uint64_t s = 0x1234;
+    uint32_t refs[1];
+    EXPECT_EQ(pn_tstore_encode(&st.t, &s, refs), 0x1234u);
+    uint64_t back = 0;
+    pn_tstore_decode(&st.t, 0x1234, refs, &back);
+    EXPECT_EQ(back, 0x1234u);
+    EXPECT_EQ(st.count, 0u);
+}
+
+TEST(TreeStore, ThreadsEncodingAtOnceAgreeOnEveryKey)
+{
+    // Four threads encode the same 4000 vectors in different orders; every
+    // vector gets one key in all of them, and no node is stored twice.
+    const uint32_t W = 6;
+    std::mt19937_64 rng(99);
+    std::vector<std::vector<uint64_t>> vs;
+    for (int i = 0; i < 4000; i++)
+        vs.push_back(random_vector(rng, W));
+    Store st(W, 100000);
+    std::vector<std::vector<uint64_t>> keys(4, std::vector<uint64_t>(vs.size()));
+    std::vector<std::thread> th;
+    for (uint32_t k = 0; k < 4; k++)
+        th.emplace_back([&, k] {
+            std::vector<uint32_t> refs(2 * W);
+            for (size_t j = 0; j < vs.size(); j++) {
+                size_t i = k % 2 ? vs.size() - 1 - j : (j * 7 + k) % vs.size();
+                keys[k][i] = pn_tstore_encode(&st.t, vs[i].data(), refs.data());
+            }
+        });
+    for (auto &t : th)
+        t.join();
+    for (size_t i = 0; i < vs.size(); i++)
+        for (uint32_t k = 1; k < 4; k++)
+            ASSERT_EQ(keys[k][i], keys[0][i]) << "vector " << i;
+    std::set<uint64_t> distinct(st.nodes.begin(), st.nodes.begin() + (long)st.count);
+    EXPECT_EQ(distinct.size(), st.count) << "a node stored twice";
+    for (size_t i = 0; i < vs.size(); i++)
+        ASSERT_EQ(st.decode(keys[0][i]), vs[i]);
+}
