@@ -23,6 +23,7 @@
 #include "petrel/dist.h"
 #include "test_coloured.h"
 #include "test_files.h"
+#include "test_trace.h"
 
 namespace {
 
@@ -879,4 +880,48 @@ TEST_F(CliMpi, KilledRankEndsWithCannotCompute)
     EXPECT_LT(since() - t_kill, 20.0) << show(r);
     EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
     EXPECT_TRUE(contains(r.err, "rank 1")) << show(r); // mpirun names the dead rank
+}
+
+// --trace prints the witnesses that decide before any exploration (the
+// linear layer's realised firing sequences and random walks, the
+// portfolio's walks) like a BFS trace, mapped back through the structural
+// reductions: each replays on the original net to where its formula's goal
+// holds (ReachabilityDeadlock: a deadlock). On dining3 (README's example)
+// with and without reductions, and on an MCC instance the linear layer
+// answers alone.
+TEST_F(Cli, TraceOfAWitnessFoundBeforeExploring)
+{
+    std::string dining = std::string(PETREL_SOURCE_DIR) + "/models/dining3";
+    for (const char *reduce : {"", " --no-reduce"}) {
+        Run r = run(quote(dining) + " -e ReachabilityDeadlock --trace --memory 1G" + reduce);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_TRUE(contains(r.out, "FORMULA ReachabilityDeadlock TRUE TECHNIQUES LINEAR_EQUATIONS"))
+            << r.out;
+        EXPECT_TRUE(contains(r.err, "petrel: trace ReachabilityDeadlock (3 steps")) << r.err;
+        EXPECT_EQ(cli_traces_replay(dining, "ReachabilityDeadlock", r.err), 1) << r.err;
+    }
+    std::string neo = kMcc + "/NeoElection-PT-2";
+    if (!exists(neo + "/model.pnml"))
+        GTEST_SKIP() << "no " << neo;
+    for (const char *exam : {"ReachabilityFireability", "ReachabilityCardinality"}) {
+        std::string xml = dir + "/verdicts.xml";
+        Run r = run(quote(neo) + " -e " + exam + " --trace --memory 1G --timeout 60 --verdict-xml " +
+                    quote(xml));
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_TRUE(contains(r.out, "STRUCTURAL_REDUCTION")) << r.out;
+        EXPECT_GE(cli_traces_replay(neo, exam, r.err), 4) << r.err;
+        // The verdict file's traces are the printed ones (mapped back too).
+        std::string printed, written, v = slurp(xml);
+        for (size_t at = 0; (at = r.err.find("petrel: trace ", at)) != std::string::npos;) {
+            size_t colon = r.err.find("):", at), eol = r.err.find('\n', at);
+            printed += r.err.substr(colon + 2, eol - colon - 2);
+            at = eol;
+        }
+        for (size_t at = 0; (at = v.find("transition=\"", at)) != std::string::npos;) {
+            at += 12;
+            written += " " + v.substr(at, v.find('"', at) - at);
+        }
+        EXPECT_FALSE(written.empty());
+        EXPECT_EQ(written, printed);
+    }
 }

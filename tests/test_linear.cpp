@@ -28,6 +28,7 @@ extern "C" {
 }
 #include "test_random_net.h"
 #include "test_enum.h"
+#include "test_trace.h"
 
 namespace {
 
@@ -42,7 +43,7 @@ pn_linear_opts lopts()
 
 struct Tally {
     uint32_t items = 0, decided = 0, proofs = 0, witnesses = 0, bounds = 0, wrong = 0;
-    uint32_t deadlocks = 0;
+    uint32_t deadlocks = 0, traces = 0; /* witnesses' paths replayed to their goal */
     uint32_t folds = 0, flows = 0, bounded = 0, constants = 0, siphons = 0;
 };
 
@@ -82,6 +83,23 @@ void check_invariants(const pn_cnet *cn, const std::vector<std::vector<uint64_t>
     lin_inv_free(inv);
 }
 
+// A witness (a realised firing sequence or a random walk's) carries its
+// path, which replays to a marking where the goal holds (root NULL: a
+// deadlock). The semiflows' folds (TOPOLOGICAL: the same value in every
+// reachable marking) need none.
+void witness_path_ok(const pn_cnet *cn, const pn_answer *a, const pn_fml_node *root,
+                     Tally &tally)
+{
+    if (a->techniques == PN_TECH_TOPOLOGICAL)
+        return;
+    bool ok = a->lasso != nullptr && a->lasso_cycle == 0 &&
+              path_reaches_goal(cn, a->lasso, a->lasso_prefix, root);
+    tally.traces += ok;
+    tally.wrong += !ok;
+    EXPECT_TRUE(ok) << "a linear witness's path does not reach its goal (techniques "
+                    << a->techniques << ", path " << (a->lasso != nullptr) << ")";
+}
+
 // ReachabilityDeadlock on the same net: the layer alone.
 void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &states,
                   Tally &tally)
@@ -97,12 +115,15 @@ void one_deadlock(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &s
     ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
     CheckPtr check(c);
     pn_linear_opts lo = lopts();
+    lo.trace = true;
     ASSERT_EQ(pn_linear_decide(cn, c, &lo, &err), PN_OK) << err.msg;
     pn_check_finish(c, nullptr);
     const pn_answer *a = pn_check_answer(c, 0);
     if (a->verdict == PN_VERDICT_UNKNOWN)
         return;
     tally.deadlocks++;
+    if (a->verdict == PN_VERDICT_TRUE)
+        witness_path_ok(cn, a, nullptr, tally);
     tally.siphons += a->techniques == PN_TECH_TOPOLOGICAL && a->verdict == PN_VERDICT_FALSE;
     if (a->verdict != (dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE)) {
         tally.wrong++;
@@ -133,6 +154,7 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
     ASSERT_EQ(pn_check_new(cn, exam, set.get(), 1, &c, &err), PN_OK) << err.msg;
     CheckPtr check(c);
     pn_linear_opts lo = lopts();
+    lo.trace = true;
     ASSERT_EQ(pn_linear_decide(cn, c, &lo, &err), PN_OK) << err.msg;
     pn_check_finish(c, nullptr);
     for (uint32_t i = 0; i < set->n; i++) {
@@ -160,16 +182,19 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
         bool neg = r->kind == PN_FML_NOT;
         bool ef = pn_fml_reach_shape(neg ? r->kids[0] : r, nullptr) == PN_FML_REACH_EF;
         bool target = (a->verdict == PN_VERDICT_TRUE) != neg;
-        if (target == ef)
+        if (target == ef) {
             tally.witnesses++; /* a marking with phi (EF) or without it (AG) */
-        else
+            witness_path_ok(cn, a, r, tally);
+        } else {
             tally.proofs++;
+        }
     }
     // The whole examination: the layer, then the exploration it shortens.
     pn_examine_opts o;
     memset(&o, 0, sizeof o);
     o.explore.threads = 1;
     o.engine = PN_ENGINE_CPU;
+    o.explore.keep_parents = tally.items % 8 == 0; /* half: traces, replayed */
     pn_report *report = nullptr;
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &report, &err), PN_OK) << err.msg;
     const pn_check *c2 = report->check;
@@ -177,6 +202,10 @@ void one_random(std::mt19937_64 &rng, Tally &tally)
         const pn_answer *a = pn_check_answer(c2, i);
         pn_answer want = truth(set->props[i].root, cn, states);
         EXPECT_NE(a->verdict, PN_VERDICT_UNKNOWN);
+        if (!trace_replays(cn, report, set.get(), i)) {
+            tally.wrong++;
+            ADD_FAILURE() << "examine: formula " << i << ": the trace does not replay";
+        }
         if (!agrees(*a, want)) {
             tally.wrong++;
             ADD_FAILURE() << "examine: formula " << i << ": got " << a->verdict << "/" << a->value
@@ -205,6 +234,7 @@ TEST(Linear, RandomNetsAgreeWithEnumeration)
     EXPECT_GE(t.witnesses, 500u);
     EXPECT_GE(t.bounds, 300u);
     EXPECT_GE(t.deadlocks, 300u);
+    EXPECT_GE(t.traces, 500u);
     EXPECT_GE(t.folds, 500u);
     EXPECT_GE(t.siphons, 40u);
     EXPECT_GE(t.flows, 1000u);

@@ -25,6 +25,7 @@
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "test_enum.h"
+#include "test_trace.h"
 
 namespace {
 
@@ -188,41 +189,6 @@ bool expansion_replays(std::mt19937_64 &rng, const pn_cnet *orig, const pn_reduc
     return ok;
 }
 
-// Answer i's trace (a reachability witness, or an LTL lasso) mapped onto
-// the original cn (pn_report_trace) replays there: a witness ends where
-// the formula's phi holds (E F phi) or fails (A G phi), a lasso's prefix
-// and then its cycle twice fire. True when there is nothing to check.
-bool trace_replays(const pn_cnet *cn, const pn_report *rep, const pn_fml_set *set, uint32_t i)
-{
-    const pn_answer *a = pn_check_answer(rep->check, i);
-    pn_error err;
-    pn_error_clear(&err);
-    std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
-    uint32_t *seq = nullptr, *path = nullptr;
-    uint64_t n = 0, len = 0;
-    bool ok = true;
-    if (a->lasso != nullptr) {
-        uint64_t all = a->lasso_prefix + a->lasso_cycle;
-        std::vector<uint32_t> twice(a->lasso, a->lasso + all);
-        twice.insert(twice.end(), a->lasso + a->lasso_prefix, a->lasso + all);
-        ok = pn_report_trace(rep, twice.data(), twice.size(), &seq, &n, &err) == PN_OK &&
-             replay(cn, m, seq, n);
-    } else if (a->has_witness && pn_engine_trace(&rep->result, a->witness, &path, &len)) {
-        ok = pn_report_trace(rep, path, len, &seq, &n, &err) == PN_OK && replay(cn, m, seq, n);
-        const pn_fml_node *root = set != nullptr ? set->props[i].root : nullptr, *phi = nullptr;
-        while (root != nullptr && root->kind == PN_FML_NOT)
-            root = root->kids[0];
-        pn_fml_reach shape = root != nullptr ? pn_fml_reach_shape(root, &phi) : PN_FML_REACH_NONE;
-        if (ok && set == nullptr)
-            ok = replay(cn, m, std::vector<uint32_t>{UINT32_MAX}.data(), 1);
-        else if (ok && shape != PN_FML_REACH_NONE)
-            ok = pn_fml_eval_state(phi, cn, m.data()) == (shape == PN_FML_REACH_EF);
-    }
-    free(seq);
-    free(path);
-    return ok;
-}
-
 pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_F, phi)); }
 
 struct Tally {
@@ -321,7 +287,9 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
             t.wrong++;
             ADD_FAILURE() << "formula " << i << ": the witness does not replay on the original";
         }
-        t.traced += pn_check_answer(report->check, i)->has_witness && report->reduced != nullptr;
+        t.traced += (pn_check_answer(report->check, i)->has_witness ||
+                     pn_check_answer(report->check, i)->lasso != nullptr) &&
+                    report->reduced != nullptr;
     }
     pn_report_free(report);
 }
@@ -757,47 +725,6 @@ std::map<std::string, std::string> cli_answers(const std::string &args, std::str
     return out;
 }
 
-// Every "petrel: trace" line of out replays on the model's original net
-// (a lasso: its prefix, then its cycle twice); their count.
-int cli_traces_replay(const std::string &model, const std::string &out)
-{
-    pn_error err;
-    pn_error_clear(&err);
-    pn_net *raw = nullptr;
-    EXPECT_EQ(pn_pnml_read_file(model.c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
-    NetPtr net(raw);
-    pn_cnet *c = nullptr;
-    EXPECT_EQ(pn_cnet_compile(raw, &c, &err), PN_OK) << err.msg;
-    CnetPtr cn(c);
-    int n = 0;
-    size_t at = 0;
-    while ((at = out.find("petrel: trace ", at)) != std::string::npos) {
-        size_t eol = out.find('\n', at), colon = out.find("): ", at);
-        std::string steps = out.substr(colon + 3, eol - colon - 3), tok;
-        std::vector<uint32_t> prefix, cycle;
-        bool in_cycle = false;
-        for (size_t i = 0, j; i < steps.size(); i = j + 1) {
-            j = steps.find(' ', i);
-            j = j == std::string::npos ? steps.size() : j;
-            tok = steps.substr(i, j - i);
-            if (tok == "[" || tok == "]" || tok.empty()) {
-                in_cycle |= tok == "[";
-                continue;
-            }
-            int64_t t = tok == "(deadlock)" ? UINT32_MAX : pn_net_find_transition(raw, tok.c_str());
-            EXPECT_GE(t, 0) << tok;
-            (in_cycle ? cycle : prefix).push_back((uint32_t)t);
-        }
-        prefix.insert(prefix.end(), cycle.begin(), cycle.end());
-        prefix.insert(prefix.end(), cycle.begin(), cycle.end());
-        std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
-        EXPECT_TRUE(replay(cn.get(), m, prefix.data(), prefix.size())) << out.substr(at, eol - at);
-        n++;
-        at = eol;
-    }
-    return n;
-}
-
 } // namespace
 
 // --write-reduced on an MCC model, read back: the same answers; the
@@ -843,7 +770,7 @@ TEST(Reduce, CliWrittenNetGivesTheSameAnswers)
             auto c = cli_answers(std::string("-e ") + exam + " --timeout 60 --trace " + src,
                                  &traced, true);
             EXPECT_NE(traced.find("STRUCTURAL_REDUCTION"), std::string::npos);
-            traces += cli_traces_replay(src + "/model.pnml", traced);
+            traces += cli_traces_replay(src, exam, traced);
             for (const auto &kv : c) { // what both decided agrees
                 bool both = a.count(kv.first) && a[kv.first] != "CANNOT_COMPUTE" &&
                             kv.second != "CANNOT_COMPUTE";

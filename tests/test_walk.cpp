@@ -17,6 +17,7 @@
 #include "petrel/formula.h"
 #include "petrel/walk.h"
 #include "test_enum.h"
+#include "test_trace.h"
 
 namespace {
 
@@ -69,12 +70,19 @@ TEST(Walk, FindsDeepDeadlockAndWitness)
     ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 2, &c, &err), PN_OK);
     CheckPtr dead(c);
     pn_walk_opts o = walk_opts(2, 4, 100000);
+    o.trace = true; // the winning walk's prefix: at least N steps to the deadlock
     uint32_t decided = 0;
     ASSERT_EQ(pn_walk_decide(cn, c, &o, &decided, &err), PN_OK) << err.msg;
     pn_check_finish(c, nullptr);
     EXPECT_EQ(decided, 1u);
-    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_TRUE);
-    EXPECT_EQ(pn_check_answer(c, 0)->techniques, (uint32_t)PN_TECH_RANDOM_WALK);
+    const pn_answer *a = pn_check_answer(c, 0);
+    EXPECT_EQ(a->verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(a->techniques, (uint32_t)PN_TECH_RANDOM_WALK);
+    ASSERT_NE(a->lasso, nullptr);
+    EXPECT_EQ(a->lasso_cycle, 0u);
+    EXPECT_GE(a->lasso_prefix, (uint64_t)N);
+    EXPECT_TRUE(path_reaches_goal(cn, a->lasso, a->lasso_prefix, nullptr));
+    o.trace = false;
 
     // EF pN >= 1 (TRUE), AG pN < 1 (FALSE), AG at most one token (TRUE: no
     // witness exists, so the walks must leave it open), and the bound of pN
@@ -96,6 +104,8 @@ TEST(Walk, FindsDeepDeadlockAndWitness)
     EXPECT_EQ(pn_check_answer(c, 3)->value, 1u);
     EXPECT_EQ(pn_check_answer(c, 3)->techniques,
               (uint32_t)(PN_TECH_LINEAR_EQUATIONS | PN_TECH_RANDOM_WALK));
+    for (uint32_t i = 0; i < 4; i++) // without --trace the walks keep no paths
+        EXPECT_EQ(pn_check_answer(c, i)->lasso, nullptr);
 }
 
 // A walk of 10 steps cannot reach a deadlock 300 steps deep.
@@ -119,7 +129,25 @@ namespace {
 
 struct WalkTally {
     uint32_t nets = 0, items = 0, decided = 0, bounds = 0, deadlocks = 0, wrong = 0;
+    uint32_t traces = 0; /* witnesses' paths replayed to their goal */
 };
+
+// With traces, every walk witness of a reach answer carries the walk's
+// prefix, which replays to a marking where the goal holds (root NULL: a
+// deadlock); without, none.
+void walk_trace_ok(const pn_cnet *cn, const pn_answer *a, const pn_fml_node *root, bool traced,
+                   WalkTally &t)
+{
+    if (!traced) {
+        EXPECT_EQ(a->lasso, nullptr);
+        return;
+    }
+    bool ok = a->lasso != nullptr && a->lasso_cycle == 0 &&
+              path_reaches_goal(cn, a->lasso, a->lasso_prefix, root);
+    t.traces += ok;
+    t.wrong += !ok;
+    EXPECT_TRUE(ok) << "a walk's witness path does not reach its goal";
+}
 
 // The true bound of root (a PLACE_BOUND) over states.
 uint64_t true_bound(const pn_fml_node *root, const std::vector<std::vector<uint64_t>> &states)
@@ -160,6 +188,7 @@ void walk_random(std::mt19937_64 &rng, WalkTally &t)
     }
     pn_walk_opts o = walk_opts(threads, 8, 1 + rng() % 40);
     o.seed = rng();
+    o.trace = t.nets % 2 == 0;
     ASSERT_EQ(pn_walk_decide(cn, c, &o, nullptr, &err), PN_OK) << err.msg;
     pn_check_finish(c, nullptr);
     for (uint32_t i = 0; i < set->n; i++) {
@@ -171,6 +200,8 @@ void walk_random(std::mt19937_64 &rng, WalkTally &t)
         t.decided++;
         t.bounds += kind == 2;
         EXPECT_TRUE(a->techniques & PN_TECH_RANDOM_WALK);
+        if (kind != 2)
+            walk_trace_ok(cn, a, set->props[i].root, o.trace, t);
         bool bad = !agrees(*a, want) || (kind == 2 && a->value != limit[i]);
         if (bad) {
             t.wrong++;
@@ -189,11 +220,13 @@ void walk_random(std::mt19937_64 &rng, WalkTally &t)
     ASSERT_EQ(pn_check_new(cn, PN_EXAM_REACH_DEADLOCK, nullptr, 1, &c, &err), PN_OK);
     CheckPtr dc(c);
     pn_walk_opts od = walk_opts(1, 8, 30);
+    od.trace = true;
     ASSERT_EQ(pn_walk_decide(cn, c, &od, nullptr, &err), PN_OK);
     pn_check_finish(c, nullptr);
     pn_verdict v = pn_check_answer(c, 0)->verdict;
     if (v != PN_VERDICT_UNKNOWN) {
         t.deadlocks++;
+        walk_trace_ok(cn, pn_check_answer(c, 0), nullptr, true, t);
         EXPECT_TRUE(dead);
         t.wrong += !dead || v != PN_VERDICT_TRUE;
     }
@@ -213,6 +246,8 @@ TEST(Walk, RandomNetsAgreeWithEnumeration)
     EXPECT_GE(t.decided, t.items / 4) << t.decided << " of " << t.items;
     EXPECT_GE(t.bounds, 300u);
     EXPECT_GE(t.deadlocks, 200u);
-    std::printf("walk: %u nets, %u items, %u decided (%u bounds), %u deadlocks found\n", t.nets,
-                t.items, t.decided, t.bounds, t.deadlocks);
+    EXPECT_GE(t.traces, 1000u);
+    std::printf("walk: %u nets, %u items, %u decided (%u bounds), %u deadlocks found, %u traces "
+                "replayed\n",
+                t.nets, t.items, t.decided, t.bounds, t.deadlocks, t.traces);
 }

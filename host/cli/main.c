@@ -181,28 +181,17 @@ static void cli_print_steps(const cli_run *r, const pn_report *rep, const uint32
                             uint64_t n, uint64_t cycle)
 {
     uint32_t *full = NULL;
-    uint64_t len = 0;
+    uint64_t len = 0, at = 0;
     pn_error err = {0};
-    pn_status st = pn_report_trace(rep, trans, cycle < n ? cycle : n, &full, &len, &err);
-    uint32_t *tail = NULL;
-    uint64_t tail_len = 0;
-    if (st == PN_OK && cycle < n)
-        st = pn_report_trace(rep, trans + cycle, n - cycle, &tail, &tail_len, &err);
-    if (st != PN_OK) {
+    if (pn_report_lasso(rep, trans, n, cycle, &full, &len, &at, &err) != PN_OK) {
         fprintf(stderr, " (%s)\n", err.msg);
-        free(full);
         return;
     }
-    for (int part = 0; part < 2; part++) {
-        const uint32_t *t = part == 0 ? full : tail;
-        uint64_t m = part == 0 ? len : tail_len;
-        fputs(part == 1 && tail != NULL ? " [" : "", stderr);
-        for (uint64_t k = 0; k < m; k++)
-            fprintf(stderr, " %s", t[k] == UINT32_MAX ? "(deadlock)" : r->net->trans_id[t[k]]);
-    }
-    fputs(tail != NULL ? " ]\n" : "\n", stderr);
+    for (uint64_t k = 0; k < len; k++)
+        fprintf(stderr, "%s %s", k == at ? " [" : "",
+                full[k] == UINT32_MAX ? "(deadlock)" : r->net->trans_id[full[k]]);
+    fputs(at < len ? " ]\n" : "\n", stderr);
     free(full);
-    free(tail);
 }
 
 /* An LTL counterexample or a CTL path: the prefix, then the cycle in
@@ -297,11 +286,10 @@ static void cli_print_report(const cli_run *r, const pn_report *rep)
         return;
     }
     cli_print_answers(r, rep->check, res);
-    if (res->states > 0) {
-        if (r->o.trace)
-            cli_print_traces(r, rep);
+    if (r->o.trace) /* a walk's or the linear layer's witness needs no exploration */
+        cli_print_traces(r, rep);
+    if (res->states > 0)
         cli_print_stats(r, res);
-    }
 }
 
 /* The examinations whose exploration runs on every rank of an MPI job

@@ -68,9 +68,17 @@ static bool cli_verdict_answer(pn_verdicts *v, const char *exam, const pn_net *n
                                 a->verdict == PN_VERDICT_UNKNOWN ? NULL : tech, NULL);
     if (i < 0)
         return false;
-    if (a->lasso != NULL)
-        return cli_verdict_trace(v, (uint32_t)i, net, a->lasso, a->lasso_prefix + a->lasso_cycle,
-                                 a->lasso_prefix);
+    if (a->lasso != NULL) { /* on the original net's transitions */
+        uint32_t *full = NULL;
+        uint64_t len = 0, at = 0;
+        pn_error err = {0};
+        if (pn_report_lasso(rep, a->lasso, a->lasso_prefix + a->lasso_cycle, a->lasso_prefix,
+                            &full, &len, &at, &err) != PN_OK)
+            return err.code != PN_ERR_NOMEM; /* too long: no trace */
+        bool ok = cli_verdict_trace(v, (uint32_t)i, net, full, len, at);
+        free(full);
+        return ok;
+    }
     uint32_t *path = NULL;
     uint64_t len = 0;
     if (!a->has_witness || rep->reduced != NULL || !pn_engine_trace(&rep->result, a->witness, &path, &len))

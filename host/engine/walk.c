@@ -6,13 +6,16 @@
  * reproducible), restarts after max_steps or at a deadlock, and tests every
  * open goal on every marking it meets. Workers only raise per-goal flags
  * and maxima (atomics); the answers are written into the check after they
- * have joined, by the calling thread. */
+ * have joined, by the calling thread. With o->trace each worker records
+ * its current walk's transitions, and the one that finds a reach goal
+ * first keeps a copy of that prefix as the answer's trace. */
 #include "petrel/walk.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fire_seq.h"
 #include "formula/sformula.h"
 #include "petrel/gpu.h"
 #include "petrel/space.h"
@@ -40,6 +43,8 @@ typedef struct walk_shared {
     uint8_t *found;         /* per goal, atomic */
     uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
     uint32_t open;          /* atomic: goals not found yet */
+    uint32_t **paths;       /* o->trace: per reach goal, its finder's prefix */
+    uint64_t *path_len;
 } walk_shared;
 
 typedef struct walk_worker {
@@ -49,15 +54,24 @@ typedef struct walk_worker {
     pn_space_atoms *atoms;
     uint64_t *s, *next, *letter, *marking;
     uint32_t *enabled;
+    pn_fire_seq fired;      /* o->trace: this walk's transitions so far */
     uint64_t rng;
     pn_status st;
     pn_error err;
 } walk_worker;
 
-static void walk_found(walk_shared *sh, uint32_t k)
+/* Only the worker whose exchange wins writes goal k's path: read after
+ * the join. */
+static void walk_found(walk_worker *w, uint32_t k)
 {
-    if (__atomic_exchange_n(&sh->found[k], 1, __ATOMIC_ACQ_REL) == 0)
-        __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
+    walk_shared *sh = w->sh;
+    if (__atomic_exchange_n(&sh->found[k], 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    if (sh->paths != NULL && sh->goals[k].kind != PN_TARGET_BOUND) {
+        sh->paths[k] = pn_fire_seq_copy(&w->fired);
+        sh->path_len[k] = w->fired.n;
+    }
+    __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
 }
 
 static uint64_t walk_sum(const walk_goal *g, const uint64_t *m)
@@ -84,7 +98,7 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
         if (g->kind != PN_TARGET_BOUND) {
             bool holds = (w->letter[k / 64] >> (k % 64)) & 1;
             if (holds == (g->kind == PN_TARGET_EF))
-                walk_found(sh, k);
+                walk_found(w, k);
             continue;
         }
         if (!marked)
@@ -93,7 +107,7 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
         uint64_t sum = walk_sum(g, w->marking);
         pn_atomic_max_u64(&sh->max[k], sum);
         if (sum >= g->limit)
-            walk_found(sh, k);
+            walk_found(w, k);
     }
 }
 
@@ -119,6 +133,7 @@ static bool walk_stop(const walk_worker *w)
 static bool walk_once(walk_worker *w, uint64_t max_steps)
 {
     pn_space_initial(w->sp, w->s);
+    pn_fire_seq_restart(&w->fired);
     for (uint64_t step = 0;; step++) {
         uint32_t n = pn_space_enabled(w->sp, w->s, w->enabled);
         walk_visit(w, n);
@@ -135,6 +150,8 @@ static bool walk_once(walk_worker *w, uint64_t max_steps)
                 w->st = walk_buffers(w);
             return w->st == PN_OK;
         }
+        if (w->sh->paths != NULL)
+            pn_fire_seq_push(&w->fired, t);
         uint64_t *tmp = w->s;
         w->s = w->next;
         w->next = tmp;
@@ -179,6 +196,7 @@ static void walk_worker_free(walk_worker *w)
     free(w->letter);
     free(w->marking);
     free(w->enabled);
+    pn_fire_seq_free(&w->fired);
 }
 
 /* The open answers a walk can decide: reach targets (atoms first), then
@@ -205,7 +223,7 @@ static void walk_collect(walk_shared *sh, const pn_check *c)
 }
 
 /* Writes what was found into c; returns how many answers it decided. */
-static uint32_t walk_apply(const walk_shared *sh, pn_check *c, FILE *verbose)
+static uint32_t walk_apply(walk_shared *sh, pn_check *c, FILE *verbose)
 {
     uint32_t n = 0;
     for (uint32_t k = 0; k < sh->n_goals; k++) {
@@ -219,6 +237,10 @@ static uint32_t walk_apply(const walk_shared *sh, pn_check *c, FILE *verbose)
                                  g->techniques | PN_TECH_RANDOM_WALK);
         } else {
             pn_check_decide_target(c, g->answer, g->kind == PN_TARGET_EF, PN_TECH_RANDOM_WALK);
+            if (sh->paths != NULL && sh->paths[k] != NULL) {
+                pn_check_set_path(c, g->answer, sh->paths[k], sh->path_len[k]);
+                sh->paths[k] = NULL; /* the check owns it */
+            }
         }
         n++;
         if (verbose != NULL)
@@ -316,13 +338,19 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     sh.atoms = calloc(n, sizeof *sh.atoms);
     sh.found = calloc(n, 1);
     sh.max = calloc(n, sizeof *sh.max);
-    pn_status st = sh.goals && sh.atoms && sh.found && sh.max
+    if (o->trace) {
+        sh.paths = calloc(n, sizeof *sh.paths);
+        sh.path_len = calloc(n, sizeof *sh.path_len);
+    }
+    bool traced = !o->trace || (sh.paths != NULL && sh.path_len != NULL);
+    pn_status st = sh.goals && sh.atoms && sh.found && sh.max && traced
                        ? PN_OK
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
     if (st == PN_OK)
         walk_collect(&sh, c);
     sh.open = sh.n_goals;
-    if (st == PN_OK && sh.n_goals > 0 && !(o->gpu && walk_on_gpu(&sh, o->verbose)))
+    /* The GPU walks keep no paths: with traces the CPU walks. */
+    if (st == PN_OK && sh.n_goals > 0 && !(o->gpu && !o->trace && walk_on_gpu(&sh, o->verbose)))
         st = walk_run(&sh, o->threads ? o->threads : 1, err);
     uint32_t k = st == PN_OK ? walk_apply(&sh, c, o->verbose) : 0;
     if (decided != NULL)
@@ -331,5 +359,9 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     free(sh.atoms);
     free(sh.found);
     free(sh.max);
+    for (uint32_t g = 0; sh.paths != NULL && g < n; g++)
+        free(sh.paths[g]); /* those walk_apply did not hand over */
+    free(sh.paths);
+    free(sh.path_len);
     return st;
 }

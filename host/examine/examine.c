@@ -455,7 +455,8 @@ static void portfolio_mark(portfolio *p, step_kind step)
 static void step_linear(portfolio *p, double share)
 {
     pn_budget b = pn_budget_share(p->budget, share);
-    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL};
+    pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL,
+                         .trace = p->o->keep_parents};
     pn_error e = {0};
     if (pn_linear_decide(p->cn, p->c, &lo, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: linear layer: %s\n", e.msg);
@@ -466,7 +467,8 @@ static void step_walk(portfolio *p, double share)
     pn_budget b = pn_budget_share(p->budget, share);
     pn_walk_opts wo = {.budget = &b, .threads = p->o->threads,
                        .verbose = p->o->verbose ? p->diag : NULL,
-                       .gpu = p->kind != PN_ENGINE_CPU};
+                       .gpu = p->kind != PN_ENGINE_CPU,
+                       .trace = p->o->keep_parents};
     pn_error e = {0};
     if (pn_walk_decide(p->cn, p->c, &wo, NULL, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: random walks: %s\n", e.msg);
@@ -891,16 +893,95 @@ void pn_report_free(pn_report *r)
     free(r);
 }
 
+#define REPORT_DEADLOCK_STEPS (1u << 16)
+
+/* Extends *seq (n steps of cn from m0) by cn's enabled transitions, the
+ * lowest first, up to a deadlock (see pn_report_trace); unchanged when none
+ * is met within REPORT_DEADLOCK_STEPS or a step does not fire. */
+static pn_status report_to_deadlock(const pn_cnet *cn, uint32_t **seq, uint64_t *n,
+                                    pn_error *err)
+{
+    uint32_t P = cn->n_places;
+    uint64_t *m = malloc(((size_t)P + 1) * sizeof *m), *next = malloc(((size_t)P + 1) * sizeof *next);
+    uint32_t *more = malloc(((size_t)REPORT_DEADLOCK_STEPS + 1) * sizeof *more);
+    pn_status st = m != NULL && next != NULL && more != NULL
+                       ? PN_OK
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory completing a trace");
+    bool fires = st == PN_OK;
+    if (fires)
+        memcpy(m, cn->m0, (size_t)P * sizeof *m);
+    for (uint64_t i = 0; fires && i < *n; i++) {
+        fires = pn_cnet_enabled(cn, m, (*seq)[i]) && pn_cnet_fire(cn, m, (*seq)[i], next);
+        memcpy(m, next, (size_t)P * sizeof *m);
+    }
+    uint32_t k = 0, t = 0;
+    while (fires && k < REPORT_DEADLOCK_STEPS) {
+        for (t = 0; t < cn->n_transitions && !pn_cnet_enabled(cn, m, t); t++)
+            ;
+        if (t == cn->n_transitions || !pn_cnet_fire(cn, m, t, next))
+            break;
+        memcpy(m, next, (size_t)P * sizeof *m);
+        more[k++] = t;
+    }
+    uint32_t *grown = NULL;
+    if (fires && k > 0 && t == cn->n_transitions &&
+        (grown = realloc(*seq, (*n + k + 1) * sizeof *grown)) != NULL) {
+        memcpy(grown + *n, more, (size_t)k * sizeof *grown);
+        *seq = grown;
+        *n += k;
+    }
+    free(m);
+    free(next);
+    free(more);
+    return st;
+}
+
 pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
                           uint64_t *n_out, pn_error *err)
 {
-    if (r->reduced != NULL)
-        return pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
+    if (r->reduced != NULL) {
+        pn_status st = pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
+        if (st == PN_OK && r->exam == PN_EXAM_REACH_DEADLOCK && r->original != NULL)
+            st = report_to_deadlock(r->original, out, n_out, err);
+        if (st != PN_OK) {
+            free(*out);
+            *out = NULL;
+        }
+        return st;
+    }
     *n_out = n;
     *out = malloc((n + 1) * sizeof **out);
     if (*out == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     memcpy(*out, trans, n * sizeof **out);
+    return PN_OK;
+}
+
+pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n, uint64_t cycle,
+                          uint32_t **out, uint64_t *n_out, uint64_t *cycle_out, pn_error *err)
+{
+    cycle = cycle < n ? cycle : n;
+    uint32_t *tail = NULL;
+    uint64_t tail_len = 0;
+    pn_status st = pn_report_trace(r, trans, cycle, out, cycle_out, err);
+    if (st == PN_OK && cycle < n)
+        st = pn_report_trace(r, trans + cycle, n - cycle, &tail, &tail_len, err);
+    uint32_t *all = st == PN_OK && tail_len > 0
+                        ? realloc(*out, (*cycle_out + tail_len + 1) * sizeof *all)
+                        : *out;
+    if (st == PN_OK && all == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    if (st != PN_OK) {
+        free(*out);
+        free(tail);
+        *out = NULL;
+        return st;
+    }
+    if (tail_len > 0)
+        memcpy(all + *cycle_out, tail, tail_len * sizeof *all);
+    free(tail);
+    *out = all;
+    *n_out = *cycle_out + tail_len;
     return PN_OK;
 }
 
@@ -1049,6 +1130,7 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     if (r == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     r->exam = exam;
+    r->original = cn;
     pn_status st = examine_run(cn, exam, set, opts, budget, r, err);
     if (st != PN_OK) {
         pn_report_free(r);

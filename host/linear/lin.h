@@ -11,6 +11,7 @@
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
+#include "engine/fire_seq.h"
 
 /* Coefficients and constants the LP may hold: integers a double represents
  * exactly (GLPK reads doubles; glp_exact turns them into rationals). */
@@ -121,14 +122,18 @@ uint64_t lin_inv_bound(const lin_inv *inv, const uint32_t *places, uint32_t n);
 typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);
 /* Fires transitions from m0, each at most round(x[t]) times, while one is
  * enabled; tries walks (the first in order, then random choices), max_steps
- * steps in all, until deadline; *stopped when visit stopped one. */
+ * steps in all, until deadline; *stopped when visit stopped one. fired
+ * (NULL: none kept): the current walk's transitions, so once *stopped the
+ * firing sequence from m0 to the marking visit stopped on. */
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
                         double deadline, /* CLOCK_MONOTONIC seconds */
-                        lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
+                        lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
+                        pn_error *err);
 
 /* A uniform random walk from m0 (no solution to follow): tries restarts,
- * max_steps steps in all, until deadline. */
+ * max_steps steps in all, until deadline; fired as above. */
 pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
-                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err);
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
+                          pn_error *err);
 
 #endif

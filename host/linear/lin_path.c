@@ -16,7 +16,23 @@ typedef struct path_buf {
     uint64_t *m, *next, *left;
     uint32_t *live;
     double deadline;        /* CLOCK_MONOTONIC seconds */
+    pn_fire_seq *fired;     /* NULL, or the current walk's transitions */
 } path_buf;
+
+static void path_restart(path_buf *b, const pn_cnet *cn)
+{
+    memcpy(b->m, cn->m0, (size_t)cn->n_places * sizeof *b->m);
+    if (b->fired != NULL)
+        pn_fire_seq_restart(b->fired);
+}
+
+/* b->m becomes b->next, reached by firing t. */
+static void path_step(path_buf *b, const pn_cnet *cn, uint32_t t)
+{
+    memcpy(b->m, b->next, (size_t)cn->n_places * sizeof *b->m);
+    if (b->fired != NULL)
+        pn_fire_seq_push(b->fired, t);
+}
 
 static bool path_late(const path_buf *b)
 {
@@ -28,8 +44,8 @@ static bool path_late(const path_buf *b)
 static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, path_buf *b,
                      uint64_t *seed, bool random, lin_path_visit visit, void *ctx)
 {
-    uint32_t P = cn->n_places, T = cn->n_transitions;
-    memcpy(b->m, cn->m0, (size_t)P * sizeof *b->m);
+    uint32_t T = cn->n_transitions;
+    path_restart(b, cn);
     uint32_t n_live = 0;
     for (uint32_t t = 0; t < T; t++) {
         double v = x != NULL && x[t] > 0 ? floor(x[t] + 0.5) : 0;
@@ -51,7 +67,7 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
         uint32_t t = b->live[k];
         if (!pn_cnet_fire(cn, b->m, t, b->next))
             return false;
-        memcpy(b->m, b->next, (size_t)P * sizeof *b->m);
+        path_step(b, cn, t);
         if (--b->left[t] == 0)
             b->live[k] = b->live[--n_live];
         else if (!random && k + 1 < n_live) { /* rotate: let the others go first */
@@ -66,11 +82,10 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
 
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
                         double deadline, lin_path_visit visit, void *ctx, bool *stopped,
-                        pn_error *err)
+                        pn_fire_seq *fired, pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    path_buf b;
-    b.deadline = deadline;
+    path_buf b = {.deadline = deadline, .fired = fired};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
     b.next = malloc(((size_t)P + 1) * sizeof *b.next);
     b.left = malloc(((size_t)T + 1) * sizeof *b.left);
@@ -93,10 +108,11 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
 /* A random walk (no guide): each step fires a uniformly chosen enabled
  * transition; restarts from m0 at a deadlock or after its share of steps. */
 pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
-                          lin_path_visit visit, void *ctx, bool *stopped, pn_error *err)
+                          lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
+                          pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    path_buf b = {.deadline = deadline};
+    path_buf b = {.deadline = deadline, .fired = fired};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
     b.next = malloc(((size_t)P + 1) * sizeof *b.next);
     b.live = malloc(((size_t)T + 1) * sizeof *b.live);
@@ -106,7 +122,7 @@ pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk");
     uint64_t seed = 0x2545f4914f6cdd1dULL, steps = tries > 0 ? max_steps / tries : 0;
     for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped && !path_late(&b); i++) {
-        memcpy(b.m, cn->m0, (size_t)P * sizeof *b.m);
+        path_restart(&b, cn);
         *stopped = visit(ctx, b.m);
         for (uint64_t s = 0; s < steps && !*stopped; s++) {
             if ((s & 255) == 255 && path_late(&b))
@@ -115,9 +131,10 @@ pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
             for (uint32_t t = 0; t < T; t++)
                 if (pn_cnet_enabled(cn, b.m, t))
                     b.live[n++] = t;
-            if (n == 0 || !pn_cnet_fire(cn, b.m, b.live[pn_walk_rand(&seed) % n], b.next))
+            uint32_t t = n > 0 ? b.live[pn_walk_rand(&seed) % n] : 0;
+            if (n == 0 || !pn_cnet_fire(cn, b.m, t, b.next))
                 break;
-            memcpy(b.m, b.next, (size_t)P * sizeof *b.m);
+            path_step(&b, cn, t);
             *stopped = visit(ctx, b.m);
         }
     }

@@ -33,7 +33,14 @@ typedef struct lin_run {
     double *x;
     uint8_t *in;
     uint32_t n_traps;       /* trap rows in the LP (valid for every formula) */
+    pn_fire_seq fired;      /* o->trace: the last walk's transitions */
 } lin_run;
+
+/* Where the walks record their firing sequences: nowhere without traces. */
+static pn_fire_seq *lin_fired(lin_run *r)
+{
+    return r->o->trace ? &r->fired : NULL;
+}
 
 typedef enum { GOAL_UNKNOWN, GOAL_NONE, GOAL_FOUND } goal_result;
 
@@ -121,7 +128,7 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
         bool found = false;
         if (!r->o->proofs_only &&
             lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
-                          &found, err) != PN_OK)
+                          &found, lin_fired(r), err) != PN_OK)
             return GOAL_UNKNOWN;
         if (found)
             return GOAL_FOUND;
@@ -156,7 +163,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
         if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline, goal_visit, &g, &found,
-                            err) == PN_OK &&
+                            lin_fired(r), err) == PN_OK &&
             found) {
             res = GOAL_FOUND;
             walk_tech = PN_TECH_RANDOM_WALK;
@@ -168,6 +175,9 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     }
     if (res == GOAL_FOUND) {
         pn_check_decide_target(r->c, i, ef, walk_tech);
+        uint32_t *path = r->o->trace ? pn_fire_seq_copy(&r->fired) : NULL;
+        if (path != NULL)
+            pn_check_set_path(r->c, i, path, r->fired.n);
     } else if (res == GOAL_NONE) {
         uint32_t tech = PN_TECH_LINEAR_EQUATIONS | (r->n_traps > 0 ? PN_TECH_TOPOLOGICAL : 0);
         pn_check_decide_target(r->c, i, !ef, tech);
@@ -202,10 +212,10 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
         if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, &w,
-                          &reached, err) != PN_OK)
+                          &reached, NULL, err) != PN_OK)
             return err->code;
         if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline,
-                                        bound_visit, &w, &reached, err) != PN_OK)
+                                        bound_visit, &w, &reached, NULL, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
@@ -382,5 +392,6 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
     lin_lp_free(r.lp);
     free(r.x);
     free(r.in);
+    pn_fire_seq_free(&r.fired);
     return st;
 }

@@ -566,6 +566,11 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
     c->answers[i].lasso_cycle = cycle;
 }
 
+void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n)
+{
+    pn_check_set_lasso(c, i, trans, n, 0);
+}
+
 pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_node **phi,
                                    const uint32_t **places, uint32_t *n_places)
 {

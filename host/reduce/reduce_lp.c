@@ -143,7 +143,7 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
     bool stopped = false;
     double walk_end = pn_clock_now() + (deadline - pn_clock_now()) / 5;
     if (st == PN_OK)
-        st = lin_path_random(w->cn, 8192, 8, walk_end, red_lp_visit, &l, &stopped, err);
+        st = lin_path_random(w->cn, 8192, 8, walk_end, red_lp_visit, &l, &stopped, NULL, err);
     for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++) {
         double now = pn_clock_now();
         if (now >= deadline || pn_budget_expired(budget))

@@ -29,9 +29,12 @@ typedef struct pn_answer {
     uint64_t value;
     bool has_witness;       /* a state proved it (EF found, AG violated, ...) */
     uint64_t witness;       /* its id: pn_engine_trace gives the path */
-    /* LTL FALSE with a counterexample (pn_check_set_lasso): lasso_prefix
-     * transitions from the initial marking, then lasso_cycle ones repeated
-     * forever; UINT32_MAX is a deadlock's stuttering step. NULL: none. */
+    /* A firing-sequence witness (pn_check_set_lasso, pn_check_set_path):
+     * lasso_prefix transitions from the initial marking, then lasso_cycle
+     * ones repeated forever; UINT32_MAX is a deadlock's stuttering step.
+     * An LTL counterexample or a CTL path; lasso_cycle 0: a finite path
+     * to a marking that proves the answer (a CTL path, or the witness of a
+     * random walk or of the linear layer). NULL: none. */
     const uint32_t *lasso;
     uint64_t lasso_prefix, lasso_cycle;
     /* pn_technique bits naming what decided it; 0: the exploration. */
@@ -68,6 +71,9 @@ void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques);
  * malloc'ed; the check owns and frees it). */
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
                         uint64_t cycle);
+/* Hands answer i the firing sequence trans[0..n) (malloc'ed; the check
+ * owns it) that reaches its witness marking: a lasso without a cycle. */
+void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n);
 
 /* ---- deciding before the exploration (host/linear) ----------------------
  * What undecided answer i asks, as the classification above read it (top

@@ -61,15 +61,26 @@ typedef struct pn_report {
                                    NULL: the original ones */
     pn_fml_set *simplified;     /* CTL: the formulas check answered, after
                                    host/examine/ctl_simplify.c; NULL: none */
+    const pn_cnet *original;    /* the net pn_examine was given (borrowed) */
 } pn_report;
 
 void pn_report_free(pn_report *r);
 
 /* trans[0..n), a firing sequence of the net r's check answered on, as one
  * of the original net (*out malloc'd): expanded when r->reduced
- * (pn_reduce_expand), else copied. */
+ * (pn_reduce_expand), else copied. A ReachabilityDeadlock witness on a
+ * reduced net ends in a marking of the original where a pre-agglomerated
+ * producer may still be enabled (the reduced net fires it only with its
+ * consumer): the original's enabled transitions are then fired, first
+ * one first, until a deadlock (at most 2^16 steps; the trace is left as
+ * expanded when none is met), while r->original is still alive. */
 pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
                           uint64_t *n_out, pn_error *err);
+/* The same for a lasso (trans[0..n), its cycle from step cycle; n or more:
+ * none): prefix and cycle expanded apart, *out holding both, the cycle
+ * from step *cycle_out (*n_out when none). */
+pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n, uint64_t cycle,
+                          uint32_t **out, uint64_t *n_out, uint64_t *cycle_out, pn_error *err);
 
 /* Resolves *kind before anything is read (so that a bad request fails
  * early): AUTO becomes GPU_OR_CPU on a usable GPU, else CPU (with a note to

@@ -27,6 +27,9 @@ typedef struct pn_linear_opts {
      * invariants prove (E F false, A G true); for questions whose
      * witnesses nobody needs (the CTL simplification's). */
     bool proofs_only;
+    /* Keep the firing sequence of each witness found (pn_check_set_path),
+     * for --trace. */
+    bool trace;
 } pn_linear_opts;
 
 /* What it proves goes into c: pn_check_decide_target for E F / A G

@@ -28,6 +28,9 @@ typedef struct pn_walk_opts {
     /* Walk on the GPU (pn_gpu_walk: thousands of walks at once) when one is
      * usable; the CPU threads walk when it is not or when it fails. */
     bool gpu;
+    /* Keep the firing sequence of each witness found (pn_check_set_path),
+     * for --trace; the walks then run on the CPU (the GPU's keep none). */
+    bool trace;
 } pn_walk_opts;
 
 /* What the walks find goes into c (pn_check_decide_target, with
