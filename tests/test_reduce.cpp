@@ -194,6 +194,7 @@ pn_fml_node *ef(pn_fml_node *phi) { return pn_fml_unary(PN_FML_E, pn_fml_unary(P
 struct Tally {
     uint32_t nets = 0, items = 0, wrong = 0, reduced = 0, unknown = 0;
     uint32_t traced = 0; /* traces on a reduced net replayed on the original */
+    uint32_t each = 0;   /* answers on one formula's own reduced net, checked */
     uint32_t removed[PN_RED_RULE_COUNT] = {};
 };
 
@@ -282,6 +283,25 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
         bool changed = pn_reduce_changed(red.get());
         EXPECT_EQ((ex->techniques & PN_TECH_STRUCTURAL_REDUCTION) != 0, changed);
     }
+    if (!rd && !o.explore.keep_parents) { /* each formula on its own reduced net */
+        o.reduce_each_only = true;
+        pn_report *each = nullptr;
+        ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &each, &err), PN_OK) << err.msg;
+        for (uint32_t i = 0; i < set->n; i++) {
+            pn_answer want = truth(set->props[i].root, cn, states);
+            const pn_answer *ex = pn_check_answer(each->check, i);
+            t.each++;
+            if (ex->verdict != want.verdict || ex->value != want.value) {
+                t.wrong++;
+                char *a = pn_fml_to_string(set->props[i].root, nullptr);
+                ADD_FAILURE() << pn_exam_name(exam) << " alone: " << a << ": want "
+                              << want.verdict << "/" << want.value << " got " << ex->verdict
+                              << "/" << ex->value;
+                free(a);
+            }
+        }
+        pn_report_free(each);
+    }
     for (uint32_t i = 0; i < pn_check_count(report->check); i++) {
         if (!trace_replays(cn, report, rd ? nullptr : set.get(), i)) {
             t.wrong++;
@@ -324,8 +344,23 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     o.explore.keep_parents = true; /* lassos, mapped back and replayed */
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
     o.explore.keep_parents = false;
+    pn_report *each = nullptr; /* each formula on its own reduced net */
+    o.reduce_each_only = true;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &each, &err), PN_OK) << err.msg;
+    o.reduce_each_only = false;
     o.no_reduce = true;
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &without, &err), PN_OK) << err.msg;
+    for (uint32_t i = 0; i < set->n; i++) {
+        t.each++;
+        if (pn_check_answer(each->check, i)->verdict != pn_check_answer(without->check, i)->verdict) {
+            t.wrong++;
+            char *s = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << s << ": alone " << pn_check_answer(each->check, i)->verdict
+                          << " original " << pn_check_answer(without->check, i)->verdict;
+            free(s);
+        }
+    }
+    pn_report_free(each);
     for (uint32_t i = 0; i < set->n; i++) {
         t.items++;
         const pn_answer *a = pn_check_answer(with->check, i), *b = pn_check_answer(without->check, i);
@@ -384,6 +419,9 @@ void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
     for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
         one_reach(rng, exam, t);
     expect_rules_used(t, null_rule, agglo, exam == PN_EXAM_UPPER_BOUNDS ? 0 : 1);
+    if (exam != PN_EXAM_REACH_DEADLOCK) { /* a global property: one net */
+        EXPECT_GE(t.each, t.nets) << "answers on one formula's own net";
+    }
 }
 
 // ---- hand-made nets ------------------------------------------------------------
@@ -439,6 +477,7 @@ TEST(Reduce, RandomLtlAgrees)
         one_ltl(rng, k % 2 ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY, t);
     expect_rules_used(t, false, false, 1000);
     EXPECT_EQ(t.unknown, 0u);
+    EXPECT_GE(t.each, t.nets) << "answers on one formula's own net";
 }
 
 // p0 -t0-> p1, p2 (m0 = 1) read by t0 (weight 1) and t1 (weight 2): p2 is

@@ -10,6 +10,7 @@
 
 #include "examine/ctl_simplify.h"
 #include "examine/global_col.h"
+#include "examine/reduce_each.h"
 #include "examine/split.h"
 #include "petrel/ctl.h"
 #include "petrel/dist.h"
@@ -985,40 +986,105 @@ pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n,
     return PN_OK;
 }
 
+/* The share of the time the formulas' joint net gets when some formulas
+ * also have a net of their own (examine_each). */
+#define JOINT_SHARE (1.0 / 2)
+
+/* The formulas of each still open after the joint run, one after another on
+ * their own reduced nets, each with an equal share of the time left; their
+ * answers join r->check (streamed from there). Traces are not asked for
+ * here: a path on one formula's net is not one of the joint net's. */
+static void examine_each(const pn_each *each, pn_exam exam, const pn_examine_opts *opts,
+                         const pn_engine_opts *o, pn_budget *budget, pn_report *r)
+{
+    uint32_t open = 0, decided = 0;
+    for (uint32_t k = 0; k < pn_each_count(each); k++)
+        open += pn_check_answer(r->check, pn_each_formula(each, k))->verdict ==
+                PN_VERDICT_UNKNOWN;
+    for (uint32_t k = 0; k < pn_each_count(each) && !pn_budget_expired(budget); k++) {
+        uint32_t i = pn_each_formula(each, k);
+        if (pn_check_answer(r->check, i)->verdict != PN_VERDICT_UNKNOWN)
+            continue;
+        pn_budget b = pn_budget_share(budget, 1.0 / open--);
+        pn_engine_opts eo = *o;
+        eo.budget = &b;
+        eo.on_decide = NULL;
+        eo.verbose = false;
+        eo.progress = NULL;
+        pn_engine_result res = {.threads = r->result.threads};
+        pn_check *c = NULL;
+        pn_error e = {0};
+        const pn_reduced *red = pn_each_reduced(each, k);
+        if (examine_formulas(red->cn, exam, opts->engine, red->set, &eo, &b, NULL, 0, &c, &res,
+                             &e) == PN_OK) {
+            pn_check_take(r->check, i, c, 0, PN_TECH_STRUCTURAL_REDUCTION);
+            decided += pn_check_answer(r->check, i)->verdict != PN_VERDICT_UNKNOWN;
+        }
+        pn_check_free(c);
+        pn_engine_result_free(&res);
+    }
+    if (o->verbose && opts->diag != NULL)
+        fprintf(opts->diag, "petrel: reduction per formula: %u of %u formulas decided\n",
+                decided, pn_each_count(each));
+}
+
 /* Structural reductions (host/reduce) where they preserve exam's answers:
  * the reduced net and formulas replace the original ones (the report keeps
- * them: the check borrows them; pn_report_trace maps traces back). A
+ * them: the check borrows them; pn_report_trace maps traces back). Where
+ * one formula alone reduces much further than all together, it also gets a
+ * net of its own (reduce_each.c) for the time the joint net leaves. A
  * failed reduction is only a note. */
 static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                                  const pn_examine_opts *opts, pn_engine_opts *o,
                                  pn_budget *budget, pn_report *r, pn_error *err)
 {
     pn_reduced *red = NULL;
+    pn_each *each = NULL;
+    FILE *verbose = o->verbose ? opts->diag : NULL;
     if (!opts->no_reduce && pn_reduce_applies(exam)) {
-        pn_reduce_opts ro = {.budget = budget, .verbose = o->verbose ? opts->diag : NULL};
+        pn_reduce_opts ro = {.budget = budget, .verbose = verbose};
         pn_error e = {0};
         if (pn_reduce(cn, exam, set, &ro, &red, &e) != PN_OK && opts->diag != NULL)
             fprintf(opts->diag, "petrel: reduction: %s\n", e.msg);
+        const pn_cnet *joint = pn_reduce_changed(red) ? red->cn : cn;
+        uint64_t size = opts->reduce_each_only ? PN_EACH_ALL
+                                               : (uint64_t)joint->n_places + joint->n_transitions;
+        pn_error ee = {0};
+        if (!o->keep_parents && o->dist == NULL &&
+            pn_each_new(cn, exam, set, size, budget, verbose, &each, &ee) != PN_OK &&
+            opts->diag != NULL)
+            fprintf(opts->diag, "petrel: reduction per formula: %s\n", ee.msg);
     }
     if (opts->write_reduced != NULL &&
         pn_pnml_write_file(opts->write_reduced, red != NULL ? red->net : cn->net, err) != PN_OK) {
         pn_reduced_free(red);
+        pn_each_free(each);
         return err->code;
     }
+    /* the joint net's share: all when no formula has a net of its own */
+    pn_budget share = pn_budget_share(budget, JOINT_SHARE), *jb = each != NULL ? &share : budget;
+    if (each != NULL && opts->reduce_each_only)
+        share.deadline = pn_clock_now() - 1; /* spent: the joint net answers nothing */
+    pn_engine_opts jo = *o;
+    jo.budget = jb;
+    pn_status st;
     if (!pn_reduce_changed(red)) {
         pn_reduced_free(red);
-        return examine_formulas(cn, exam, opts->engine, set, o, budget, opts->diag, 0,
-                                &r->check, &r->result, err);
+        st = examine_formulas(cn, exam, opts->engine, set, &jo, jb, opts->diag, 0, &r->check,
+                              &r->result, err);
+    } else {
+        r->reduced = red;
+        st = examine_formulas(red->cn, exam, opts->engine, red->set, &jo, jb, opts->diag,
+                              PN_TECH_STRUCTURAL_REDUCTION, &r->check, &r->result, err);
+        for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
+            uint32_t t = pn_check_answer(r->check, i)->techniques;
+            pn_check_set_techniques(r->check, i,
+                                    (t ? t : PN_TECH_EXPLICIT) | PN_TECH_STRUCTURAL_REDUCTION);
+        }
     }
-    r->reduced = red;
-    pn_status st = examine_formulas(red->cn, exam, opts->engine, red->set, o, budget, opts->diag,
-                                    PN_TECH_STRUCTURAL_REDUCTION, &r->check,
-                                    &r->result, err);
-    for (uint32_t i = 0; st == PN_OK && i < pn_check_count(r->check); i++) {
-        uint32_t t = pn_check_answer(r->check, i)->techniques;
-        pn_check_set_techniques(r->check, i,
-                                (t ? t : PN_TECH_EXPLICIT) | PN_TECH_STRUCTURAL_REDUCTION);
-    }
+    if (st == PN_OK && each != NULL)
+        examine_each(each, exam, opts, o, budget, r);
+    pn_each_free(each);
     return st;
 }
 

@@ -553,6 +553,19 @@ void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques)
         c->answers[i].techniques = techniques;
 }
 
+void pn_check_take(pn_check *c, uint32_t i, const pn_check *from, uint32_t j,
+                   uint32_t techniques)
+{
+    if (i >= c->n || j >= from->n || c->answers[i].verdict != PN_VERDICT_UNKNOWN ||
+        from->answers[j].verdict == PN_VERDICT_UNKNOWN)
+        return;
+    const pn_answer *a = &from->answers[j];
+    c->answers[i].value = a->value;
+    c->answers[i].has_witness = false;
+    c->answers[i].techniques = (a->techniques ? a->techniques : PN_TECH_EXPLICIT) | techniques;
+    pn_check_set(c, i, a->verdict);
+}
+
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,
                         uint64_t cycle)
 {

@@ -67,6 +67,11 @@ bool pn_check_needs_graph(const pn_check *c);
 void pn_check_set(pn_check *c, uint32_t i, pn_verdict v);
 /* Records what decided answer i (pn_technique bits), for its TECHNIQUES. */
 void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques);
+/* Answer i of c, still unknown, becomes answer j of another check over the
+ * same formula (on another net: no witness or trace comes along), decided
+ * also by the techniques bits; nothing when either is not so. */
+void pn_check_take(pn_check *c, uint32_t i, const pn_check *from, uint32_t j,
+                   uint32_t techniques);
 /* Hands answer i a counterexample lasso (trans: prefix + cycle entries,
  * malloc'ed; the check owns and frees it). */
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,

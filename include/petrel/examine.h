@@ -41,6 +41,11 @@ typedef struct pn_examine_opts {
      * none) gets the reduced net as PNML. */
     bool no_reduce;
     const char *write_reduced;
+    /* Tests: every formula answered on a net reduced for it alone
+     * (reduce_each.c), the formulas' joint net given no time; by default a
+     * formula gets its own net only where that is at most half the joint
+     * one, and the time the joint net leaves. */
+    bool reduce_each_only;
     /* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net
      * on its P/T places and transitions rather than its coloured ones (the
      * MCC's generic properties of a coloured model are those of its P/T

@@ -1,0 +1,28 @@
+/* Structural reductions per formula (reduce_each.c). */
+#ifndef PETREL_EXAMINE_REDUCE_EACH_H
+#define PETREL_EXAMINE_REDUCE_EACH_H
+
+#include <stdio.h>
+
+#include "petrel/budget.h"
+#include "petrel/reduce.h"
+
+typedef struct pn_each pn_each;
+
+/* `joint` that takes every formula's net, even one no smaller. */
+#define PN_EACH_ALL UINT64_MAX
+
+/* Reduces cn for each formula of set on its own (within budget; one
+ * formula's reduction is taken only when its net is at most half of `joint`
+ * places plus transitions, the size of the net all formulas share). *out
+ * is NULL when no formula gains that much, or set has fewer than two. */
+pn_status pn_each_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set, uint64_t joint,
+                      const pn_budget *budget, FILE *verbose, pn_each **out, pn_error *err);
+/* The formulas with a reduced net of their own. */
+uint32_t pn_each_count(const pn_each *e);
+/* The k-th of them: its index in set, and the net with that one formula. */
+uint32_t pn_each_formula(const pn_each *e, uint32_t k);
+const pn_reduced *pn_each_reduced(const pn_each *e, uint32_t k);
+void pn_each_free(pn_each *e);
+
+#endif
