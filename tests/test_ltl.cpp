@@ -1560,11 +1560,14 @@ TEST(LtlOtf, TrueExploresEverythingFalseStopsEarly)
     EXPECT_TRUE(v);
     EXPECT_EQ(pn_lazy_states(z.get()), 4096u);
     EXPECT_GE(stats.product_states, 4096u);
+    EXPECT_TRUE(pn_lazy_complete(z.get())); // the whole space is known (CTL's graph switch)
     Lazy z2 = lazy_of(cn.get());
+    EXPECT_FALSE(pn_lazy_complete(z2.get())); // the initial state, not expanded
     Fml bad = parse_net("G a"); // t0 empties p0
     ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z2.get()), PN_OK);
     EXPECT_FALSE(v);
     EXPECT_LT(pn_lazy_states(z2.get()), 100u);
+    EXPECT_FALSE(pn_lazy_complete(z2.get())); // states met but not expanded
     // The cache is shared: a second formula on z reuses its states.
     ASSERT_EQ(otf_check(cn.get(), bad.get(), &v, nullptr, &stats, z.get()), PN_OK);
     EXPECT_FALSE(v);
@@ -1587,6 +1590,7 @@ TEST(LtlOtf, PlacesWiden)
     ASSERT_EQ(otf_check(cn.get(), inv.get(), &v, nullptr, nullptr, z.get()), PN_OK);
     EXPECT_TRUE(v);
     EXPECT_EQ(pn_lazy_states(z.get()), 41u * 2u);
+    EXPECT_TRUE(pn_lazy_complete(z.get())); // widenings keep the lists
     Fml f = parse_net("G a");
     pn_ltl_lasso l;
     ASSERT_EQ(otf_check(cn.get(), f.get(), &v, &l, nullptr, z.get()), PN_OK);

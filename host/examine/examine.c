@@ -279,6 +279,25 @@ static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
 
 /* ---- CTL on the fly ----------------------------------------------------- */
 
+/* Once the searches have met the whole reachable space, the recorded graph
+ * (the next step) answers the formulas still open in one exploration and
+ * one fixpoint pass each over bit sets, where the local checker would build
+ * each formula's dependency graph over all those states: on
+ * SharedMemory-PT-000010 (1.8 M states) the graph answers 16 formulas in
+ * 16.5 s while the local step spent its whole half of 300 s. Taken only
+ * with two formulas or more open, twice the searches' memory free, and
+ * four times the searches' time (spent) left: the graph explores those
+ * states again and then checks, and with 10 s on one thread it ends later
+ * than the local checker would (SharedMemory-PT-000010 CTLCardinality: 11
+ * values at 10 s without the switch, 10 with it). */
+static bool examine_graph_now(const pn_lazy *z, const pn_budget *budget, uint32_t open,
+                              double spent)
+{
+    uint64_t room = pn_budget_memory(budget);
+    return open >= 2 && pn_lazy_complete(z) && (room == 0 || pn_lazy_bytes(z) <= room / 2) &&
+           pn_budget_left_s(budget) >= 4 * spent;
+}
+
 /* CTL: each formula on the fly (ctl_otf.c) within `share` of the time
  * left, sharing the net states found so far, in the passes of
  * examine_ltl_passes (a quarter share, an equal share, the rest); what is
@@ -324,6 +343,15 @@ static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget 
                 pn_lazy_free(z);
                 z = NULL;
                 pn_lazy_new(cn, pn_budget_memory(budget), &z, &e);
+            }
+            if (z != NULL &&
+                examine_graph_now(z, budget, examine_unknown(c), pn_clock_now() - t0)) {
+                if (verbose != NULL)
+                    fprintf(verbose, "petrel: local: every reachable state is known (%lu): the "
+                                     "recorded graph takes the %u formulas left\n",
+                            (unsigned long)pn_lazy_states(z), examine_unknown(c));
+                pass = 3;
+                break;
             }
         }
     }

@@ -62,6 +62,7 @@ struct pn_lazy {
     uint32_t probe_per_mille;  /* pn_lazy_probe_reduction; 0: none */
     uint64_t probed, probe_fired, probe_enabled; /* over the first states */
     uint64_t widenings;
+    uint64_t expanded;         /* states whose successor lists are known */
     bool broken;               /* the space widened but the store could not
                                   follow: every expansion fails from then on */
 };
@@ -302,6 +303,7 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         if (of == 0) {
             z->soff[s] = start;
             z->sdeg[s] = (uint32_t)(z->arena_n - start);
+            z->expanded++;
             return lazy_probe(z, s, err);
         }
         /* The states inserted before the overflow stay (they are states of
@@ -341,6 +343,11 @@ pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err)
 }
 
 bool pn_lazy_keeps_trans(const pn_lazy *z) { return z->keep_trans; }
+
+bool pn_lazy_complete(const pn_lazy *z)
+{
+    return !z->reduces && !z->broken && z->count > 0 && z->expanded == z->count;
+}
 
 const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s)
 {

@@ -29,6 +29,9 @@ pn_status pn_lazy_new_space(pn_space *sp, uint64_t memory_budget, pn_lazy **out,
 void pn_lazy_free(pn_lazy *z);
 
 uint64_t pn_lazy_states(const pn_lazy *z);
+/* Every state met has been expanded (and the space does not reduce): the
+ * states known are the whole reachable space. */
+bool pn_lazy_complete(const pn_lazy *z);
 uint64_t pn_lazy_edges(const pn_lazy *z);
 /* How many times a firing overflowed a field and the space widened. */
 uint64_t pn_lazy_widenings(const pn_lazy *z);
