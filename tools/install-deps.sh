@@ -16,7 +16,7 @@ set -euo pipefail
 # Open MPI (libopenmpi-dev, openmpi-bin): the distributed engine and its
 # mpirun tests (PETREL_MPI=AUTO builds without it where it is absent).
 packages=(build-essential cmake pkg-config libxml2-dev libhwloc-dev
-          libgtest-dev googletest python3 libglpk-dev libgraphviz-dev
+          libgtest-dev googletest python3 libglpk-dev libz3-dev libgraphviz-dev
           libxml2-utils libopenmpi-dev openmpi-bin)
 
 for arg in "$@"; do

@@ -138,6 +138,7 @@ static void cli_examine_opts(cli_run *r)
     eo->keep_parents = o->trace;
     eo->store = o->store;
     eo->no_por = o->no_por;
+    eo->no_smt = o->no_smt;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;

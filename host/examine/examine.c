@@ -485,7 +485,7 @@ static void step_linear(portfolio *p, double share)
 {
     pn_budget b = pn_budget_share(p->budget, share);
     pn_linear_opts lo = {.budget = &b, .verbose = p->o->verbose ? p->diag : NULL,
-                         .trace = p->o->keep_parents};
+                         .trace = p->o->keep_parents, .no_smt = p->o->no_smt};
     pn_error e = {0};
     if (pn_linear_decide(p->cn, p->c, &lo, &e) != PN_OK && p->diag != NULL)
         fprintf(p->diag, "petrel: linear layer: %s\n", e.msg);

@@ -74,6 +74,21 @@ lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, doubl
 lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
                            double seconds, double *x);
 
+/* ---- the state equation and a whole formula in SMT (lin_smt.c) ---- */
+typedef struct lin_smt lin_smt;
+/* m = m0 + C x with integer markings, rational firing counts; PN_ERR_NOMEM
+ * (or PN_ERR_UNSUPPORTED for a net beyond the solver's indices). */
+pn_status lin_smt_new(const pn_cnet *cn, lin_smt **out, pn_error *err);
+void lin_smt_free(lin_smt *s);
+/* Is the state equation with phi (its negation when neg) and the traps
+ * added so far satisfiable? LIN_INFEASIBLE is exact; LIN_FEASIBLE fills x
+ * (n_transitions, may be NULL) with the solution's firing counts;
+ * LIN_UNKNOWN past seconds or on a solver error. */
+lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, double seconds, double *x);
+/* Adds "the places with in[p] hold a token" for good (a trap marked at
+ * m0); false when nothing was added. */
+bool lin_smt_add_trap(lin_smt *s, const uint8_t *in);
+
 /* ---- traps (lin_trap.c) ---- */
 /* Shrinks in[p] (1: in the set) to the largest trap it contains; returns
  * its size. */

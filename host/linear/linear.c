@@ -33,6 +33,8 @@ typedef struct lin_run {
     double *x;
     uint8_t *in;
     uint32_t n_traps;       /* trap rows in the LP (valid for every formula) */
+    lin_smt *smt;           /* the SMT form, built on first need */
+    bool smt_failed;        /* ... and not again once it could not be */
     pn_fire_seq fired;      /* o->trace: the last walk's transitions */
 } lin_run;
 
@@ -74,8 +76,9 @@ static bool bound_visit(void *ctx, const uint64_t *m)
 }
 
 /* Adds sum_{p in Q} m(p) >= 1 for the largest trap Q inside the places the
- * solution x leaves empty, when Q is marked initially; false when there is
- * none (the refinement cannot cut this solution). */
+ * solution x leaves empty, when Q is marked initially, to the LP and to
+ * the SMT form when there is one; false when there is none (the refinement
+ * cannot cut this solution). */
 static bool lin_refine_trap(lin_run *r)
 {
     const pn_cnet *cn = r->cn;
@@ -106,6 +109,8 @@ static bool lin_refine_trap(lin_run *r)
     ok = ok && marked && lin_lp_add_fixed(r->lp, &q);
     free(q.place);
     free(q.coef);
+    if (ok && r->smt != NULL)
+        ok = lin_smt_add_trap(r->smt, r->in);
     r->n_traps += ok;
     return ok;
 }
@@ -121,6 +126,36 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
         if (left <= 0)
             return GOAL_UNKNOWN;
         lin_result lr = lin_lp_solve(r->lp, d->cons, ids, n, left, r->x);
+        if (lr == LIN_INFEASIBLE)
+            return GOAL_NONE;
+        if (lr != LIN_FEASIBLE)
+            return GOAL_UNKNOWN;
+        bool found = false;
+        if (!r->o->proofs_only &&
+            lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
+                          &found, lin_fired(r), err) != PN_OK)
+            return GOAL_UNKNOWN;
+        if (found)
+            return GOAL_FOUND;
+        if (round == LIN_TRAP_ROUNDS || !lin_refine_trap(r))
+            return GOAL_UNKNOWN;
+    }
+    return GOAL_UNKNOWN;
+}
+
+/* The whole formula at once, with integer markings (lin_smt.c): for what
+ * the cut DNF could not prove. Refined by traps like a cube. */
+static goal_result lin_smt_goal(lin_run *r, const pn_fml_node *phi, bool ef, goal_walk *g,
+                                double deadline, pn_error *err)
+{
+    if (r->smt == NULL && !r->smt_failed) {
+        pn_error serr = {0};
+        r->smt_failed = lin_smt_new(r->cn, &r->smt, &serr) != PN_OK;
+    }
+    if (r->smt == NULL)
+        return GOAL_UNKNOWN;
+    for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
+        lin_result lr = lin_smt_solve(r->smt, phi, !ef, deadline - pn_clock_now(), r->x);
         if (lr == LIN_INFEASIBLE)
             return GOAL_NONE;
         if (lr != LIN_FEASIBLE)
@@ -159,6 +194,9 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     goal_result res = GOAL_NONE;
     for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
         res = lin_cube(r, d, k, &g, deadline, err);
+    bool smt = res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->no_smt;
+    if (smt)
+        res = lin_smt_goal(r, phi, ef, &g, deadline, err);
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
     if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
@@ -184,12 +222,12 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     }
     if (r->o->verbose != NULL)
         fprintf(r->o->verbose,
-                "petrel: linear: %s: %s (%s, %u cubes, %u traps so far) in %.3f s\n",
+                "petrel: linear: %s: %s (%s%s, %u cubes, %u traps so far) in %.3f s\n",
                 pn_check_answer(r->c, i)->id, lin_result_name(res, ef),
                 res != GOAL_FOUND                     ? "state equation"
                 : walk_tech == PN_TECH_RANDOM_WALK ? "random walk"
                                                    : "realised firing sequence",
-                d->n_cubes,
+                smt ? ", SMT" : "", d->n_cubes,
                 r->n_traps, pn_clock_now() - t0);
     lin_dnf_free(d);
     return PN_OK;
@@ -390,6 +428,7 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
     if (st == PN_OK && o->verbose != NULL && r.lp == NULL)
         fprintf(o->verbose, "petrel: linear: %s\n", lerr.msg);
     lin_lp_free(r.lp);
+    lin_smt_free(r.smt);
     free(r.x);
     free(r.in);
     pn_fire_seq_free(&r.fired);

@@ -91,6 +91,9 @@ typedef struct pn_engine_opts {
     /* The examination explores every interleaving: no stubborn sets
      * (petrel/stubborn.h) before the exploration. The engine ignores it. */
     bool no_por;
+    /* The linear layer leaves the SMT check (state equation with the whole
+     * formula, integer markings; linear.h) out. The engine ignores it. */
+    bool no_smt;
     /* The MPI job this process is a rank of (dist.h), NULL: none. The
      * driver then explores with pn_dist_explore; the engine ignores it. */
     struct pn_dist *dist;

@@ -30,6 +30,9 @@ typedef struct pn_linear_opts {
     /* Keep the firing sequence of each witness found (pn_check_set_path),
      * for --trace. */
     bool trace;
+    /* No SMT check (Z3) of what the cut DNF leaves open: the LP alone,
+     * for comparisons and tests. */
+    bool no_smt;
 } pn_linear_opts;
 
 /* What it proves goes into c: pn_check_decide_target for E F / A G

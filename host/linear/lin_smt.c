@@ -1,0 +1,309 @@
+/* The state equation and a whole formula as one SMT problem over exact
+ * linear arithmetic (Z3, de Moura & Bjørner 2008): markings are integers,
+ * firing counts rationals, as in ITS-Tools' SMT check of reachability
+ * properties (Thierry-Mieg, "Structural reductions revisited", Petri Nets
+ * 2020) and Esparza & Melzer's integer state equation with traps (2000).
+ *
+ * The cube-by-cube LP of linear.c needs the formula in disjunctive normal
+ * form; "deadlock" (every transition has an input place below its weight)
+ * has a product of |pre(t)| cubes over all transitions, and wide
+ * fireability formulas are alike, so their DNF is cut to a few cubes and
+ * the LP proves little. The solver takes the Boolean structure as it is.
+ * Integer markings matter: Dekker's deadlock-freedom holds for integer
+ * solutions of the state equation but not for rational ones.
+ *
+ * Soundness: every reachable marking m = m0 + C x has integer m >= 0 and
+ * integer x >= 0, so it satisfies the constraints built here (rational x
+ * only widens them); an unsatisfiable answer is exact (Z3's arithmetic is
+ * rational, never floating point), so no reachable marking has the
+ * formula. A satisfiable answer proves nothing: its firing counts only
+ * guide a walk (lin_path_walk). */
+#include <stdlib.h>
+#include <z3.h>
+
+#include "linear/lin.h"
+
+struct lin_smt {
+    const pn_cnet *cn;
+    Z3_context ctx;
+    Z3_solver solver;
+    Z3_sort int_sort, real_sort, bool_sort;
+    Z3_ast *m;        /* per place: its tokens (Int) */
+    Z3_ast *x;        /* per transition: its firing count (Real) */
+    Z3_ast *enabled;  /* per transition: its enabling condition, built on demand */
+};
+
+static bool smt_ok(const lin_smt *s)
+{
+    return Z3_get_error_code(s->ctx) == Z3_OK;
+}
+
+/* sum of terms[0..n); 0 of sort when n == 0. */
+static Z3_ast smt_sum(Z3_context ctx, Z3_sort sort, Z3_ast *terms, uint32_t n)
+{
+    if (n == 0)
+        return Z3_mk_int(ctx, 0, sort);
+    return n == 1 ? terms[0] : Z3_mk_add(ctx, n, terms);
+}
+
+/* m(p) = m0(p) + sum_t C(p,t) x(t) for every place p, over the rationals. */
+static bool smt_state_equation(lin_smt *s)
+{
+    const pn_cnet *cn = s->cn;
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint32_t *off = calloc((size_t)P + 2, sizeof *off);
+    uint32_t n_delta = cn->delta_off[T];
+    Z3_ast *terms = malloc(((size_t)n_delta + 1) * sizeof *terms);
+    uint32_t *fill = calloc((size_t)P + 1, sizeof *fill);
+    bool ok = off != NULL && terms != NULL && fill != NULL;
+    for (uint32_t k = 0; ok && k < n_delta; k++)
+        off[cn->delta[k].place + 1]++;
+    for (uint32_t p = 0; ok && p < P; p++)
+        off[p + 1] += off[p];
+    for (uint32_t t = 0; ok && t < T; t++)
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+            uint32_t p = cn->delta[k].place;
+            Z3_ast c = Z3_mk_int64(s->ctx, cn->delta[k].delta, s->real_sort);
+            Z3_ast f[2] = {c, s->x[t]};
+            terms[off[p] + fill[p]++] = Z3_mk_mul(s->ctx, 2, f);
+        }
+    for (uint32_t p = 0; ok && p < P; p++) {
+        Z3_ast sum[2] = {Z3_mk_unsigned_int64(s->ctx, cn->m0[p], s->real_sort),
+                         smt_sum(s->ctx, s->real_sort, terms + off[p], off[p + 1] - off[p])};
+        Z3_ast rhs = Z3_mk_add(s->ctx, 2, sum);
+        Z3_solver_assert(s->ctx, s->solver, Z3_mk_eq(s->ctx, Z3_mk_int2real(s->ctx, s->m[p]), rhs));
+        ok = smt_ok(s);
+    }
+    free(off);
+    free(terms);
+    free(fill);
+    return ok;
+}
+
+static bool smt_variables(lin_smt *s)
+{
+    const pn_cnet *cn = s->cn;
+    Z3_ast zero_i = Z3_mk_int(s->ctx, 0, s->int_sort), zero_r = Z3_mk_int(s->ctx, 0, s->real_sort);
+    for (uint32_t p = 0; p < cn->n_places; p++) {
+        s->m[p] = Z3_mk_const(s->ctx, Z3_mk_int_symbol(s->ctx, (int)p), s->int_sort);
+        Z3_solver_assert(s->ctx, s->solver, Z3_mk_ge(s->ctx, s->m[p], zero_i));
+    }
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        s->x[t] = Z3_mk_const(s->ctx, Z3_mk_int_symbol(s->ctx, (int)(cn->n_places + t)),
+                              s->real_sort);
+        Z3_solver_assert(s->ctx, s->solver, Z3_mk_ge(s->ctx, s->x[t], zero_r));
+    }
+    return smt_ok(s);
+}
+
+pn_status lin_smt_new(const pn_cnet *cn, lin_smt **out, pn_error *err)
+{
+    *out = NULL;
+    if ((uint64_t)cn->n_places + cn->n_transitions > (uint64_t)INT32_MAX)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "net too large for the SMT state equation");
+    lin_smt *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the SMT state equation");
+    s->cn = cn;
+    s->m = calloc((size_t)cn->n_places + 1, sizeof *s->m);
+    s->x = calloc((size_t)cn->n_transitions + 1, sizeof *s->x);
+    s->enabled = calloc((size_t)cn->n_transitions + 1, sizeof *s->enabled);
+    Z3_config cfg = Z3_mk_config();
+    if (cfg != NULL) {
+        Z3_set_param_value(cfg, "model", "true");
+        s->ctx = Z3_mk_context(cfg);
+        Z3_del_config(cfg);
+    }
+    if (s->m == NULL || s->x == NULL || s->enabled == NULL || s->ctx == NULL) {
+        lin_smt_free(s);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the SMT state equation");
+    }
+    /* No handler: errors are codes we check, never an exit. */
+    Z3_set_error_handler(s->ctx, NULL);
+    s->int_sort = Z3_mk_int_sort(s->ctx);
+    s->real_sort = Z3_mk_real_sort(s->ctx);
+    s->bool_sort = Z3_mk_bool_sort(s->ctx);
+    s->solver = Z3_mk_solver(s->ctx);
+    if (s->solver != NULL)
+        Z3_solver_inc_ref(s->ctx, s->solver);
+    if (s->solver == NULL || !smt_variables(s) || !smt_state_equation(s)) {
+        lin_smt_free(s);
+        return pn_fail(err, PN_ERR_NOMEM, "the SMT solver refused the state equation");
+    }
+    *out = s;
+    return PN_OK;
+}
+
+void lin_smt_free(lin_smt *s)
+{
+    if (s == NULL)
+        return;
+    if (s->solver != NULL)
+        Z3_solver_dec_ref(s->ctx, s->solver);
+    if (s->ctx != NULL)
+        Z3_del_context(s->ctx);
+    free(s->m);
+    free(s->x);
+    free(s->enabled);
+    free(s);
+}
+
+/* m(p) >= Pre(p,t) for every input place: t is enabled. */
+static Z3_ast smt_enabled(lin_smt *s, uint32_t t)
+{
+    if (s->enabled[t] != NULL)
+        return s->enabled[t];
+    const pn_cnet *cn = s->cn;
+    uint32_t n = cn->pre_off[t + 1] - cn->pre_off[t];
+    Z3_ast *need = malloc(((size_t)n + 1) * sizeof *need);
+    if (need == NULL)
+        return NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        const pn_cnet_arc *a = &cn->pre[cn->pre_off[t] + k];
+        need[k] = Z3_mk_ge(s->ctx, s->m[a->place],
+                           Z3_mk_unsigned_int64(s->ctx, a->weight, s->int_sort));
+    }
+    s->enabled[t] = n == 0 ? Z3_mk_true(s->ctx) : n == 1 ? need[0] : Z3_mk_and(s->ctx, n, need);
+    free(need);
+    return s->enabled[t];
+}
+
+/* An integer expression: a constant or a token sum; NULL otherwise. */
+static Z3_ast smt_int(lin_smt *s, const pn_fml_node *e)
+{
+    if (e->kind == PN_FML_CONST)
+        return Z3_mk_unsigned_int64(s->ctx, e->value, s->int_sort);
+    if (e->kind != PN_FML_TOKENS)
+        return NULL;
+    Z3_ast *terms = malloc(((size_t)e->n + 1) * sizeof *terms);
+    if (terms == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < e->n; i++)
+        terms[i] = s->m[e->idx[i]];
+    Z3_ast sum = smt_sum(s->ctx, s->int_sort, terms, e->n);
+    free(terms);
+    return sum;
+}
+
+static Z3_ast smt_fml(lin_smt *s, const pn_fml_node *f);
+
+/* AND / OR of kids, or of enabled(t) over idx (FIREABLE) / of not
+ * enabled(t) over every transition (DEADLOCK). */
+static Z3_ast smt_connective(lin_smt *s, const pn_fml_node *f)
+{
+    bool dead = f->kind == PN_FML_DEADLOCK;
+    uint32_t n = dead ? s->cn->n_transitions : f->n;
+    Z3_ast *args = malloc(((size_t)n + 1) * sizeof *args);
+    if (args == NULL)
+        return NULL;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        Z3_ast a = dead                           ? smt_enabled(s, i)
+                   : f->kind == PN_FML_FIREABLE ? smt_enabled(s, f->idx[i])
+                                                : smt_fml(s, f->kids[i]);
+        ok = a != NULL;
+        args[i] = dead && ok ? Z3_mk_not(s->ctx, a) : a;
+    }
+    Z3_ast r = NULL;
+    if (ok && n == 0)
+        r = f->kind == PN_FML_OR || f->kind == PN_FML_FIREABLE ? Z3_mk_false(s->ctx)
+                                                                : Z3_mk_true(s->ctx);
+    else if (ok)
+        r = f->kind == PN_FML_OR || f->kind == PN_FML_FIREABLE ? Z3_mk_or(s->ctx, n, args)
+                                                                : Z3_mk_and(s->ctx, n, args);
+    free(args);
+    return r;
+}
+
+/* A state formula; an atom it cannot express becomes a fresh Boolean,
+ * which only widens the constraints (sound in either polarity). NULL when
+ * out of memory. */
+static Z3_ast smt_fml(lin_smt *s, const pn_fml_node *f)
+{
+    switch (f->kind) {
+    case PN_FML_TRUE: return Z3_mk_true(s->ctx);
+    case PN_FML_FALSE: return Z3_mk_false(s->ctx);
+    case PN_FML_NOT: {
+        Z3_ast a = smt_fml(s, f->kids[0]);
+        return a == NULL ? NULL : Z3_mk_not(s->ctx, a);
+    }
+    case PN_FML_INT_LE: {
+        Z3_ast a = smt_int(s, f->kids[0]), b = smt_int(s, f->kids[1]);
+        if (a != NULL && b != NULL)
+            return Z3_mk_le(s->ctx, a, b);
+        break;
+    }
+    case PN_FML_AND:
+    case PN_FML_OR:
+    case PN_FML_FIREABLE:
+    case PN_FML_DEADLOCK: return smt_connective(s, f);
+    default: break;
+    }
+    return Z3_mk_fresh_const(s->ctx, "atom", s->bool_sort);
+}
+
+/* The model's firing counts, rounded to doubles for the guided walk. */
+static void smt_model_x(lin_smt *s, double *x)
+{
+    Z3_model mdl = Z3_solver_get_model(s->ctx, s->solver);
+    if (mdl == NULL)
+        return;
+    Z3_model_inc_ref(s->ctx, mdl);
+    for (uint32_t t = 0; t < s->cn->n_transitions; t++) {
+        Z3_ast v = NULL;
+        x[t] = 0;
+        if (Z3_model_eval(s->ctx, mdl, s->x[t], true, &v) && v != NULL &&
+            Z3_is_numeral_ast(s->ctx, v))
+            x[t] = strtod(Z3_get_numeral_decimal_string(s->ctx, v, 6), NULL);
+    }
+    Z3_model_dec_ref(s->ctx, mdl);
+}
+
+lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, double seconds, double *x)
+{
+    if (seconds < 0.001)
+        return LIN_UNKNOWN;
+    Z3_ast goal = smt_fml(s, phi);
+    if (goal == NULL || !smt_ok(s))
+        return LIN_UNKNOWN;
+    Z3_params prm = Z3_mk_params(s->ctx);
+    Z3_params_inc_ref(s->ctx, prm);
+    double ms = seconds * 1000.0;
+    Z3_params_set_uint(s->ctx, prm, Z3_mk_string_symbol(s->ctx, "timeout"),
+                       ms > 4e9 ? 4000000000u : (unsigned)ms + 1);
+    Z3_solver_set_params(s->ctx, s->solver, prm);
+    Z3_params_dec_ref(s->ctx, prm);
+    Z3_solver_push(s->ctx, s->solver);
+    Z3_solver_assert(s->ctx, s->solver, neg ? Z3_mk_not(s->ctx, goal) : goal);
+    Z3_lbool r = smt_ok(s) ? Z3_solver_check(s->ctx, s->solver) : Z3_L_UNDEF;
+    lin_result res = LIN_UNKNOWN;
+    if (smt_ok(s) && r == Z3_L_FALSE)
+        res = LIN_INFEASIBLE;
+    else if (smt_ok(s) && r == Z3_L_TRUE) {
+        res = LIN_FEASIBLE;
+        if (x != NULL)
+            smt_model_x(s, x);
+    }
+    Z3_solver_pop(s->ctx, s->solver, 1);
+    return smt_ok(s) ? res : LIN_UNKNOWN;
+}
+
+bool lin_smt_add_trap(lin_smt *s, const uint8_t *in)
+{
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < s->cn->n_places; p++)
+        n += in[p] != 0;
+    Z3_ast *terms = malloc(((size_t)n + 1) * sizeof *terms);
+    if (terms == NULL || n == 0) {
+        free(terms);
+        return false;
+    }
+    n = 0;
+    for (uint32_t p = 0; p < s->cn->n_places; p++)
+        if (in[p])
+            terms[n++] = s->m[p];
+    Z3_ast sum = smt_sum(s->ctx, s->int_sort, terms, n);
+    free(terms);
+    Z3_solver_assert(s->ctx, s->solver, Z3_mk_ge(s->ctx, sum, Z3_mk_int(s->ctx, 1, s->int_sort)));
+    return smt_ok(s);
+}
