@@ -143,16 +143,21 @@ static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk 
     return GOAL_UNKNOWN;
 }
 
-/* The whole formula at once, with integer markings (lin_smt.c): for what
- * the cut DNF could not prove. Refined by traps like a cube. */
-static goal_result lin_smt_goal(lin_run *r, const pn_fml_node *phi, bool ef, goal_walk *g,
-                                double deadline, pn_error *err)
+static lin_smt *lin_smt_get(lin_run *r)
 {
     if (r->smt == NULL && !r->smt_failed) {
         pn_error serr = {0};
         r->smt_failed = lin_smt_new(r->cn, &r->smt, &serr) != PN_OK;
     }
-    if (r->smt == NULL)
+    return r->smt;
+}
+
+/* The whole formula at once, with integer markings (lin_smt.c): for what
+ * the cut DNF could not prove. Refined by traps like a cube. */
+static goal_result lin_smt_goal(lin_run *r, const pn_fml_node *phi, bool ef, goal_walk *g,
+                                double deadline, pn_error *err)
+{
+    if (lin_smt_get(r) == NULL)
         return GOAL_UNKNOWN;
     for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
         lin_result lr = lin_smt_solve(r->smt, phi, !ef, deadline - pn_clock_now(), r->x);
@@ -233,11 +238,48 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     return PN_OK;
 }
 
+/* The LP's bound *b is not reached: the integer maximum of the token sum is
+ * below it when "sum >= k" is unsatisfiable with integer markings. Binary
+ * search between the best sum a walk reached (w->max, feasible) and *b + 1
+ * (infeasible, certified): *b becomes the least k - 1 proven, and the walk
+ * follows the solution at the top. */
+static pn_status lin_smt_bound(lin_run *r, const uint32_t *places, uint32_t n, bound_walk *w,
+                               uint64_t *b, double deadline, pn_error *err)
+{
+    lin_smt *smt = lin_smt_get(r);
+    if (smt == NULL)
+        return PN_OK;
+    pn_fml_node k = {.kind = PN_FML_CONST};
+    pn_fml_node sum = {.kind = PN_FML_TOKENS, .n = n, .idx = (uint32_t *)places};
+    pn_fml_node *kids[2] = {&k, &sum};
+    pn_fml_node ge = {.kind = PN_FML_INT_LE, .n = 2, .kids = kids};
+    uint64_t lo = w->max, hi = *b + 1; /* sum >= lo reachable, sum >= hi impossible */
+    bool top = false;                   /* r->x solves sum >= lo */
+    while (hi - lo > 1 && pn_clock_now() < deadline) {
+        k.value = lo + (hi - lo) / 2;
+        lin_result lr = lin_smt_solve(smt, &ge, false, deadline - pn_clock_now(), r->x);
+        if (lr == LIN_INFEASIBLE)
+            hi = k.value;
+        else if (lr == LIN_FEASIBLE)
+            lo = k.value, top = true;
+        else
+            break;
+    }
+    *b = hi - 1;
+    if (w->max >= *b || !top || hi - lo > 1 || r->o->proofs_only)
+        return PN_OK;
+    w->target = *b;
+    bool reached = false;
+    return lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, w,
+                         &reached, NULL, err);
+}
+
 static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint32_t n,
                            double deadline, pn_error *err)
 {
     double t0 = pn_clock_now();
     uint64_t b = 0;
+    const char *smt = "";
     lin_result lr = lin_lp_maximise(r->lp, places, n, deadline - t0, &b, r->x);
     if (lr == LIN_OPTIMAL && b < (uint64_t)LIN_EXACT_MAX - 1 &&
         lin_lp_at_least(r->lp, places, n, b + 1, deadline - pn_clock_now(), NULL) != LIN_INFEASIBLE)
@@ -261,13 +303,26 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
                         pn_check_answer(r->c, i)->id, (unsigned long)b, (unsigned long)w.max);
             return PN_OK;
         }
+        if (!reached && !r->o->no_smt) {
+            uint64_t lp = b;
+            if (lin_smt_bound(r, places, n, &w, &b, deadline, err) != PN_OK)
+                return err->code;
+            smt = b < lp ? " (SMT)" : "";
+            if (w.max > b) { /* never answer against a reached marking */
+                if (r->o->verbose != NULL)
+                    fprintf(r->o->verbose, "petrel: linear: %s: SMT bound %lu below a reached %lu\n",
+                            pn_check_answer(r->c, i)->id, (unsigned long)b, (unsigned long)w.max);
+                return PN_OK;
+            }
+            reached = w.max == b;
+        }
         pn_check_bound_limit(r->c, i, b, reached, PN_TECH_LINEAR_EQUATIONS);
     }
     if (r->o->verbose != NULL)
-        fprintf(r->o->verbose, "petrel: linear: %s: %s %lu%s in %.3f s\n",
+        fprintf(r->o->verbose, "petrel: linear: %s: %s %lu%s%s in %.3f s\n",
                 pn_check_answer(r->c, i)->id,
                 lr == LIN_OPTIMAL ? "bound" : lr == LIN_UNBOUNDED ? "unbounded LP" : "no bound",
-                (unsigned long)b, reached ? ", reached" : "", pn_clock_now() - t0);
+                (unsigned long)b, smt, reached ? ", reached" : "", pn_clock_now() - t0);
     return PN_OK;
 }
 
