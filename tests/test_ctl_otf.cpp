@@ -390,10 +390,12 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
         set.n = n;
         set.props = props.data();
         pn_budget b = pn_budget_make(10.0, nullptr, 0);
+        pn_linear_opts lo = {};
+        lo.budget = &b;
         pn_fml_set *out = nullptr;
         pn_error err = {};
         uint32_t decided = 0;
-        ASSERT_EQ(pn_ctl_simplify(m.cn, &set, &b, nullptr, &out, &decided, &err), PN_OK)
+        ASSERT_EQ(pn_ctl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err), PN_OK)
             << err.msg;
         constants += decided;
         for (int i = 0; i < n; i++) {

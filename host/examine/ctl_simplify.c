@@ -214,7 +214,7 @@ static void cs_clear(cs *s)
 }
 
 /* One round over every formula of set; *replaced counts the constants. */
-static pn_status cs_round(cs *s, const pn_cnet *cn, pn_fml_set *set, const pn_budget *budget,
+static pn_status cs_round(cs *s, const pn_cnet *cn, pn_fml_set *set, const pn_linear_opts *lin,
                           FILE *verbose, uint32_t *replaced, pn_error *err)
 {
     *replaced = 0;
@@ -226,7 +226,7 @@ static pn_status cs_round(cs *s, const pn_cnet *cn, pn_fml_set *set, const pn_bu
     pn_check *c = NULL;
     if (pn_check_new(cn, PN_EXAM_REACH_CARDINALITY, &s->aux, 1, &c, err) != PN_OK)
         return err->code;
-    pn_linear_opts lo = {.budget = budget, .proofs_only = true};
+    pn_linear_opts lo = {.budget = lin->budget, .proofs_only = true, .no_smt = lin->no_smt};
     pn_status st = pn_linear_decide(cn, c, &lo, err);
     pn_check_finish(c, NULL);
     s->answers = c;
@@ -241,7 +241,7 @@ static pn_status cs_round(cs *s, const pn_cnet *cn, pn_fml_set *set, const pn_bu
     return st;
 }
 
-pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_budget *budget,
+pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
                           FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
 {
     *out = NULL;
@@ -255,9 +255,9 @@ pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_bud
     for (uint32_t i = 0; st == PN_OK && i < copy->n; i++)
         if (copy->props[i].status == PN_OK && copy->props[i].root != NULL)
             st = pn_fml_ctl_rewrite(&copy->props[i].root, err);
-    for (int round = 0; st == PN_OK && round < CS_ROUNDS && !pn_budget_expired(budget); round++) {
+    for (int round = 0; st == PN_OK && round < CS_ROUNDS && !pn_budget_expired(lin->budget); round++) {
         uint32_t replaced = 0;
-        st = cs_round(&s, cn, copy, budget, verbose, &replaced, err);
+        st = cs_round(&s, cn, copy, lin, verbose, &replaced, err);
         cs_clear(&s);
         for (uint32_t i = 0; st == PN_OK && replaced > 0 && i < copy->n; i++)
             if (copy->props[i].status == PN_OK && copy->props[i].root != NULL)

@@ -7,6 +7,7 @@
 #include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
+#include "petrel/linear.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,11 +15,12 @@ extern "C" {
 
 /* A copy of set with every formula rewritten (pn_fml_ctl_rewrite) and
  * every sub-formula that the linear layer proves constant on the
- * reachable markings of cn replaced by the constant, within budget (may be
- * NULL: the linear layer's own limit). *decided (may be NULL) counts the
+ * reachable markings of cn replaced by the constant, with the linear
+ * layer's options lin (its budget may be NULL: the layer's own limit;
+ * proofs_only is set here). *decided (may be NULL) counts the
  * sub-formulas replaced. verbose (may be NULL): what was asked and the
  * formulas after. PN_OK with *out, or PN_ERR_NOMEM. */
-pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_budget *budget,
+pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
                           FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
 
 /* The deadlock atoms of set's formulas: counted, and with replace, each

@@ -1163,7 +1163,8 @@ static const pn_fml_set *examine_simplify_ctl(const pn_cnet *cn, const pn_fml_se
     uint32_t decided = 0;
     double t0 = pn_clock_now();
     pn_error e = {0};
-    pn_status st = pn_ctl_simplify(cn, set, &b, verbose, &r->simplified, &decided, &e);
+    pn_linear_opts lo = {.budget = &b, .no_smt = o->no_smt};
+    pn_status st = pn_ctl_simplify(cn, set, &lo, verbose, &r->simplified, &decided, &e);
     /* The rules turn EX true into !deadlock: where no deadlock is
      * reachable, such atoms are FALSE, and another pass may fold more. */
     if (st == PN_OK && pn_ctl_deadlock_atoms(r->simplified, false) > 0 &&
@@ -1171,7 +1172,7 @@ static const pn_fml_set *examine_simplify_ctl(const pn_cnet *cn, const pn_fml_se
         uint32_t more = 0, atoms = pn_ctl_deadlock_atoms(r->simplified, true);
         pn_fml_set *again = NULL;
         b = pn_budget_share(budget, SIMPLIFY_SHARE);
-        st = pn_ctl_simplify(cn, r->simplified, &b, verbose, &again, &more, &e);
+        st = pn_ctl_simplify(cn, r->simplified, &lo, verbose, &again, &more, &e);
         pn_fml_set_free(r->simplified);
         r->simplified = again;
         decided += atoms + more;
