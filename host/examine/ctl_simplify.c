@@ -21,7 +21,13 @@
  * sub-formulas so decided become constants, and pn_fml_ctl_rewrite folds
  * them and applies the CTL rules; a formula may then be a reachability or
  * state formula, which the portfolio routes to those paths. Rounds repeat
- * while one replaced something and time is left. */
+ * while one replaced something and time is left.
+ *
+ * LTL (pn_ltl_simplify) takes the state-formula part only: every position
+ * of a path from m0 is a reachable marking, so a state sub-formula that
+ * holds at no reachable marking is FALSE at every position (ITS-Tools and
+ * TAPAAL simplify LTL atoms the same way); one round, then the sound
+ * rewrites of pn_fml_simplify, never the CTL rules. */
 #include "examine/ctl_simplify.h"
 
 #include <stdlib.h>
@@ -39,6 +45,7 @@ typedef struct cs_use {
 } cs_use;
 
 typedef struct cs {
+    bool ltl;          /* state sub-formulas only (pn_ltl_simplify) */
     pn_fml_set aux;    /* the questions, as E F q */
     uint32_t cap;
     cs_use *uses;
@@ -161,6 +168,11 @@ static void cs_walk(cs *s, const pn_fml_node *n, bool top)
         }
         return;
     }
+    if (s->ltl) { /* every kid of a path formula is read at reachable markings */
+        for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+            cs_walk(s, n->kids[i], false);
+        return;
+    }
     cs_ask(s, n, false, cs_req(n, false));
     cs_ask(s, n, true, cs_req(n, true));
     for (uint32_t i = 0; n->kids != NULL && i < n->n; i++) {
@@ -234,34 +246,71 @@ static pn_status cs_round(cs *s, const pn_cnet *cn, pn_fml_set *set, const pn_li
         if (set->props[i].status == PN_OK && set->props[i].root != NULL)
             *replaced += cs_replace(s, &set->props[i].root);
     if (verbose != NULL)
-        fprintf(verbose, "petrel: ctl simplification: %u questions, %u sub-formulas constant\n",
+        fprintf(verbose, "petrel: simplification: %u questions, %u sub-formulas constant\n",
                 s->aux.n, *replaced);
     s->answers = NULL;
     pn_check_free(c);
     return st;
 }
 
-pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
+/* X true = true and X false = false in LTL, where a deadlock repeats
+ * forever (docs/semantics.md), unlike CTL's EX true at a deadlock; counts
+ * the folds. */
+static uint32_t cs_ltl_next(pn_fml_node **pp)
+{
+    pn_fml_node *n = *pp;
+    uint32_t k = 0;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        k += cs_ltl_next(&n->kids[i]);
+    if (n->kind != PN_FML_X || (n->kids[0]->kind != PN_FML_TRUE && n->kids[0]->kind != PN_FML_FALSE))
+        return k;
+    *pp = n->kids[0];
+    n->kids[0] = NULL;
+    pn_fml_free(n);
+    return k + 1;
+}
+
+/* The rules of the logic: CTL's rewrite (pn_fml_ctl_rewrite), or for LTL
+ * the sound rewrites every logic shares and the folding of X, until
+ * nothing changes. */
+static pn_status cs_rewrite(const cs *s, pn_fml_set *set, pn_error *err)
+{
+    pn_status st = PN_OK;
+    for (uint32_t i = 0; st == PN_OK && i < set->n; i++) {
+        pn_fml_node **root = &set->props[i].root;
+        if (set->props[i].status != PN_OK || *root == NULL)
+            continue;
+        if (!s->ltl) {
+            st = pn_fml_ctl_rewrite(root, err);
+            continue;
+        }
+        do
+            st = pn_fml_simplify(root, err);
+        while (st == PN_OK && cs_ltl_next(root) > 0);
+    }
+    return st;
+}
+
+static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
+                             bool ltl, FILE *verbose, pn_fml_set **out, uint32_t *decided,
+                             pn_error *err)
 {
     *out = NULL;
     if (decided != NULL)
         *decided = 0;
     pn_fml_set *copy = pn_fml_set_clone(set);
     if (copy == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory simplifying CTL formulas");
-    cs s = {.aux.net = set->net};
-    pn_status st = PN_OK;
-    for (uint32_t i = 0; st == PN_OK && i < copy->n; i++)
-        if (copy->props[i].status == PN_OK && copy->props[i].root != NULL)
-            st = pn_fml_ctl_rewrite(&copy->props[i].root, err);
-    for (int round = 0; st == PN_OK && round < CS_ROUNDS && !pn_budget_expired(lin->budget); round++) {
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory simplifying formulas");
+    cs s = {.ltl = ltl, .aux.net = set->net};
+    pn_status st = ltl ? PN_OK : cs_rewrite(&s, copy, err);
+    for (int round = 0; st == PN_OK && round < (ltl ? 1 : CS_ROUNDS) &&
+                        !pn_budget_expired(lin->budget);
+         round++) {
         uint32_t replaced = 0;
         st = cs_round(&s, cn, copy, lin, verbose, &replaced, err);
         cs_clear(&s);
-        for (uint32_t i = 0; st == PN_OK && replaced > 0 && i < copy->n; i++)
-            if (copy->props[i].status == PN_OK && copy->props[i].root != NULL)
-                st = pn_fml_ctl_rewrite(&copy->props[i].root, err);
+        if (st == PN_OK && replaced > 0)
+            st = cs_rewrite(&s, copy, err);
         if (decided != NULL)
             *decided += replaced;
         if (replaced == 0)
@@ -279,6 +328,18 @@ pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_lin
     }
     *out = copy;
     return PN_OK;
+}
+
+pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
+                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
+{
+    return cs_simplify(cn, set, lin, false, verbose, out, decided, err);
+}
+
+pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
+                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
+{
+    return cs_simplify(cn, set, lin, true, verbose, out, decided, err);
 }
 
 static uint32_t cs_deadlocks(pn_fml_node **pp, bool replace)

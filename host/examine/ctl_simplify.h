@@ -23,6 +23,12 @@ extern "C" {
 pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
                           FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
 
+/* The same for LTL formulas: only state sub-formulas are replaced (every
+ * position of a path is a reachable marking), in one round, and only the
+ * rewrites of pn_fml_simplify apply, never the CTL rules. */
+pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
+                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
+
 /* The deadlock atoms of set's formulas: counted, and with replace, each
  * replaced by FALSE, which is sound once no reachable marking is a
  * deadlock (every CTL sub-formula is evaluated at reachable markings). */
