@@ -34,6 +34,7 @@ typedef struct lin_dnf {
     uint32_t n_cubes;
     uint32_t *cube_off;   /* n_cubes + 1 */
     uint32_t *cube_cons;
+    bool exact;           /* nothing was over-approximated: each cube implies the formula */
 } lin_dnf;
 
 /* The DNF of phi (negated when neg) with at most max_cubes cubes; PN_OK

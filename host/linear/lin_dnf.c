@@ -25,6 +25,7 @@ typedef struct dnf_ctx {
     const pn_cnet *cn;
     lin_dnf *d;
     uint32_t max_cubes;
+    bool cut;          /* some part over-approximated (lin_dnf.exact) */
     pn_error *err;
     bool nomem;
 } dnf_ctx;
@@ -85,6 +86,7 @@ static dset dset_union(dnf_ctx *x, dset *a, dset *b)
     if (a->n + (uint64_t)b->n > x->max_cubes) {
         dset_free(a);
         dset_free(b);
+        x->cut = true;
         return dset_true(x); /* over-approximation */
     }
     uint32_t la = a->off[a->n], lb = b->off[b->n];
@@ -198,6 +200,7 @@ static dset dnf_int_le(dnf_ctx *x, const pn_fml_node *f, bool neg)
         int64_t sign = neg ? -1 : 1, k = 0; /* sum sign*(a - b) + k <= rhs */
         uint32_t n = 0;
         if (!dnf_side(a, sign, place, coef, &n, &k) || !dnf_side(b, -sign, place, coef, &n, &k)) {
+            x->cut = true;
             s = dset_true(x);
         } else {
             uint32_t id = dnf_add_cons(x, place, coef, n, -k - (neg ? 1 : 0));
@@ -223,8 +226,10 @@ static dset dnf_fireable(dnf_ctx *x, uint32_t t)
     uint32_t k = 0;
     for (uint32_t a = cn->pre_off[t]; a < cn->pre_off[t + 1]; a++) {
         const pn_cnet_arc *arc = &cn->pre[a];
-        if (arc->weight > (uint64_t)LIN_EXACT_MAX)
+        if (arc->weight > (uint64_t)LIN_EXACT_MAX) {
+            x->cut = true;
             continue; /* dropping a conjunct over-approximates */
+        }
         int64_t c = -1;
         uint32_t id = dnf_add_cons(x, &arc->place, &c, 1, -(int64_t)arc->weight);
         if (id == UINT32_MAX)
@@ -245,6 +250,7 @@ static dset dnf_not_fireable(dnf_ctx *x, uint32_t t)
         const pn_cnet_arc *arc = &cn->pre[a];
         if (arc->weight > (uint64_t)LIN_EXACT_MAX) {
             dset_free(&s);
+            x->cut = true;
             return dset_true(x);
         }
         int64_t c = 1;
@@ -278,6 +284,7 @@ static dset dnf_and(dnf_ctx *x, dset *parts, uint32_t n)
                 continue;
             }
             dset_free(&parts[i]);
+            x->cut |= acc.n > 0; /* FALSE and anything stays FALSE */
             continue;
         }
         acc = dset_product(x, &acc, &parts[i]);
@@ -342,7 +349,7 @@ static dset dnf_node(dnf_ctx *x, const pn_fml_node *f, bool neg)
     case PN_FML_OR:
     case PN_FML_FIREABLE:
     case PN_FML_DEADLOCK: return dnf_connective(x, f, neg);
-    default: return dset_true(x); /* not a state atom: over-approximate */
+    default: x->cut = true; return dset_true(x); /* not a state atom: over-approximate */
     }
 }
 
@@ -375,6 +382,7 @@ pn_status lin_dnf_build(const pn_fml_node *phi, bool neg, const pn_cnet *cn, uin
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");
     }
     d->n_cubes = s.n;
+    d->exact = !x.cut;
     d->cube_off = s.off;
     d->cube_cons = s.ids;
     *out = d;

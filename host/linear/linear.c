@@ -115,6 +115,27 @@ static bool lin_refine_trap(lin_run *r)
     return ok;
 }
 
+/* Is m0 + C x integer (up to the float solver's rounding)? */
+static bool lin_marking_integral(const pn_cnet *cn, const double *x)
+{
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        if (cn->m0[p] > (uint64_t)LIN_EXACT_MAX)
+            return false;
+    double *m = calloc((size_t)cn->n_places + 1, sizeof *m);
+    if (m == NULL)
+        return false;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        for (uint32_t k = cn->delta_off[t]; x[t] != 0 && k < cn->delta_off[t + 1]; k++)
+            m[cn->delta[k].place] += (double)cn->delta[k].delta * x[t];
+    bool integral = true;
+    for (uint32_t p = 0; integral && p < cn->n_places; p++) {
+        double v = m[p] + (double)cn->m0[p];
+        integral = fabs(v - nearbyint(v)) < 1e-6;
+    }
+    free(m);
+    return integral;
+}
+
 /* One cube: infeasible (certified), a witness, or unknown. */
 static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk *g,
                             double deadline, pn_error *err)
@@ -199,7 +220,10 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     goal_result res = GOAL_NONE;
     for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
         res = lin_cube(r, d, k, &g, deadline, err);
-    bool smt = res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->no_smt;
+    /* An exact DNF whose feasible cube has an integer marking: that
+     * marking solves the SMT form too, which could prove nothing. */
+    bool smt = res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->no_smt &&
+               (!d->exact || !lin_marking_integral(r->cn, r->x));
     if (smt)
         res = lin_smt_goal(r, phi, ef, &g, deadline, err);
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
