@@ -1,9 +1,10 @@
 /* The linear layer's driver: for each open reachability answer, the state
  * equation on every cube of the target's DNF, refined with marked traps
  * (Esparza & Melzer 2000), with a guided firing of each LP solution to find
- * a real witness (LoLA's findpath); for each bound, the certified LP
- * maximum, exact once a reachable marking attains it. Time is shared
- * equally among the answers still open. */
+ * a real witness (LoLA's findpath), then the whole formula with integer
+ * markings in SMT (lin_smt.c) where that can prove more; for each bound, the
+ * certified LP maximum, tightened by the SMT check, exact once a reachable
+ * marking attains it. Time is shared equally among the answers still open. */
 #include "petrel/linear.h"
 
 #include <math.h>

@@ -1,8 +1,9 @@
 /* The linear layer: decides reachability answers (E F phi, A G phi) and
  * proves place bounds with the state equation, refined by traps, before any
  * exploration (see docs/linear.md). Every verdict is exact: infeasibility
- * and optima are certified by GLPK's rational simplex, witnesses are real
- * firing sequences checked with the reference evaluator. */
+ * and optima are certified by GLPK's rational simplex or decided by Z3's
+ * exact arithmetic, witnesses are real firing sequences checked with the
+ * reference evaluator. */
 #ifndef PETREL_LINEAR_H
 #define PETREL_LINEAR_H
 
@@ -44,7 +45,8 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
 
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
  * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
- * max_cubes cubes of "every transition disabled", an over-approximation). */
+ * max_cubes cubes of "every transition disabled", an over-approximation,
+ * and the SMT check takes the whole conjunction). */
 bool pn_linear_applies(pn_exam exam);
 
 #ifdef __cplusplus
