@@ -374,6 +374,30 @@ TEST(CtlRewrite, RandomNetsKeepTheValue)
     printf("%d nets, %d formulas, %d rewritten\n", nets, formulas, changed);
 }
 
+namespace {
+
+// The simplified copy of props (CTL or LTL rules) with the linear layer's
+// defaults and 10 s; *constants counts what was replaced. NULL on failure.
+pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint32_t *constants)
+{
+    pn_fml_set set = {};
+    set.n = (uint32_t)props.size();
+    set.props = props.data();
+    pn_budget b = pn_budget_make(10.0, nullptr, 0);
+    pn_linear_opts lo = {};
+    lo.budget = &b;
+    pn_fml_set *out = nullptr;
+    pn_error err = {};
+    uint32_t decided = 0;
+    pn_status st = ltl ? pn_ltl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err)
+                       : pn_ctl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err);
+    EXPECT_EQ(st, PN_OK) << err.msg;
+    *constants += decided;
+    return st == PN_OK ? out : nullptr;
+}
+
+} // namespace
+
 // Random nets with formulas whose atoms the linear layer often proves
 // constant: every simplified formula has the original's value.
 TEST(CtlSimplify, RandomNetsKeepTheValue)
@@ -384,21 +408,11 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
     random_models(rng, 2000, [&](Model &m) {
         nets++;
         const int n = 8;
-        pn_fml_set set = {};
         std::vector<pn_fml_prop> props(n);
         for (int i = 0; i < n; i++)
             props[i] = {(char *)"f", rand_ctl(rng, m.cn, 1 + (int)(rng() % 4), 9), PN_OK, nullptr};
-        set.n = n;
-        set.props = props.data();
-        pn_budget b = pn_budget_make(10.0, nullptr, 0);
-        pn_linear_opts lo = {};
-        lo.budget = &b;
-        pn_fml_set *out = nullptr;
-        pn_error err = {};
-        uint32_t decided = 0;
-        ASSERT_EQ(pn_ctl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err), PN_OK)
-            << err.msg;
-        constants += decided;
+        pn_fml_set *out = simplified(m, props, false, &constants);
+        ASSERT_NE(out, nullptr);
         for (int i = 0; i < n; i++) {
             const pn_fml_node *f = props[i].root, *g = out->props[i].root;
             bool want = m.graph(f);
@@ -459,18 +473,8 @@ TEST(LtlSimplify, RandomNetsKeepTheValue)
             props[i] = {(char *)"f",
                         pn_fml_unary(PN_FML_A, random_formula(rng, atoms, atoms.size(), 4)),
                         PN_OK, nullptr};
-        pn_fml_set set = {};
-        set.n = n;
-        set.props = props.data();
-        pn_budget b = pn_budget_make(10.0, nullptr, 0);
-        pn_linear_opts lo = {};
-        lo.budget = &b;
-        pn_fml_set *out = nullptr;
-        pn_error err = {};
-        uint32_t decided = 0;
-        ASSERT_EQ(pn_ltl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err), PN_OK)
-            << err.msg;
-        constants += decided;
+        pn_fml_set *out = simplified(m, props, true, &constants);
+        ASSERT_NE(out, nullptr);
         for (int i = 0; i < n; i++) {
             const pn_fml_node *f = props[i].root, *g = out->props[i].root;
             int want = ltl_value(m, f), got = want < 0 ? -1 : ltl_value(m, g);

@@ -137,17 +137,35 @@ static bool lin_marking_integral(const pn_cnet *cn, const double *x)
     return integral;
 }
 
-/* One cube: infeasible (certified), a witness, or unknown. */
-static goal_result lin_cube(lin_run *r, const lin_dnf *d, uint32_t k, goal_walk *g,
-                            double deadline, pn_error *err)
+/* What a refinement loop solves: one cube of the DNF with the LP, or the
+ * whole formula in the SMT form; r->x gets the solution. */
+typedef struct lin_question {
+    const lin_dnf *d;        /* NULL: the SMT form of phi */
+    uint32_t cube;
+    const pn_fml_node *phi;
+    bool ef;
+} lin_question;
+
+static lin_result lin_question_solve(lin_run *r, const lin_question *q, double seconds)
 {
-    const uint32_t *ids = d->cube_cons + d->cube_off[k];
-    uint32_t n = d->cube_off[k + 1] - d->cube_off[k];
+    if (q->d == NULL)
+        return lin_smt_solve(r->smt, q->phi, !q->ef, seconds, r->x);
+    const uint32_t *ids = q->d->cube_cons + q->d->cube_off[q->cube];
+    uint32_t n = q->d->cube_off[q->cube + 1] - q->d->cube_off[q->cube];
+    return lin_lp_solve(r->lp, q->d->cons, ids, n, seconds, r->x);
+}
+
+/* Infeasible (certified), a witness from a guided walk, or unknown; a
+ * feasible solution without a witness is cut by a marked trap, at most
+ * LIN_TRAP_ROUNDS times. */
+static goal_result lin_refine(lin_run *r, const lin_question *q, goal_walk *g, double deadline,
+                              pn_error *err)
+{
     for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
         double left = deadline - pn_clock_now();
         if (left <= 0)
             return GOAL_UNKNOWN;
-        lin_result lr = lin_lp_solve(r->lp, d->cons, ids, n, left, r->x);
+        lin_result lr = lin_question_solve(r, q, left);
         if (lr == LIN_INFEASIBLE)
             return GOAL_NONE;
         if (lr != LIN_FEASIBLE)
@@ -174,32 +192,6 @@ static lin_smt *lin_smt_get(lin_run *r)
     return r->smt;
 }
 
-/* The whole formula at once, with integer markings (lin_smt.c): for what
- * the cut DNF could not prove. Refined by traps like a cube. */
-static goal_result lin_smt_goal(lin_run *r, const pn_fml_node *phi, bool ef, goal_walk *g,
-                                double deadline, pn_error *err)
-{
-    if (lin_smt_get(r) == NULL)
-        return GOAL_UNKNOWN;
-    for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
-        lin_result lr = lin_smt_solve(r->smt, phi, !ef, deadline - pn_clock_now(), r->x);
-        if (lr == LIN_INFEASIBLE)
-            return GOAL_NONE;
-        if (lr != LIN_FEASIBLE)
-            return GOAL_UNKNOWN;
-        bool found = false;
-        if (!r->o->proofs_only &&
-            lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
-                          &found, lin_fired(r), err) != PN_OK)
-            return GOAL_UNKNOWN;
-        if (found)
-            return GOAL_FOUND;
-        if (round == LIN_TRAP_ROUNDS || !lin_refine_trap(r))
-            return GOAL_UNKNOWN;
-    }
-    return GOAL_UNKNOWN;
-}
-
 static const char *lin_result_name(goal_result g, bool ef)
 {
     if (g == GOAL_UNKNOWN)
@@ -220,13 +212,15 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     goal_walk g = {.cn = r->cn, .phi = phi, .neg = !ef};
     goal_result res = GOAL_NONE;
     for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
-        res = lin_cube(r, d, k, &g, deadline, err);
+        res = lin_refine(r, &(lin_question){.d = d, .cube = k}, &g, deadline, err);
     /* An exact DNF whose feasible cube has an integer marking: that
      * marking solves the SMT form too, which could prove nothing. */
     bool smt = res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->no_smt &&
                (!d->exact || !lin_marking_integral(r->cn, r->x));
-    if (smt)
-        res = lin_smt_goal(r, phi, ef, &g, deadline, err);
+    if (smt) /* the whole formula at once, with integer markings */
+        res = lin_smt_get(r) == NULL
+                  ? GOAL_UNKNOWN
+                  : lin_refine(r, &(lin_question){.phi = phi, .ef = ef}, &g, deadline, err);
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
     if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
