@@ -396,6 +396,14 @@ pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint
     return st == PN_OK ? out : nullptr;
 }
 
+void differs(int net, const pn_fml_node *f, bool want, const pn_fml_node *g)
+{
+    char *a = pn_fml_to_string(f, nullptr), *c = pn_fml_to_string(g, nullptr);
+    ADD_FAILURE() << "net " << net << ": " << a << " is " << want << ", " << c << " is not";
+    free(a);
+    free(c);
+}
+
 } // namespace
 
 // Random nets with formulas whose atoms the linear layer often proves
@@ -418,13 +426,8 @@ TEST(CtlSimplify, RandomNetsKeepTheValue)
             bool want = m.graph(f);
             formulas++;
             changed += !pn_fml_equal(f, g);
-            if ((m.graph(g) != want || m.otf(g) != want) && ++disagree <= 5) {
-                char *a = pn_fml_to_string(f, nullptr), *c = pn_fml_to_string(g, nullptr);
-                ADD_FAILURE() << "net " << nets << ": " << a << " is " << want << ", " << c
-                              << " is not";
-                free(a);
-                free(c);
-            }
+            if ((m.graph(g) != want || m.otf(g) != want) && ++disagree <= 5)
+                differs(nets, f, want, g);
             pn_fml_free(props[i].root);
         }
         pn_fml_set_free(out);
@@ -482,13 +485,8 @@ TEST(LtlSimplify, RandomNetsKeepTheValue)
                 formulas++;
             changed += want >= 0 && !pn_fml_equal(f, g);
             folded += want >= 0 && pn_fml_is_state(g);
-            if (got >= 0 && got != want && ++disagree <= 5) {
-                char *a = pn_fml_to_string(f, nullptr), *c = pn_fml_to_string(g, nullptr);
-                ADD_FAILURE() << "net " << nets << ": " << a << " is " << want << ", " << c
-                              << " is not";
-                free(a);
-                free(c);
-            }
+            if (got >= 0 && got != want && ++disagree <= 5)
+                differs(nets, f, want, g);
             pn_fml_free(props[i].root);
         }
         pn_fml_set_free(out);
