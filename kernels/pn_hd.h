@@ -114,4 +114,37 @@ PN_HD static uint32_t pn_atomic_set_u32(uint32_t *p)
 #endif
 }
 
+/* 32-bit slots of the tree's node set (pn_treestore.h): the same ordering
+ * as their 64-bit counterparts above. */
+PN_HD static uint32_t pn_atomic_load_u32(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t v = *(const volatile uint32_t *)p;
+    __threadfence();
+    return v;
+#else
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+PN_HD static void pn_atomic_store_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    __threadfence();
+    *(volatile uint32_t *)p = v;
+#else
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+PN_HD static bool pn_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+#if defined(__CUDA_ARCH__)
+    return atomicCAS(p, expected, desired) == expected;
+#else
+    return __atomic_compare_exchange_n(p, &expected, desired, false,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+#endif
+}
+
 #endif

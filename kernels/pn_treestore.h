@@ -15,10 +15,13 @@
  * changed and reuses the parent's refs for the rest (the paper's
  * incremental insertion).
  *
- * Unlike the paper's table, nodes do not live in the hash slots: the node
- * set is pn_table.h itself (words = 1), slots naming ids in an append-only
- * store, so a node's ref never moves when the set grows and is rebuilt.
- * Nodes are never removed. Refs are 32-bit: at most PN_TSTORE_MAX_NODES.
+ * Unlike the paper's table, nodes do not live in the hash slots: slots name
+ * refs in an append-only store (pn_table.h's layout), so a node's ref never
+ * moves when the set grows and is rebuilt. Nodes are never removed. Refs
+ * are 32-bit and the set is never more than 3/4 full, so a slot is 32 bits
+ * (pn_tnodes below), half of pn_table.h's: the ref + 1 in the low bits, as
+ * many as the slot count needs, and hash bits as a tag in the rest. At most
+ * PN_TSTORE_MAX_NODES nodes (3/4 of 2^32 slots).
  *
  * Shape: leaves are positions 0 .. W-1; inner positions W .. 2W-2 pair
  * adjacent positions level by level (an odd one out moves up a level), so
@@ -35,12 +38,101 @@
 #ifndef PETREL_PN_TREESTORE_H
 #define PETREL_PN_TREESTORE_H
 
-#include "pn_table.h"
+#include "pn_ctable.h"
+#include "pn_state.h"
 
-#define PN_TSTORE_MAX_NODES 0xFFFFFFFFULL
+#define PN_TSTORE_MAX_NODES (3ULL << 30)
+
+/* The node set. A 64-bit id table slot (24-bit tag, 40-bit id) spent 8
+ * bytes a slot on refs that never pass 32 bits, and its power-of-two slot
+ * count sat at 3/8 to 3/4 load: on RwMutex-PT-r1000w0010 (3.4 new nodes a
+ * state) the slots were 46 of the 96 bytes a state held. Here a slot is
+ * 32 bits and the count need not be a power of two: the home slot is the
+ * high half of hash * n (Lemire, as in pn_ctable.h), so the engine can
+ * grow the set by less than 2x. The tag is the low hash bits that the ref
+ * field leaves (5 bits at 10^8 slots, none at 2^32): a probe compares the
+ * stored value a little more often as the set grows, and equality is
+ * always decided on the value, never on the tag. Same protocol as
+ * pn_table_insert: an inserter claims an empty slot as BUSY (ref field all
+ * ones, never a ref + 1 while the set is at most 3/4 full), writes the
+ * value and publishes the ref. */
+typedef struct pn_tnodes {
+    uint32_t *slots;     /* tag | (ref + 1); 0: empty */
+    uint64_t n;          /* slot count, 8 .. 2^32 */
+    uint32_t ref_mask;   /* the ref + 1 field: 2^b - 1 >= n - 1 */
+    uint64_t *store;     /* node values by ref */
+    uint64_t *count;     /* refs handed out so far */
+} pn_tnodes;
+
+/* Points the set at n (8 .. 2^32) empty slots. */
+PN_HD static void pn_tnodes_reset(pn_tnodes *t, uint32_t *slots, uint64_t n)
+{
+    uint64_t m = n - 1;
+    for (uint32_t k = 1; k < 64; k *= 2)
+        m |= m >> k;
+    t->slots = slots;
+    t->n = n;
+    t->ref_mask = (uint32_t)m;
+}
+
+/* The ref of value v (hash h), inserted if new. */
+PN_HD static uint32_t pn_tnodes_insert(const pn_tnodes *t, uint64_t v, uint64_t h)
+{
+    const uint32_t m = t->ref_mask, tag = (uint32_t)h & ~m;
+    for (uint64_t i = pn_ctable_home(h, t->n);; i = i + 1 == t->n ? 0 : i + 1) {
+        uint32_t cur = pn_atomic_load_u32(&t->slots[i]);
+        if (cur == 0) {
+            if (pn_atomic_cas_u32(&t->slots[i], 0, tag | m)) {
+                uint64_t ref = pn_atomic_add_u64(t->count, 1);
+                t->store[ref] = v;
+                pn_atomic_store_u32(&t->slots[i], tag | (uint32_t)(ref + 1));
+                return (uint32_t)ref;
+            }
+            cur = pn_atomic_load_u32(&t->slots[i]);
+        }
+        if ((cur & ~m) != tag)
+            continue;
+        while ((cur & m) == m)
+            cur = pn_atomic_load_u32(&t->slots[i]);
+        uint32_t ref = (cur & m) - 1;
+        if (t->store[ref] == v)
+            return ref;
+    }
+}
+
+/* Re-insertion of stored ref (its value's hash h) after the slots grew, by
+ * several threads at once (each ref once: claiming a slot publishes it). */
+PN_HD static void pn_tnodes_reinsert(const pn_tnodes *t, uint32_t ref, uint64_t h)
+{
+    const uint32_t tag = (uint32_t)h & ~t->ref_mask;
+    for (uint64_t i = pn_ctable_home(h, t->n);; i = i + 1 == t->n ? 0 : i + 1)
+        if (pn_atomic_load_u32(&t->slots[i]) == 0 &&
+            pn_atomic_cas_u32(&t->slots[i], 0, tag | (ref + 1)))
+            return;
+}
+
+/* The home slot of hash h. */
+PN_HD static const uint32_t *pn_tnodes_home(const pn_tnodes *t, uint64_t h)
+{
+    return &t->slots[pn_ctable_home(h, t->n)];
+}
+
+/* Pass 0: prefetches the home slot of value hash h; pass 1: the stored
+ * value that slot names if its tag matches. */
+PN_HD static void pn_tnodes_prefetch(const pn_tnodes *t, uint64_t h, uint32_t pass)
+{
+    const uint32_t *slot = pn_tnodes_home(t, h);
+    if (pass == 0) {
+        PN_PREFETCH(slot);
+        return;
+    }
+    const uint32_t m = t->ref_mask, cur = pn_atomic_load_u32(slot), ref1 = cur & m;
+    if (ref1 != 0 && ref1 != m && (cur & ~m) == ((uint32_t)h & ~m))
+        PN_PREFETCH(t->store + ref1 - 1);
+}
 
 typedef struct pn_tstore {
-    pn_table_view nodes; /* words = 1: node values by ref */
+    pn_tnodes nodes;     /* node values by ref */
     uint32_t words;      /* W, the leaves */
     uint32_t depth;      /* inner levels, root included: ceil(log2 W) */
     /* 2 (W - 1) entries: inner position W + i has children kid[2i] and
@@ -98,9 +190,7 @@ PN_HD static uint64_t pn_tstore_nodes_per_change(const pn_tstore *t, uint32_t ch
 /* The ref of node value v, inserted if new. */
 PN_HD static uint32_t pn_tstore_node(const pn_tstore *t, uint64_t v)
 {
-    uint64_t id;
-    pn_table_insert(&t->nodes, &v, pn_state_hash(&v, 1), &id);
-    return (uint32_t)id;
+    return pn_tnodes_insert(&t->nodes, v, pn_state_hash(&v, 1));
 }
 
 PN_HD static uint64_t pn_tstore_pair(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
@@ -172,22 +262,12 @@ PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
     for (uint32_t r = 0; r < t->depth; r++) {
         const uint32_t end = t->round_end[r];
 #if !defined(__CUDA_ARCH__) /* prefetching: host only */
-        const pn_table_view *v = &t->nodes;
         for (uint32_t pass = 0; pass < 2; pass++)
             for (uint32_t i = 0; i < n; i++)
                 for (uint32_t j = at[i]; j < n_dirty[i] && dirty[i * D + j] < end; j++) {
                     uint64_t x = pn_tstore_value(t, s + (uint64_t)i * W, refs + (uint64_t)i * R,
                                                  dirty[i * D + j]);
-                    uint64_t h = pn_state_hash(&x, 1);
-                    const uint64_t *slot = &v->slots[h & v->slot_mask];
-                    if (pass == 0) {
-                        PN_PREFETCH(slot);
-                        continue;
-                    }
-                    uint64_t cur = pn_atomic_load_u64(slot), sid = cur & PN_SLOT_ID_MASK;
-                    if (sid != 0 && sid != PN_SLOT_BUSY &&
-                        (cur >> PN_SLOT_ID_BITS) == (h >> PN_SLOT_ID_BITS))
-                        PN_PREFETCH(v->store + sid - 1);
+                    pn_tnodes_prefetch(&t->nodes, pn_state_hash(&x, 1), pass);
                 }
 #endif
         for (uint32_t i = 0; i < n; i++) {

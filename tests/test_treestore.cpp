@@ -16,30 +16,25 @@ extern "C" {
 
 namespace {
 
-// A tree store over vectors of W words with room for `cap` nodes.
+// A tree store over vectors of W words with room for `cap` nodes (at most
+// 3/4 of the slots, whose count is no power of two).
 struct Store {
-    std::vector<uint32_t> kid, up, round_end, lvl;
-    std::vector<uint64_t> slots, nodes;
+    std::vector<uint32_t> kid, up, round_end, lvl, slots;
+    std::vector<uint64_t> nodes;
     uint64_t count = 0;
     pn_tstore t;
     Store(uint32_t W, uint64_t cap)
-        : kid(2 * W), up(2 * W), round_end(34), lvl(W), slots(1), nodes(cap)
+        : kid(2 * W), up(2 * W), round_end(34), lvl(W), slots(cap / 2 * 3 + 9), nodes(cap)
     {
-        uint64_t n = 1;
-        while (n < cap * 2)
-            n *= 2;
-        slots.assign(n, 0);
         t = pn_tstore{};
         t.words = W;
         t.kid = kid.data();
         t.up = up.data();
         t.round_end = round_end.data();
         t.depth = pn_tstore_shape(W, kid.data(), up.data(), round_end.data(), lvl.data());
-        t.nodes.slots = slots.data();
-        t.nodes.slot_mask = n - 1;
+        pn_tnodes_reset(&t.nodes, slots.data(), slots.size());
         t.nodes.store = nodes.data();
         t.nodes.count = &count;
-        t.nodes.words = 1;
     }
     uint64_t encode(const std::vector<uint64_t> &s)
     {
@@ -216,4 +211,46 @@ TEST(TreeStore, ThreadsEncodingAtOnceAgreeOnEveryKey)
     EXPECT_EQ(distinct.size(), st.count) << "a node stored twice";
     for (size_t i = 0; i < vs.size(); i++)
         ASSERT_EQ(st.decode(keys[0][i]), vs[i]);
+}
+
+TEST(TreeStore, NodeSetKeepsRefsAcrossGrowthAtThreeQuartersLoad)
+{
+    // The 32-bit-slot node set (pn_tnodes) filled to 3/4 of a slot count
+    // that is no power of two, then moved to 3/2 of that as the engine
+    // grows it: every value keeps the ref it got, found again by value.
+    std::mt19937_64 rng(5);
+    for (uint64_t n : {1000ull, 4099ull, 98304ull}) {
+        SCOPED_TRACE("slots " + std::to_string(n));
+        const uint64_t fill = n / 4 * 3;
+        std::vector<uint32_t> slots(n), big(n / 2 * 3);
+        std::vector<uint64_t> store(fill), vals;
+        uint64_t count = 0;
+        pn_tnodes t{};
+        pn_tnodes_reset(&t, slots.data(), n);
+        t.store = store.data();
+        t.count = &count;
+        EXPECT_GE((uint64_t)t.ref_mask, n - 1);
+        EXPECT_LT((uint64_t)t.ref_mask, 2 * n);
+        std::map<uint64_t, uint32_t> ref_of;
+        while (ref_of.size() < fill) {
+            // small values (as leaves are) and pairs of refs (as inner nodes)
+            uint64_t v = rng() % 2 ? rng() % (fill * 2) : (rng() % fill) << 32 | (rng() % fill);
+            uint32_t r = pn_tnodes_insert(&t, v, pn_state_hash(&v, 1));
+            auto it = ref_of.find(v);
+            if (it != ref_of.end())
+                ASSERT_EQ(r, it->second) << "one value, two refs";
+            else
+                ASSERT_EQ(r, ref_of.size()) << "refs are handed out in order";
+            ref_of[v] = r;
+        }
+        ASSERT_EQ(count, fill);
+        for (uint64_t i = 0; i < fill; i++)
+            ASSERT_EQ(ref_of.at(store[i]), i);
+        pn_tnodes_reset(&t, big.data(), big.size());
+        for (uint32_t r = 0; r < fill; r++)
+            pn_tnodes_reinsert(&t, r, pn_state_hash(&store[r], 1));
+        for (const auto &[v, r] : ref_of)
+            ASSERT_EQ(pn_tnodes_insert(&t, v, pn_state_hash(&v, 1)), r);
+        EXPECT_EQ(count, fill) << "a value inserted again after the growth";
+    }
 }

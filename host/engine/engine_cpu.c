@@ -58,6 +58,8 @@
  * a widening. */
 #define ENGINE_REKEY_CHUNK 256ULL
 #define ENGINE_REKEY_BATCH 32
+/* Tree mode: nodes reinserted at a time after the node set grew. */
+#define ENGINE_REINSERT_BATCH 64
 /* Tree mode: a place that overflows widens to at least this many bits.
  * Wider fields cost the tree little (more words, most of them shared),
  * while each widening re-encodes every key: RobotManipulation-PT-00010
@@ -167,9 +169,10 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
+/* The tree's node set: 32-bit slots, 64-bit nodes (pn_tnodes). */
 static uint64_t engine_node_bytes(uint64_t slots, uint64_t store)
 {
-    return (slots + store) * sizeof(uint64_t);
+    return slots * sizeof(uint32_t) + store * sizeof(uint64_t);
 }
 
 /* What the tables and stores hold now (compact: the window, not every id;
@@ -246,6 +249,23 @@ static void engine_reinsert_ids(const pn_table_view *v, uint64_t lo, uint64_t hi
     }
 }
 
+/* Refs lo .. hi-1 of the tree's node set back into its new, empty slots,
+ * each batch's home slots prefetched before any is claimed (a grown set of
+ * 10^8 nodes is that many cache misses). */
+static void engine_reinsert_nodes(const pn_tnodes *t, uint64_t lo, uint64_t hi)
+{
+    uint64_t h[ENGINE_REINSERT_BATCH];
+    for (uint64_t i = lo; i < hi; i += ENGINE_REINSERT_BATCH) {
+        uint32_t n = hi - i < ENGINE_REINSERT_BATCH ? (uint32_t)(hi - i) : ENGINE_REINSERT_BATCH;
+        for (uint32_t j = 0; j < n; j++) {
+            h[j] = pn_state_hash(&t->store[i + j], 1);
+            PN_PREFETCH(pn_tnodes_home(t, h[j]));
+        }
+        for (uint32_t j = 0; j < n; j++)
+            pn_tnodes_reinsert(t, (uint32_t)(i + j), h[j]);
+    }
+}
+
 /* Worker w's share of a grown table's rebuild: the keys of the compact
  * table being replaced, or the ids whose slots the id table lost; and the
  * tree's nodes when their set grew. The inserts are atomic: the slices
@@ -265,7 +285,7 @@ static void engine_rehash_slice(engine_worker *w)
         engine_reinsert_ids(&e->view, lo, hi);
     }
     engine_slice(w, e->node_rehash, &lo, &hi);
-    engine_reinsert_ids(&e->ts.nodes, lo, hi);
+    engine_reinsert_nodes(&e->ts.nodes, lo, hi);
 }
 
 /* Compact mode: ids below store_cap fit both the table's load limit and
@@ -346,9 +366,13 @@ static int engine_grow(engine *e, uint64_t need)
     return 0;
 }
 
-/* Tree mode: room for `need` more nodes. The slots double at 3/4 load like
- * the id table's; the store grows to 5/4 of what is needed, not with the
- * slots, so that the nodes cost what was found. */
+/* Tree mode: room for `need` more nodes. Past 3/4 load the slots grow to
+ * twice the nodes needed (load 1/2, about 3/2 of the slots before:
+ * pn_tnodes need no power of two), so a set holds 1.33 to 2 slots a node
+ * instead of doubling's 1.33 to 2.67, for two reinserts a node over a run
+ * instead of one, done by all workers. The store grows to 9/8 of what is
+ * needed, not with the slots, so that the nodes cost what was found (glibc
+ * grows a block that large by remapping its pages, not copying them). */
 static int engine_grow_nodes(engine *e, uint64_t need)
 {
     if (!e->tree)
@@ -357,17 +381,17 @@ static int engine_grow_nodes(engine *e, uint64_t need)
     if (want > PN_TSTORE_MAX_NODES)
         return PN_RUN_TOO_MANY_STATES;
     uint64_t slots = e->node_slot_cap ? e->node_slot_cap : ENGINE_MIN_SLOTS;
-    while (want > slots / 4 * 3)
-        slots *= 2;
+    if (want > slots / 4 * 3)
+        slots = 2 * want < (1ULL << 32) ? 2 * want : 1ULL << 32;
     uint64_t cap = e->node_store_cap;
     if (want > cap)
-        cap = want + want / 4 < PN_TSTORE_MAX_NODES ? want + want / 4 : PN_TSTORE_MAX_NODES;
+        cap = want + want / 8 < PN_TSTORE_MAX_NODES ? want + want / 8 : PN_TSTORE_MAX_NODES;
     if (slots == e->node_slot_cap && cap == e->node_store_cap)
         return 0;
     uint64_t held = engine_held_bytes(e) - engine_node_bytes(e->node_slot_cap, e->node_store_cap);
     if (e->memory && held + engine_node_bytes(slots, cap) > e->memory)
         return PN_RUN_OUT_OF_MEMORY;
-    pn_table_view *v = &e->ts.nodes;
+    pn_tnodes *v = &e->ts.nodes;
     if (cap != e->node_store_cap) {
         uint64_t *store = realloc(v->store, cap * sizeof *store);
         if (store == NULL)
@@ -376,13 +400,12 @@ static int engine_grow_nodes(engine *e, uint64_t need)
         e->node_store_cap = cap;
     }
     if (slots != e->node_slot_cap) {
-        uint64_t *ns = calloc(slots, sizeof *ns);
+        uint32_t *ns = calloc(slots, sizeof *ns);
         if (ns == NULL)
             return PN_RUN_OUT_OF_MEMORY;
         pn_sys_advise_huge(ns, slots * sizeof *ns);
         free(v->slots);
-        v->slots = ns;
-        v->slot_mask = slots - 1;
+        pn_tnodes_reset(v, ns, slots); /* the tag narrows as the refs widen */
         e->node_slot_cap = slots;
         e->node_rehash = e->node_count; /* the workers reinsert them */
     }
@@ -617,7 +640,8 @@ static void engine_free_old_tree(engine *e)
     free(e->old_kid);
     free(e->old_keys);
     pn_layout_free(e->old_lay);
-    e->old_ts.nodes.slots = e->old_ts.nodes.store = NULL;
+    e->old_ts.nodes.slots = NULL;
+    e->old_ts.nodes.store = NULL;
     e->old_kid = NULL;
     e->old_keys = NULL;
     e->old_lay = NULL;
@@ -633,7 +657,7 @@ static int engine_rekey_finish(engine *e)
     for (uint64_t i = from; r == 0 && i < e->rekey_total; i++) {
         r = engine_grow_nodes(e, 2ULL * e->g->words);
         if (e->node_rehash != 0) {
-            engine_reinsert_ids(&e->ts.nodes, 0, e->node_rehash);
+            engine_reinsert_nodes(&e->ts.nodes, 0, e->node_rehash);
             e->node_rehash = 0;
         }
         if (r == 0)
@@ -662,7 +686,8 @@ static int engine_widen_tree(engine *e, pn_layout *old)
     e->old_kid = e->ts_kid;
     e->old_lay = old;
     e->ts_kid = NULL;
-    e->ts.nodes.slots = e->ts.nodes.store = NULL;
+    e->ts.nodes.slots = NULL;
+    e->ts.nodes.store = NULL;
     e->node_count = e->node_slot_cap = e->node_store_cap = e->node_rehash = 0;
     bool ok = engine_setup_tree(e);
     for (uint32_t i = 0; ok && i < e->nthreads; i++) {
@@ -1291,7 +1316,6 @@ static bool engine_setup_tree(engine *e)
         e->ts.depth = pn_tstore_shape((uint32_t)W, e->ts_kid, e->ts_kid + 2 * (W - 1),
                                       e->ts_kid + 4 * W - 3, lvl);
         e->ts.nodes.count = &e->node_count;
-        e->ts.nodes.words = 1;
         e->view.tree = &e->ts;
         ok = engine_node_costs(e);
     }
