@@ -215,7 +215,9 @@ TEST(Portfolio, CtlLtlReachabilityShapesAgreeWithEnumeration)
     EXPECT_GE(t.other, 1000u);
     // The linear layer now sees CTL / LTL formulas of reachability shape.
     EXPECT_GE(t.reach_early, t.reach / 5) << t.reach_early << " of " << t.reach;
-    EXPECT_GE(t.combined_early, 300u); /* through the split */
+    /* through the split; the LTL simplification folds some of them before
+     * (252 of 3,902 here, 300+ before it), decided at m0 as constants */
+    EXPECT_GE(t.combined_early, 200u);
     std::printf("portfolio: %u nets, %u reachability-shaped answers (%u by the linear layer "
                 "or walks), %u others (%u of them by their reachability sub-formulas)\n",
                 t.nets, t.reach, t.reach_early, t.other, t.combined_early);

@@ -211,26 +211,37 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
         return err->code;
     goal_walk g = {.cn = r->cn, .phi = phi, .neg = !ef};
     goal_result res = GOAL_NONE;
-    for (uint32_t k = 0; k < d->n_cubes && res == GOAL_NONE; k++)
+    /* A cut DNF (deadlock's always is) proves little that the SMT form,
+     * which has the whole formula, does not: the time goes to the latter. */
+    bool cubes = d->exact || r->o->no_smt;
+    for (uint32_t k = 0; cubes && k < d->n_cubes && res == GOAL_NONE; k++)
         res = lin_refine(r, &(lin_question){.d = d, .cube = k}, &g, deadline, err);
+    if (!cubes)
+        res = GOAL_UNKNOWN;
     /* An exact DNF whose feasible cube has an integer marking: that
      * marking solves the SMT form too, which could prove nothing. */
     bool smt = res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->no_smt &&
-               (!d->exact || !lin_marking_integral(r->cn, r->x));
-    if (smt) /* the whole formula at once, with integer markings */
-        res = lin_smt_get(r) == NULL
-                  ? GOAL_UNKNOWN
-                  : lin_refine(r, &(lin_question){.phi = phi, .ef = ef}, &g, deadline, err);
+               (!cubes || !lin_marking_integral(r->cn, r->x));
+    /* The random walk first, with a quarter of the time left when the SMT
+     * check follows: the check may take all it gets without an answer
+     * (RERS2020-PT-pb103's deadlock: the walk finds it in 0.7 s, the check
+     * stays open for 4 s), and proofs need it (Dekker-PT-100: 1.5 s). */
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
     if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
-        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline, goal_visit, &g, &found,
+        double now = pn_clock_now(), walk_end = smt ? now + (deadline - now) / 4 : deadline;
+        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, walk_end, goal_visit, &g, &found,
                             lin_fired(r), err) == PN_OK &&
             found) {
             res = GOAL_FOUND;
             walk_tech = PN_TECH_RANDOM_WALK;
         }
     }
+    smt = smt && res == GOAL_UNKNOWN && err->code == PN_OK;
+    if (smt) /* the whole formula at once, with integer markings */
+        res = lin_smt_get(r) == NULL
+                  ? GOAL_UNKNOWN
+                  : lin_refine(r, &(lin_question){.phi = phi, .ef = ef}, &g, deadline, err);
     if (err->code == PN_ERR_NOMEM) {
         lin_dnf_free(d);
         return err->code;
