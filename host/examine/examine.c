@@ -1213,8 +1213,11 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
                                        &r->result, err);
     pn_examine_opts resolved = *opts;
     resolved.engine = kind;
-    if ((examine_is_ctl(exam) || examine_is_ltl(exam)) && set != NULL)
-        set = examine_simplify(cn, set, &resolved, &o, budget, examine_is_ltl(exam), r);
+    /* LTL with traces keeps its formulas: one folded to FALSE would have no
+     * counterexample lasso to print. */
+    bool ltl = examine_is_ltl(exam);
+    if ((examine_is_ctl(exam) || (ltl && !o.keep_parents)) && set != NULL)
+        set = examine_simplify(cn, set, &resolved, &o, budget, ltl, r);
     return examine_reduced(cn, exam, set, &resolved, &o, budget, r, err);
 }
 
