@@ -114,7 +114,7 @@ for target in tests/fuzz/fuzz_*.c; do
     [[ -f "$bin" && tests/fuzz/fuzz_common.h -nt "$bin" ]] && relink=1
     if ((relink)); then
         "$cc" "${cflags[@]}" -fsanitize=fuzzer "$target" "${objs[@]}" \
-            "${xml_libs[@]}" -lglpk -lm -o "$bin"
+            "${xml_libs[@]}" -lglpk -lz3 -lm -o "$bin"
         echo "fuzz/build.sh: built $bin"
     fi
 done
