@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "petrel/budget.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
 
@@ -51,9 +52,10 @@ typedef struct ltl_buchi {
 pn_status ltl_from_fml(const pn_fml_node *psi, bool negate, ltl_formula *f, pn_error *err);
 void ltl_formula_free(ltl_formula *f);
 
-/* PN_ERR_UNSUPPORTED when more than max_states tableau nodes arise. */
-pn_status ltl_buchi_build(const ltl_formula *f, uint32_t max_states, ltl_buchi **out,
-                          pn_error *err);
+/* PN_ERR_UNSUPPORTED when more than max_states tableau nodes arise;
+ * budget (may be NULL): its deadline and cancel flag are polled. */
+pn_status ltl_buchi_build(const ltl_formula *f, uint32_t max_states, const pn_budget *budget,
+                          ltl_buchi **out, pn_error *err);
 void ltl_buchi_free(ltl_buchi *b);
 
 #ifdef __cplusplus

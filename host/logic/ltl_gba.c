@@ -3,16 +3,26 @@
  * must hold next (next), as bitsets over the formula's node indices. A
  * worklist replaces the paper's recursion. Acceptance: one set per U
  * subformula a U b, holding the nodes where it is not promised (a U b not
- * in old) or is fulfilled (b in old). */
+ * in old) or is fulfilled (b in old).
+ *
+ * A finished node's behaviour is fixed by its label (the literals in old),
+ * its acceptance vector and next (its successors are built from next
+ * alone), so finished nodes merge on that key, not on all of old: two nodes
+ * with equal keys accept the same runs. The paper merges on (old, next);
+ * on nested U/R formulas that keeps thousands of nodes apart that differ
+ * only in subformulas already discharged. The key is hashed (a linear scan
+ * of the finished nodes made the construction quadratic). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "logic/ltl_buchi.h"
+#include "pn_state.h"
 
 #define GBA_INIT UINT32_MAX
 
 typedef struct gnode {
     uint64_t *old, *new_, *next;   /* words bits each */
+    uint64_t *key;                 /* finished nodes: key_words, see gba_key */
     uint32_t *in, n_in, cap_in;    /* predecessors; GBA_INIT: initial */
 } gnode;
 
@@ -24,6 +34,11 @@ typedef struct gba {
     gnode *todo;                   /* worklist */
     uint32_t n_todo, cap_todo;
     uint32_t limit;
+    uint64_t *lits;                /* words: the AP/NAP node bits */
+    uint32_t key_words;            /* 2 * words + acceptance words */
+    uint32_t *slots, n_slots;      /* finished nodes by key: index + 1, 0 empty */
+    const pn_budget *budget;       /* may be NULL */
+    uint64_t steps;
 } gba;
 
 static bool bs_has(const uint64_t *s, uint32_t i) { return (s[i / 64] >> (i % 64)) & 1; }
@@ -42,6 +57,7 @@ static void gnode_free(gnode *n)
 {
     free(n->old);
     free(n->in);
+    free(n->key);
 }
 
 /* One allocation holds old, new and next. */
@@ -104,21 +120,75 @@ static void gba_want(gnode *n, uint32_t i)
         bs_set(n->new_, i);
 }
 
-/* A node with nothing left to process: merge into an equal finished node,
- * or finish it and start its successor. Returns a pn_status. */
+/* The label bits of old, next, and one bit per U subformula a U b: not
+ * promised (not in old) or fulfilled (b in old). */
+static uint64_t *gba_key(const gba *g, const gnode *n)
+{
+    uint64_t *k = calloc(g->key_words, sizeof *k);
+    if (k == NULL)
+        return NULL;
+    for (uint32_t w = 0; w < g->words; w++) {
+        k[w] = n->old[w] & g->lits[w];
+        k[g->words + w] = n->next[w];
+    }
+    uint32_t a = 2 * g->words * 64;
+    for (uint32_t i = 0; i < g->f->count; i++)
+        if (g->f->n[i].kind == LT_U) {
+            if (!bs_has(n->old, i) || bs_has(n->old, g->f->n[i].b))
+                bs_set(k, a);
+            a++;
+        }
+    return k;
+}
+
+/* The slot holding key k, or the empty one where it goes. */
+static uint32_t *gba_slot(const gba *g, const uint64_t *k)
+{
+    uint32_t mask = g->n_slots - 1;
+    uint32_t i = (uint32_t)pn_state_hash(k, g->key_words) & mask;
+    while (g->slots[i] != 0 &&
+           !pn_state_equal(g->done[g->slots[i] - 1].key, k, g->key_words))
+        i = (i + 1) & mask;
+    return &g->slots[i];
+}
+
+/* Keeps the table at most half full. */
+static bool gba_grow(gba *g)
+{
+    if (2 * (g->n_done + 1) <= g->n_slots)
+        return true;
+    uint32_t n = g->n_slots ? g->n_slots * 2 : 64;
+    uint32_t *old = g->slots, old_n = g->n_slots;
+    g->slots = calloc(n, sizeof *g->slots);
+    if (g->slots == NULL) {
+        g->slots = old;
+        return false;
+    }
+    g->n_slots = n;
+    for (uint32_t i = 0; i < old_n; i++)
+        if (old[i] != 0)
+            *gba_slot(g, g->done[old[i] - 1].key) = old[i];
+    free(old);
+    return true;
+}
+
+/* A node with nothing left to process: merge into a finished node with its
+ * key, or finish it and start its successor. Returns a pn_status. */
 static pn_status gba_finish(gba *g, gnode *n, pn_error *err)
 {
     size_t bytes = (size_t)g->words * sizeof(uint64_t);
-    for (uint32_t k = 0; k < g->n_done; k++) {
-        gnode *d = &g->done[k];
-        if (memcmp(d->old, n->old, bytes) == 0 && memcmp(d->next, n->next, bytes) == 0) {
-            bool ok = true;
-            for (uint32_t i = 0; i < n->n_in && ok; i++)
-                ok = gnode_add_in(d, n->in[i]);
-            gnode_free(n);
-            return ok ? PN_OK
-                      : pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
-        }
+    if ((n->key = gba_key(g, n)) == NULL || !gba_grow(g)) {
+        gnode_free(n);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
+    }
+    uint32_t *slot = gba_slot(g, n->key);
+    if (*slot != 0) {
+        gnode *d = &g->done[*slot - 1];
+        bool ok = true;
+        for (uint32_t i = 0; i < n->n_in && ok; i++)
+            ok = gnode_add_in(d, n->in[i]);
+        gnode_free(n);
+        return ok ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
     }
     if (g->n_done >= g->limit) {
         gnode_free(n);
@@ -129,6 +199,7 @@ static pn_status gba_finish(gba *g, gnode *n, pn_error *err)
         gnode_free(n);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
     }
+    *slot = id + 1;
     gnode succ;
     if (!gnode_init(g, &succ, NULL))
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
@@ -200,6 +271,8 @@ static pn_status gba_step(gba *g, gnode *n, uint32_t eta, bool *keep, pn_error *
 static pn_status gba_run(gba *g, pn_error *err)
 {
     while (g->n_todo > 0) {
+        if (++g->steps % 1024 == 0 && pn_budget_fail(g->budget, err, "LTL automaton") != PN_OK)
+            return err->code;
         gnode n = g->todo[--g->n_todo];
         int64_t eta = bs_first(g, n.new_);
         pn_status st = PN_OK;
@@ -227,6 +300,8 @@ static void gba_free(gba *g)
         gnode_free(&g->todo[i]);
     free(g->done);
     free(g->todo);
+    free(g->slots);
+    free(g->lits);
 }
 
 void ltl_buchi_free(ltl_buchi *b)
@@ -302,15 +377,31 @@ static pn_status gba_export(const gba *g, ltl_buchi *b, pn_error *err)
     return PN_OK;
 }
 
-pn_status ltl_buchi_build(const ltl_formula *f, uint32_t max_states, ltl_buchi **out,
-                          pn_error *err)
+pn_status ltl_buchi_build(const ltl_formula *f, uint32_t max_states, const pn_budget *budget,
+                          ltl_buchi **out, pn_error *err)
 {
     *out = NULL;
-    gba g = {.f = f, .words = (f->count + 63) / 64, .limit = max_states};
-    gnode start;
-    if (!gnode_init(&g, &start, NULL) || !gnode_add_in(&start, GBA_INIT) ||
-        !gba_push(&g.todo, &g.n_todo, &g.cap_todo, &start))
+    gba g = {.f = f, .words = (f->count + 63) / 64, .limit = max_states, .budget = budget};
+    uint32_t n_u = 0;
+    for (uint32_t i = 0; i < f->count; i++)
+        n_u += f->n[i].kind == LT_U;
+    g.key_words = 2 * g.words + (n_u + 63) / 64;
+    g.lits = calloc(g.words, sizeof *g.lits);
+    if (g.lits == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
+    for (uint32_t i = 0; i < f->count; i++)
+        if (f->n[i].kind == LT_AP || f->n[i].kind == LT_NAP)
+            bs_set(g.lits, i);
+    gnode start;
+    if (!gnode_init(&g, &start, NULL)) {
+        gba_free(&g);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
+    }
+    if (!gnode_add_in(&start, GBA_INIT) || !gba_push(&g.todo, &g.n_todo, &g.cap_todo, &start)) {
+        gnode_free(&start);
+        gba_free(&g);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
+    }
     bs_set(start.new_, f->root); /* start's sets are shared with its copy */
     pn_status st = gba_run(&g, err);
     ltl_buchi *b = st == PN_OK ? calloc(1, sizeof *b) : NULL;

@@ -623,7 +623,7 @@ static pn_status otf_check(pn_lazy *z, const pn_fml_node *phi, const pn_budget *
     if (ltl_from_fml(phi->kids[0], true, &f, err) != PN_OK)
         return err->code;
     ltl_buchi *raw = NULL, *b = NULL;
-    pn_status st = ltl_buchi_build(&f, OTF_MAX_AUTOMATON, &raw, err);
+    pn_status st = ltl_buchi_build(&f, OTF_MAX_AUTOMATON, budget, &raw, err);
     if (st == PN_OK)
         st = ltl_buchi_reduce(raw, &b, err);
     if (st == PN_OK && actions) {
