@@ -1056,6 +1056,40 @@ static void examine_each(const pn_each *each, pn_exam exam, const pn_examine_opt
                 decided, pn_each_count(each));
 }
 
+/* --write-reduced: the joint net at path, and beside it, in a folder per
+ * formula named by its id, each formula's own net and the formula on it
+ * (an MCC instance folder), for every formula, not only those whose net
+ * the run uses (those at most half the joint net's size). */
+static pn_status examine_write_reduced(const char *path, const pn_net *net, const pn_cnet *cn,
+                                       pn_exam exam, const pn_fml_set *set, bool reduce,
+                                       const pn_budget *budget, pn_error *err)
+{
+    if (pn_pnml_write_file(path, net, err) != PN_OK)
+        return err->code;
+    pn_each *each = NULL;
+    if (!reduce || set == NULL)
+        return PN_OK;
+    pn_status st = pn_each_new(cn, exam, set, PN_EACH_ALL, budget, NULL, &each, err);
+    if (st != PN_OK || each == NULL)
+        return st;
+    char *dir = strdup(path);
+    if (dir == NULL) {
+        pn_each_free(each);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    st = pn_each_write(each, exam, dir, err);
+    free(dir);
+    pn_each_free(each);
+    return st;
+}
+
 /* Structural reductions (host/reduce) where they preserve exam's answers:
  * the reduced net and formulas replace the original ones (the report keeps
  * them: the check borrows them; pn_report_trace maps traces back). Where
@@ -1084,7 +1118,9 @@ static pn_status examine_reduced(const pn_cnet *cn, pn_exam exam, const pn_fml_s
             fprintf(opts->diag, "petrel: reduction per formula: %s\n", ee.msg);
     }
     if (opts->write_reduced != NULL &&
-        pn_pnml_write_file(opts->write_reduced, red != NULL ? red->net : cn->net, err) != PN_OK) {
+        examine_write_reduced(opts->write_reduced, red != NULL ? red->net : cn->net, cn, exam,
+                              set, !opts->no_reduce && pn_reduce_applies(exam), budget,
+                              err) != PN_OK) {
         pn_reduced_free(red);
         pn_each_free(each);
         return err->code;

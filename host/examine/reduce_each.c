@@ -8,7 +8,12 @@
  * only gives them fewer observed places. */
 #include "examine/reduce_each.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "petrel/pnml.h"
 
 /* The share of the caller's time all the reductions may take. */
 #define EACH_REDUCE_SHARE (1.0 / 10)
@@ -69,6 +74,58 @@ uint32_t pn_each_count(const pn_each *e) { return e == NULL ? 0 : e->n; }
 uint32_t pn_each_formula(const pn_each *e, uint32_t k) { return e->formula[k]; }
 
 const pn_reduced *pn_each_reduced(const pn_each *e, uint32_t k) { return e->red[k]; }
+
+/* a + "/" + b; with sanitize, b's '/' become '_' and "." or ".." gets a
+ * '_' first letter. NULL: no memory. */
+static char *each_join(const char *a, const char *b, bool sanitize)
+{
+    size_t la = strlen(a), n = la + strlen(b) + 2;
+    char *p = malloc(n);
+    if (p == NULL)
+        return NULL;
+    snprintf(p, n, "%s/%s", a, b);
+    for (char *c = p + la + 1; sanitize && *c; c++)
+        if (*c == '/')
+            *c = '_';
+    if (sanitize && (strcmp(b, ".") == 0 || strcmp(b, "..") == 0))
+        p[la + 1] = '_';
+    return p;
+}
+
+/* One formula's folder: its net and its formula file. */
+static pn_status each_write_one(const pn_reduced *red, const char *xml, const char *dir,
+                                pn_error *err)
+{
+    char *folder = each_join(dir, red->set->props[0].id, true);
+    if (folder == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
+        pn_status st = pn_fail(err, PN_ERR_IO, "%s: cannot make the folder: %s", folder,
+                               strerror(errno));
+        free(folder);
+        return st;
+    }
+    char *net = each_join(folder, "model.pnml", false), *fml = each_join(folder, xml, false);
+    pn_status st = net == NULL || fml == NULL ? pn_fail(err, PN_ERR_NOMEM, "out of memory")
+                                              : pn_pnml_write_file(net, red->net, err);
+    if (st == PN_OK)
+        st = pn_fml_write_file(fml, red->set, red->net, err);
+    free(net);
+    free(fml);
+    free(folder);
+    return st;
+}
+
+pn_status pn_each_write(const pn_each *e, pn_exam exam, const char *dir, pn_error *err)
+{
+    const char *xml = pn_exam_formula_file(exam);
+    for (uint32_t k = 0; k < pn_each_count(e) && xml != NULL; k++) {
+        pn_status st = each_write_one(e->red[k], xml, dir, err);
+        if (st != PN_OK)
+            return st;
+    }
+    return PN_OK;
+}
 
 void pn_each_free(pn_each *e)
 {

@@ -23,6 +23,10 @@ uint32_t pn_each_count(const pn_each *e);
 /* The k-th of them: its index in set, and the net with that one formula. */
 uint32_t pn_each_formula(const pn_each *e, uint32_t k);
 const pn_reduced *pn_each_reduced(const pn_each *e, uint32_t k);
+/* Each formula's net and the formula on it as an MCC instance folder,
+ * dir/<formula id>/ with model.pnml and exam's formula file, which Petrel
+ * reads back (--write-reduced). */
+pn_status pn_each_write(const pn_each *e, pn_exam exam, const char *dir, pn_error *err);
 void pn_each_free(pn_each *e);
 
 #endif

@@ -7,26 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static void pnml_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
+#include "io/xml_text.h"
 
 static void pnml_node(FILE *f, const char *tag, const char *id, const char *name)
 {
     fprintf(f, "      <%s id=\"", tag);
-    pnml_text(f, id);
+    pn_xml_text(f, id);
     fputs("\"><name><text>", f);
-    pnml_text(f, name != NULL ? name : id);
+    pn_xml_text(f, name != NULL ? name : id);
     fputs("</text></name>", f);
 }
 
@@ -47,9 +35,9 @@ static void pnml_body(FILE *f, const pn_net *net)
         const pn_arc *arc = &net->arcs[a];
         const char *p = net->place_id[arc->place], *t = net->trans_id[arc->transition];
         fprintf(f, "      <arc id=\"petrel-arc-%u\" source=\"", a);
-        pnml_text(f, arc->to_transition ? p : t);
+        pn_xml_text(f, arc->to_transition ? p : t);
         fputs("\" target=\"", f);
-        pnml_text(f, arc->to_transition ? t : p);
+        pn_xml_text(f, arc->to_transition ? t : p);
         fprintf(f, "\"><inscription><text>%llu</text></inscription></arc>\n",
                 (unsigned long long)arc->weight);
     }
@@ -62,7 +50,7 @@ pn_status pn_pnml_write_file(const char *path, const pn_net *net, pn_error *err)
         return pn_fail(err, PN_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">\n  <net id=\"", f);
-    pnml_text(f, net->id != NULL ? net->id : "net");
+    pn_xml_text(f, net->id != NULL ? net->id : "net");
     fputs("\" type=\"http://www.pnml.org/version-2009/grammar/ptnet\">\n"
           "    <page id=\"page0\">\n", f);
     pnml_body(f, net);

@@ -91,6 +91,14 @@ pn_status pn_fml_read_memory(const char *buf, size_t len, const char *label,
                              pn_error *err);
 void pn_fml_set_free(pn_fml_set *set);
 
+/* ---- writing (formula_write.c) -------------------------------------------
+ * The properties of set that bound (status PN_OK) as an MCC property file
+ * over net's ids, which pn_fml_read_file reads back to equal trees.
+ * PN_ERR_IO when the file cannot be written; PN_ERR_UNSUPPORTED for an
+ * action formula (RERS), which has no MCC element. */
+pn_status pn_fml_write_file(const char *path, const pn_fml_set *set, const pn_net *net,
+                            pn_error *err);
+
 /* ---- building (formula_ast.c) ------------------------------------------ */
 /* TRUE, FALSE or DEADLOCK. */
 pn_fml_node *pn_fml_leaf(pn_fml_kind kind);
