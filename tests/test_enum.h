@@ -187,6 +187,31 @@ inline pn_fml_node *rand_ltl_path(std::mt19937_64 &rng, const pn_cnet *cn, bool 
     }
 }
 
+// A CTL state formula: state formulas under A/E with X, F, G, U, negation
+// and boolean connectives, nested up to depth.
+inline pn_fml_node *rand_ctl_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability,
+                                   int depth)
+{
+    if (depth == 0 || rng() % 4 == 0)
+        return rand_state(rng, cn, fireability, 1);
+    auto sub = [&]() { return rand_ctl_state(rng, cn, fireability, depth - 1); };
+    pn_fml_kind quant = rng() % 2 ? PN_FML_A : PN_FML_E;
+    switch (rng() % 6) {
+    case 0: return pn_fml_unary(quant, pn_fml_unary(PN_FML_F, sub()));
+    case 1: return pn_fml_unary(quant, pn_fml_unary(PN_FML_G, sub()));
+    case 2: return pn_fml_unary(quant, pn_fml_unary(PN_FML_X, sub()));
+    case 3: return pn_fml_unary(PN_FML_NOT, sub());
+    case 4: {
+        pn_fml_node *a = sub();
+        return pn_fml_unary(quant, pn_fml_binary(PN_FML_U, a, sub()));
+    }
+    default: {
+        pn_fml_node *k[2] = {sub(), sub()};
+        return pn_fml_nary(rng() % 2 ? PN_FML_AND : PN_FML_OR, k, 2);
+    }
+    }
+}
+
 inline pn_fml_node *rand_root(std::mt19937_64 &rng, const pn_cnet *cn, uint32_t kind)
 {
     if (kind == 2)

@@ -381,6 +381,91 @@ void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     pn_report_free(without);
 }
 
+// Answer i's path (a CTL witness or lasso, its cycle twice), mapped back
+// onto the original cn, fires there. True when there is none.
+bool ctl_path_fires(const pn_cnet *cn, const pn_report *rep, uint32_t i)
+{
+    const pn_answer *a = pn_check_answer(rep->check, i);
+    std::vector<uint32_t> steps;
+    uint32_t *path = nullptr, *seq = nullptr;
+    uint64_t len = 0, n = 0;
+    if (a->lasso != nullptr) {
+        steps.assign(a->lasso, a->lasso + a->lasso_prefix + a->lasso_cycle);
+        steps.insert(steps.end(), a->lasso + a->lasso_prefix,
+                     a->lasso + a->lasso_prefix + a->lasso_cycle);
+    } else if (a->has_witness && pn_engine_trace(&rep->result, a->witness, &path, &len)) {
+        steps.assign(path, path + len);
+    } else {
+        return true;
+    }
+    free(path);
+    pn_error err;
+    pn_error_clear(&err);
+    std::vector<uint64_t> m(cn->m0, cn->m0 + cn->n_places);
+    bool ok = pn_report_trace(rep, steps.data(), steps.size(), &seq, &n, &err) == PN_OK &&
+              replay(cn, m, seq, n);
+    free(seq);
+    return ok;
+}
+
+// CTL: the reduced net (joint, and each formula's own) answers like the
+// original; the paths behind CTL answers replay on the original net.
+void one_ctl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
+{
+    Net n = build(planted_spec(rng));
+    const pn_cnet *cn = n.cn.get();
+    if (reachable(cn, 3000).empty())
+        return;
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < 3; i++)
+        roots.push_back(rand_ctl_state(rng, cn, exam == PN_EXAM_CTL_FIREABILITY, 3));
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
+    RedPtr red = reduce(cn, exam, set.get());
+    ASSERT_NE(red, nullptr);
+    t.nets++;
+    t.reduced += pn_reduce_changed(red.get());
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        t.removed[k] += red->removed[k];
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    pn_report *with = nullptr, *each = nullptr, *without = nullptr;
+    o.explore.keep_parents = true;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
+    o.explore.keep_parents = false;
+    o.reduce_each_only = true;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &each, &err), PN_OK) << err.msg;
+    o.reduce_each_only = false;
+    o.no_reduce = true;
+    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &without, &err), PN_OK) << err.msg;
+    for (uint32_t i = 0; i < set->n; i++) {
+        t.items++;
+        t.each++;
+        pn_verdict a = pn_check_answer(with->check, i)->verdict,
+                   e = pn_check_answer(each->check, i)->verdict,
+                   b = pn_check_answer(without->check, i)->verdict;
+        t.unknown += a == PN_VERDICT_UNKNOWN || b == PN_VERDICT_UNKNOWN;
+        if (!ctl_path_fires(cn, with, i)) {
+            t.wrong++;
+            ADD_FAILURE() << "formula " << i << ": the path does not replay on the original";
+        }
+        t.traced += pn_check_answer(with->check, i)->lasso != nullptr && with->reduced != nullptr;
+        if (a != b || e != b) {
+            t.wrong++;
+            char *s = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << s << ": reduced " << a << " alone " << e << " original " << b;
+            free(s);
+        }
+    }
+    pn_report_free(with);
+    pn_report_free(each);
+    pn_report_free(without);
+}
+
 void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_traced)
 {
     EXPECT_EQ(t.wrong, 0u);
@@ -478,6 +563,16 @@ TEST(Reduce, RandomLtlAgrees)
     expect_rules_used(t, false, false, 1000);
     EXPECT_EQ(t.unknown, 0u);
     EXPECT_GE(t.each, t.nets) << "answers on one formula's own net";
+}
+
+TEST(Reduce, RandomCtlAgrees)
+{
+    std::mt19937_64 rng(16077);
+    Tally t;
+    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
+        one_ctl(rng, k % 2 ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY, t);
+    expect_rules_used(t, false, false, 300);
+    EXPECT_EQ(t.unknown, 0u);
 }
 
 // p0 -t0-> p1, p2 (m0 = 1) read by t0 (weight 1) and t1 (weight 2): p2 is
@@ -765,6 +860,58 @@ std::map<std::string, std::string> cli_answers(const std::string &args, std::str
 }
 
 } // namespace
+
+// --write-reduced also writes, per formula, its own reduced net and the
+// formula on it as an MCC instance folder. Kanban-PT-00200's 16 RC formulas
+// read all 16 places together (the joint net keeps them all); alone, most
+// read few. Each folder, read back, answers its formula as the joint run
+// and the oracle do.
+TEST(Reduce, CliWritesEachFormulasNet)
+{
+    std::string src = std::string(PETREL_SHARED_DIR) + "/mcc/Kanban-PT-00200";
+    if (access((src + "/model.pnml").c_str(), R_OK) != 0)
+        GTEST_SKIP() << "no " << src;
+    std::map<std::string, std::string> oracle;
+    FILE *o = fopen((src + "/Kanban-PT-00200-RC.out").c_str(), "r");
+    ASSERT_NE(o, nullptr);
+    char line[1024], id[256], value[64];
+    while (fgets(line, sizeof line, o) != nullptr)
+        if (sscanf(line, "FORMULA %255s %63s", id, value) == 2)
+            oracle[id] = value;
+    fclose(o);
+    ASSERT_EQ(oracle.size(), 16u);
+    char tmpl[] = "/tmp/petrel_reduce_each_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    std::string dir = tmpl;
+    auto joint = cli_answers("-e ReachabilityCardinality --timeout 60 --threads 1 --write-reduced " +
+                                 dir + "/model.pnml " + src,
+                             nullptr);
+    EXPECT_EQ(joint, oracle);
+    int folders = 0, small = 0;
+    for (const auto &kv : oracle) {
+        std::string folder = dir + "/" + kv.first;
+        std::string pnml = folder + "/model.pnml";
+        ASSERT_EQ(access(pnml.c_str(), R_OK), 0) << pnml;
+        pn_error err;
+        pn_error_clear(&err);
+        pn_net *raw = nullptr;
+        ASSERT_EQ(pn_pnml_read_file(pnml.c_str(), nullptr, &raw, &err), PN_OK) << err.msg;
+        uint32_t places = raw->n_places;
+        pn_net_free(raw);
+        folders++;
+        small += places <= 6;
+        EXPECT_LE(places, 16u);
+        auto alone = cli_answers("-e ReachabilityCardinality --timeout 60 --threads 1 " + folder,
+                                 nullptr);
+        ASSERT_EQ(alone.size(), 1u) << folder;
+        EXPECT_EQ(alone.begin()->first, kv.first);
+        EXPECT_EQ(alone.begin()->second, kv.second) << kv.first << " (" << places << " places)";
+    }
+    EXPECT_EQ(folders, 16);
+    EXPECT_GE(small, 4) << "formulas 05, 06, 09 and 12 keep 2 to 6 places";
+    EXPECT_EQ(system(("rm -rf '" + dir + "'").c_str()), 0);
+}
+
 
 // --write-reduced on an MCC model, read back: the same answers; the
 // answers on the reduced net say STRUCTURAL_REDUCTION; --trace keeps the

@@ -7,11 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* CTL: the rules other than the null and agglomeration ones keep a
+ * functional bisimulation (the projection onto the kept places), which
+ * keeps every CTL formula over what is observed, X and deadlocks included
+ * (Browne, Clarke, Grumberg 1988: bisimilar structures satisfy the same
+ * CTL* formulas). red_work_init allows neither of the others for CTL. */
 bool pn_reduce_applies(pn_exam exam)
 {
     return exam == PN_EXAM_REACH_CARDINALITY || exam == PN_EXAM_REACH_FIREABILITY ||
            exam == PN_EXAM_REACH_DEADLOCK || exam == PN_EXAM_UPPER_BOUNDS ||
-           exam == PN_EXAM_LTL_CARDINALITY || exam == PN_EXAM_LTL_FIREABILITY;
+           exam == PN_EXAM_LTL_CARDINALITY || exam == PN_EXAM_LTL_FIREABILITY ||
+           exam == PN_EXAM_CTL_CARDINALITY || exam == PN_EXAM_CTL_FIREABILITY;
 }
 
 /* Marks what n reads; *deadlock when a deadlock atom reads every

@@ -6,12 +6,13 @@
  * places, the enabledness of every transition a formula or a deadlock atom
  * reads, and the maximal paths up to the removed places, so the reduced
  * net answers reachability
- * (EF/AG), ReachabilityDeadlock, UpperBounds and LTL like the original;
+ * (EF/AG), ReachabilityDeadlock, UpperBounds, LTL and CTL like the original
+ * (the projection onto the kept places is a functional bisimulation);
  * the null-transition rule and the pre- and post-agglomerations
  * (reduce_agglo.c) only keep the reachable markings projected on the
  * observed places (and the deadlocks): they serve pure reachability,
- * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) and
- * CTL are not reduced. Traces on the reduced net map back onto the
+ * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) is
+ * not reduced. Traces on the reduced net map back onto the
  * original (pn_reduce_expand). */
 #ifndef PETREL_REDUCE_H
 #define PETREL_REDUCE_H
