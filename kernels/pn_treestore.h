@@ -245,11 +245,33 @@ PN_HD static uint64_t pn_tstore_value(const pn_tstore *t, const uint64_t *s,
     return pn_tstore_pair(refs[k[0]], refs[k[1]]);
 }
 
+/* Lookups one chunk of a round of pn_tstore_encode_batch gathers: their
+ * values and hashes are computed once, for both prefetch passes and the
+ * insertion. */
+#define PN_TSTORE_CHUNK 256
+
+/* Prefetches (host only: slots, then the stored nodes their tags name) and
+ * inserts c gathered lookups: value v[k] of position p[k] of successor
+ * i[k], hash h[k]. */
+PN_HD static void pn_tstore_chunk(const pn_tstore *t, uint32_t c, const uint32_t *i,
+                                  const uint32_t *p, const uint64_t *v, const uint64_t *h,
+                                  uint32_t *refs)
+{
+#if !defined(__CUDA_ARCH__)
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < c; k++)
+            pn_tnodes_prefetch(&t->nodes, h[k], pass);
+#endif
+    const uint32_t R = 2 * t->words - 1;
+    for (uint32_t k = 0; k < c; k++)
+        refs[(uint64_t)i[k] * R + p[k]] = pn_tnodes_insert(&t->nodes, v[k], h[k]);
+}
+
 /* The keys of n <= PN_TSTORE_BATCH_MAX successors marked by pn_tstore_mark
  * (successor i: words s + i W, refs + i (2W - 1), its n_dirty[i] dirty
  * positions at dirty + i (2W - 2)), round by round: a round's lookups are
- * prefetched, slots first, then the stored nodes their tags point to,
- * before any is compared. W >= 2. */
+ * gathered in chunks, each chunk's prefetched, slots first, then the stored
+ * nodes their tags point to, before any is compared. W >= 2. */
 PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
                                          const uint64_t *s, uint32_t *refs,
                                          const uint32_t *dirty, const uint32_t *n_dirty,
@@ -257,28 +279,30 @@ PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
 {
     const uint32_t W = t->words, R = 2 * W - 1, D = 2 * W - 2;
     uint32_t at[PN_TSTORE_BATCH_MAX];
+    uint32_t ci[PN_TSTORE_CHUNK], cp[PN_TSTORE_CHUNK];
+    uint64_t cv[PN_TSTORE_CHUNK], ch[PN_TSTORE_CHUNK];
     for (uint32_t i = 0; i < n; i++)
         at[i] = 0;
     for (uint32_t r = 0; r < t->depth; r++) {
         const uint32_t end = t->round_end[r];
-#if !defined(__CUDA_ARCH__) /* prefetching: host only */
-        for (uint32_t pass = 0; pass < 2; pass++)
-            for (uint32_t i = 0; i < n; i++)
-                for (uint32_t j = at[i]; j < n_dirty[i] && dirty[i * D + j] < end; j++) {
-                    uint64_t x = pn_tstore_value(t, s + (uint64_t)i * W, refs + (uint64_t)i * R,
-                                                 dirty[i * D + j]);
-                    pn_tnodes_prefetch(&t->nodes, pn_state_hash(&x, 1), pass);
-                }
-#endif
+        uint32_t c = 0;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t j = at[i];
             for (; j < n_dirty[i] && dirty[i * D + j] < end; j++) {
+                if (c == PN_TSTORE_CHUNK) {
+                    pn_tstore_chunk(t, c, ci, cp, cv, ch, refs);
+                    c = 0;
+                }
                 uint32_t p = dirty[i * D + j];
-                uint32_t *ri = refs + (uint64_t)i * R;
-                ri[p] = pn_tstore_node(t, pn_tstore_value(t, s + (uint64_t)i * W, ri, p));
+                ci[c] = i;
+                cp[c] = p;
+                cv[c] = pn_tstore_value(t, s + (uint64_t)i * W, refs + (uint64_t)i * R, p);
+                ch[c] = pn_state_hash(&cv[c], 1);
+                c++;
             }
             at[i] = j;
         }
+        pn_tstore_chunk(t, c, ci, cp, cv, ch, refs);
     }
     for (uint32_t i = 0; i < n; i++)
         keys[i] = pn_tstore_root(t, refs + (uint64_t)i * R);

@@ -3,6 +3,7 @@
 // 4 threads encoding overlapping vectors at once (also under TSan).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -123,6 +124,7 @@ TEST(TreeStore, KeysAreExactAndDecodeBack)
 TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
 {
     std::mt19937_64 rng(21);
+    uint32_t batch_leaves = 0, max_leaves = 0; // leaf lookups in one batch's first round
     for (uint32_t W : {2u, 3u, 7u, 16u, 45u}) {
         SCOPED_TRACE("W " + std::to_string(W));
         Store st(W, 400000);
@@ -138,12 +140,18 @@ TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
                 uint64_t *s = succ.data() + (size_t)i * W;
                 for (uint32_t w = 0; w < W; w++)
                     s[w] = parent[w];
-                for (uint32_t c = (uint32_t)(rng() % 4); c-- > 0;) // 0 to 3 words change
+                // 0 to 3 words change; on wide markings up to 12, so that a
+                // round's lookups can pass one chunk (PN_TSTORE_CHUNK)
+                for (uint32_t c = (uint32_t)(rng() % (W >= 16 ? 13 : 4)); c-- > 0;)
                     s[rng() % W] = rng() % 6;
                 n_dirty[i] = pn_tstore_mark(&st.t, parent.data(), prefs.data(), s,
                                             refs.data() + (size_t)i * R,
                                             dirty.data() + (size_t)i * D);
+                for (uint32_t j = 0; j < n_dirty[i]; j++)
+                    batch_leaves += dirty[(size_t)i * D + j] < W;
             }
+            max_leaves = std::max(max_leaves, batch_leaves);
+            batch_leaves = 0;
             pn_tstore_encode_batch(&st.t, n, succ.data(), refs.data(), dirty.data(),
                                    n_dirty.data(), keys.data());
             for (uint32_t i = 0; i < n; i++) {
@@ -168,6 +176,7 @@ TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
             }
         }
     }
+    EXPECT_GT(max_leaves, (uint32_t)PN_TSTORE_CHUNK) << "no round passed one chunk";
 }
 
 TEST(TreeStore, OneWordIsItsOwnKey)
