@@ -314,73 +314,6 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     pn_report_free(report);
 }
 
-// LTL: pn_examine on the reduced net (its default) against the original
-// explored completely by the same checker without reductions.
-void one_ltl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
-{
-    Net n = build(planted_spec(rng));
-    const pn_cnet *cn = n.cn.get();
-    if (reachable(cn, 3000).empty())
-        return;
-    std::vector<pn_fml_node *> roots;
-    for (int i = 0; i < 3; i++)
-        roots.push_back(pn_fml_unary(
-            PN_FML_A, rand_ltl_path(rng, cn, exam == PN_EXAM_LTL_FIREABILITY, 3)));
-    SetPtr set = make_set(n.net.get(), roots);
-    pn_error err;
-    pn_error_clear(&err);
-    ASSERT_EQ(pn_fml_set_simplify(set.get(), &err), PN_OK);
-    RedPtr red = reduce(cn, exam, set.get());
-    ASSERT_NE(red, nullptr);
-    t.nets++;
-    t.reduced += pn_reduce_changed(red.get());
-    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
-        t.removed[k] += red->removed[k];
-    pn_examine_opts o;
-    memset(&o, 0, sizeof o);
-    o.explore.threads = 1;
-    o.engine = PN_ENGINE_CPU;
-    pn_report *with = nullptr, *without = nullptr;
-    o.explore.keep_parents = true; /* lassos, mapped back and replayed */
-    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
-    o.explore.keep_parents = false;
-    pn_report *each = nullptr; /* each formula on its own reduced net */
-    o.reduce_each_only = true;
-    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &each, &err), PN_OK) << err.msg;
-    o.reduce_each_only = false;
-    o.no_reduce = true;
-    ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &without, &err), PN_OK) << err.msg;
-    for (uint32_t i = 0; i < set->n; i++) {
-        t.each++;
-        if (pn_check_answer(each->check, i)->verdict != pn_check_answer(without->check, i)->verdict) {
-            t.wrong++;
-            char *s = pn_fml_to_string(set->props[i].root, nullptr);
-            ADD_FAILURE() << s << ": alone " << pn_check_answer(each->check, i)->verdict
-                          << " original " << pn_check_answer(without->check, i)->verdict;
-            free(s);
-        }
-    }
-    pn_report_free(each);
-    for (uint32_t i = 0; i < set->n; i++) {
-        t.items++;
-        const pn_answer *a = pn_check_answer(with->check, i), *b = pn_check_answer(without->check, i);
-        t.unknown += a->verdict == PN_VERDICT_UNKNOWN || b->verdict == PN_VERDICT_UNKNOWN;
-        if (!trace_replays(cn, with, set.get(), i)) {
-            t.wrong++;
-            ADD_FAILURE() << "formula " << i << ": the lasso does not replay on the original";
-        }
-        t.traced += a->lasso != nullptr && with->reduced != nullptr;
-        if (a->verdict != b->verdict) {
-            t.wrong++;
-            char *s = pn_fml_to_string(set->props[i].root, nullptr);
-            ADD_FAILURE() << s << ": reduced " << a->verdict << " original " << b->verdict;
-            free(s);
-        }
-    }
-    pn_report_free(with);
-    pn_report_free(without);
-}
-
 // Answer i's path (a CTL witness or lasso, its cycle twice), mapped back
 // onto the original cn, fires there. True when there is none.
 bool ctl_path_fires(const pn_cnet *cn, const pn_report *rep, uint32_t i)
@@ -408,17 +341,21 @@ bool ctl_path_fires(const pn_cnet *cn, const pn_report *rep, uint32_t i)
     return ok;
 }
 
-// CTL: the reduced net (joint, and each formula's own) answers like the
-// original; the paths behind CTL answers replay on the original net.
-void one_ctl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
+// LTL and CTL: pn_examine on the reduced net (its default), and on each
+// formula's own reduced net, against the original explored completely by
+// the same checker without reductions; the lassos and paths behind the
+// answers, mapped back, replay on the original.
+void one_temporal(std::mt19937_64 &rng, pn_exam exam, bool ltl, Tally &t)
 {
     Net n = build(planted_spec(rng));
     const pn_cnet *cn = n.cn.get();
     if (reachable(cn, 3000).empty())
         return;
+    bool fireability = exam == PN_EXAM_LTL_FIREABILITY || exam == PN_EXAM_CTL_FIREABILITY;
     std::vector<pn_fml_node *> roots;
     for (int i = 0; i < 3; i++)
-        roots.push_back(rand_ctl_state(rng, cn, exam == PN_EXAM_CTL_FIREABILITY, 3));
+        roots.push_back(ltl ? pn_fml_unary(PN_FML_A, rand_ltl_path(rng, cn, fireability, 3))
+                            : rand_ctl_state(rng, cn, fireability, 3));
     SetPtr set = make_set(n.net.get(), roots);
     pn_error err;
     pn_error_clear(&err);
@@ -434,10 +371,10 @@ void one_ctl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
     o.explore.threads = 1;
     o.engine = PN_ENGINE_CPU;
     pn_report *with = nullptr, *each = nullptr, *without = nullptr;
-    o.explore.keep_parents = true;
+    o.explore.keep_parents = true; /* lassos and paths, mapped back and replayed */
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &with, &err), PN_OK) << err.msg;
     o.explore.keep_parents = false;
-    o.reduce_each_only = true;
+    o.reduce_each_only = true; /* each formula on its own reduced net */
     ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &each, &err), PN_OK) << err.msg;
     o.reduce_each_only = false;
     o.no_reduce = true;
@@ -449,16 +386,16 @@ void one_ctl(std::mt19937_64 &rng, pn_exam exam, Tally &t)
                    e = pn_check_answer(each->check, i)->verdict,
                    b = pn_check_answer(without->check, i)->verdict;
         t.unknown += a == PN_VERDICT_UNKNOWN || b == PN_VERDICT_UNKNOWN;
-        if (!ctl_path_fires(cn, with, i)) {
+        if (ltl ? !trace_replays(cn, with, set.get(), i) : !ctl_path_fires(cn, with, i)) {
             t.wrong++;
             ADD_FAILURE() << "formula " << i << ": the path does not replay on the original";
         }
         t.traced += pn_check_answer(with->check, i)->lasso != nullptr && with->reduced != nullptr;
         if (a != b || e != b) {
             t.wrong++;
-            char *s = pn_fml_to_string(set->props[i].root, nullptr);
-            ADD_FAILURE() << s << ": reduced " << a << " alone " << e << " original " << b;
-            free(s);
+            char *str = pn_fml_to_string(set->props[i].root, nullptr);
+            ADD_FAILURE() << str << ": reduced " << a << " alone " << e << " original " << b;
+            free(str);
         }
     }
     pn_report_free(with);
@@ -554,26 +491,27 @@ TEST(Reduce, Big_RandomManySeeds)
     }
 }
 
-TEST(Reduce, RandomLtlAgrees)
+namespace {
+
+// 2,000 random nets with three LTL (ltl) or CTL formulas each: one_temporal.
+void run_temporal(uint64_t seed, bool ltl, uint32_t min_traced)
 {
-    std::mt19937_64 rng(16005);
+    std::mt19937_64 rng(seed);
     Tally t;
+    pn_exam card = ltl ? PN_EXAM_LTL_CARDINALITY : PN_EXAM_CTL_CARDINALITY;
+    pn_exam fire = ltl ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_CTL_FIREABILITY;
     for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
-        one_ltl(rng, k % 2 ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY, t);
-    expect_rules_used(t, false, false, 1000);
+        one_temporal(rng, k % 2 ? fire : card, ltl, t);
+    expect_rules_used(t, false, false, min_traced);
     EXPECT_EQ(t.unknown, 0u);
     EXPECT_GE(t.each, t.nets) << "answers on one formula's own net";
 }
 
-TEST(Reduce, RandomCtlAgrees)
-{
-    std::mt19937_64 rng(16077);
-    Tally t;
-    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
-        one_ctl(rng, k % 2 ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY, t);
-    expect_rules_used(t, false, false, 300);
-    EXPECT_EQ(t.unknown, 0u);
-}
+} // namespace
+
+TEST(Reduce, RandomLtlAgrees) { run_temporal(16005, true, 1000); }
+
+TEST(Reduce, RandomCtlAgrees) { run_temporal(16077, false, 300); }
 
 // p0 -t0-> p1, p2 (m0 = 1) read by t0 (weight 1) and t1 (weight 2): p2 is
 // constant, t1 is dead. EF fireable(t1) is FALSE; EF p2 >= 1 reads the
