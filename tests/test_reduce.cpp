@@ -410,16 +410,19 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     EXPECT_GE(t.reduced, t.nets / 2) << t.reduced << " of " << t.nets;
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
         if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION &&
-            k != PN_RED_PRE_AGGLOMERATION) {
+            k != PN_RED_PRE_AGGLOMERATION && k != PN_RED_CONE) {
             EXPECT_GE(t.removed[k], 100u) << "rule " << k;
         }
-    if (null_rule) /* deadlock atoms (fireability) often forbid it */
+    if (null_rule) { /* deadlock atoms (fireability) often forbid them */
         EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], 20u);
-    else
+        EXPECT_GE(t.removed[PN_RED_CONE], 20u);
+    } else {
         EXPECT_EQ(t.removed[PN_RED_NULL_TRANSITION], 0u);
+        EXPECT_EQ(t.removed[PN_RED_CONE], 0u);
+    }
     for (int k : {PN_RED_POST_AGGLOMERATION, PN_RED_PRE_AGGLOMERATION}) {
         if (agglo)
-            EXPECT_GE(t.removed[k], 20u) << "rule " << k;
+            EXPECT_GE(t.removed[k], 10u) << "rule " << k; /* the cone rule takes some of theirs */
         else
             EXPECT_EQ(t.removed[k], 0u) << "rule " << k;
     }
@@ -427,11 +430,11 @@ void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_
     std::printf("reduce: %u nets (%u reduced), %u formulas, %u traces mapped back; removed: %u "
                 "constant places, %u dead, %u duplicate, %u sink places, %u null, %u "
                 "post-agglomerated, %u dead by the state equation, %u pre-agglomerated, %u dead "
-                "by a siphon, %u implicit places\n",
+                "by a siphon, %u implicit places, %u outside the cone\n",
                 t.nets, t.reduced, t.items, t.traced, t.removed[0], t.removed[1], t.removed[2],
                 t.removed[3], t.removed[4], t.removed[5], t.removed[PN_RED_DEAD_LP],
                 t.removed[PN_RED_PRE_AGGLOMERATION], t.removed[PN_RED_DEAD_SIPHON],
-                t.removed[PN_RED_IMPLICIT_PLACE]);
+                t.removed[PN_RED_IMPLICIT_PLACE], t.removed[PN_RED_CONE]);
 }
 
 void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
@@ -718,6 +721,44 @@ TEST(Reduce, SinkPlaceThenNullTransition)
     EXPECT_EQ(u->net->n_places, 3u);
     EXPECT_EQ(u->net->n_transitions, 2u);
     EXPECT_FALSE(pn_reduce_changed(u.get()));
+}
+
+// q0 (1) -t0-> q1 is what EF q1 >= 1 reads; t1: r0 -> r1 reads q1 (a
+// test arc) and t2: r1 -> r0. Nothing outside {q0, q1, t0} changes q0 or
+// q1, so the cone of influence drops r0, r1, t1 and t2 for reachability;
+// a deadlock (t1 and t2 keep the net alive) or an LTL formula keeps them
+// (other rules may still fold them there).
+TEST(Reduce, ConeOfInfluence)
+{
+    Net n = hand({1, 0, 1, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {2, 1, true, 1}, {3, 1, false, 1},
+                  {1, 1, true, 1}, {1, 1, false, 1}, {3, 2, true, 1}, {2, 2, false, 1}});
+    pn_fml_node *phi = pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(1));
+    SetPtr set = make_set(n.net.get(), {ef(phi)});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->removed[PN_RED_CONE], 4u);
+    EXPECT_EQ(r->net->n_places, 2u);
+    EXPECT_EQ(r->net->n_transitions, 1u);
+    EXPECT_STREQ(r->net->trans_id[0], "t0");
+    RedPtr d = reduce(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->removed[PN_RED_CONE], 0u);
+    SetPtr ltl = make_set(n.net.get(), {pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_F,
+                                            pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(1))))});
+    RedPtr l = reduce(n.cn.get(), PN_EXAM_LTL_CARDINALITY, ltl.get());
+    ASSERT_NE(l, nullptr);
+    EXPECT_EQ(l->removed[PN_RED_CONE], 0u);
+    EXPECT_EQ(l->net->n_transitions, 3u);
+    // Reading r0 from t0 pulls r0, and its changers t1 and t2, into the cone.
+    Net m = hand({1, 0, 1, 0}, 3,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {2, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {3, 1, false, 1}, {1, 1, true, 1}, {1, 1, false, 1},
+                  {3, 2, true, 1}, {2, 2, false, 1}});
+    SetPtr set2 = make_set(m.net.get(), {ef(pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(1)))});
+    RedPtr r2 = reduce(m.cn.get(), PN_EXAM_REACH_CARDINALITY, set2.get());
+    ASSERT_NE(r2, nullptr);
+    EXPECT_EQ(r2->removed[PN_RED_CONE], 0u);
 }
 
 // The reduced net written as PNML reads back to the same net, with the same

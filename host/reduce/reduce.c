@@ -12,7 +12,8 @@
  * the reachable set and is kept to pure reachability. Post-agglomeration
  * and pre-agglomeration are in reduce_agglo.c, dead transitions by the
  * state equation in reduce_lp.c, places another one dominates in
- * reduce_implicit.c. */
+ * reduce_implicit.c, what lies outside the formulas' cone of influence
+ * (pure reachability) in reduce_cone.c. */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
@@ -164,10 +165,14 @@ static pn_status red_round(red_work *w, red_flow *f, uint32_t *changed, pn_error
     if (st == PN_OK)
         st = red_implicit(w, &implicit, err);
     got[PN_RED_IMPLICIT_PLACE] = implicit;
+    uint32_t cone = 0;
     if (st == PN_OK && w->allow_null)
         st = red_null(w, &null, err);
+    if (st == PN_OK && w->allow_null)
+        st = red_cone(w, &cone, err);
     got[PN_RED_DUPLICATE_TRANS] = dup;
     got[PN_RED_NULL_TRANSITION] = null;
+    got[PN_RED_CONE] = cone;
     *changed = 0;
     for (int r = 0; r < PN_RED_RULE_COUNT; r++) {
         w->removed[r] += got[r];

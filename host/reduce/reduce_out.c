@@ -195,6 +195,7 @@ static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
     [PN_RED_DEAD_SIPHON] = "dead transitions (unmarked siphon)",
     [PN_RED_IMPLICIT_PLACE] = "implicit places",
     [PN_RED_DEAD_LP] = "dead transitions (state equation)",
+    [PN_RED_CONE] = "outside the cone of influence (places and transitions)",
 };
 
 static void red_report(const pn_reduced *r, FILE *f)

@@ -94,6 +94,9 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
 pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err);
 pn_status red_duplicates(red_work *w, uint32_t *removed, pn_error *err);
 pn_status red_null(red_work *w, uint32_t *removed, pn_error *err);
+/* Places and transitions outside the cone of influence of what is observed
+ * (reduce_cone.c); pure reachability only (the null rule's condition). */
+pn_status red_cone(red_work *w, uint32_t *removed, pn_error *err);
 /* Unobserved places another kept place dominates (reduce_implicit.c). */
 pn_status red_implicit(red_work *w, uint32_t *removed, pn_error *err);
 /* Dead transitions by the state equation (reduce_lp.c), within a share of

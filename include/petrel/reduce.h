@@ -45,6 +45,8 @@ typedef enum pn_reduce_rule {
                                  (as post-agglomeration) */
     PN_RED_DEAD_SIPHON,      /* takes from a siphon empty at m0 */
     PN_RED_IMPLICIT_PLACE,   /* never disables: another place dominates it */
+    PN_RED_CONE,             /* places and transitions outside the cone of influence of
+                                what the formulas read (pure reachability and bounds only) */
     PN_RED_RULE_COUNT
 } pn_reduce_rule;
 
