@@ -27,7 +27,7 @@ typedef struct cone {
     const red_work *w;
     uint8_t *in_p, *in_t;
     uint32_t *queue, n_queue;        /* places whose changers are still to add */
-    uint32_t *chg_off, *chg;         /* per place: the live transitions that change it */
+    red_rows rows;                   /* per place: the live transitions that change it */
 } cone;
 
 static void cone_add_place(cone *c, uint32_t p)
@@ -48,35 +48,12 @@ static void cone_add_transition(cone *c, uint32_t t)
         cone_add_place(c, cn->pre[k].place);
 }
 
-/* Per place, the live transitions with a non-zero effect on it (CSR). */
-static bool cone_changers(cone *c)
-{
-    const red_work *w = c->w;
-    const pn_cnet *cn = w->cn;
-    uint32_t P = cn->n_places, T = cn->n_transitions, n = cn->delta_off[T];
-    c->chg_off = calloc((size_t)P + 2, sizeof *c->chg_off);
-    c->chg = malloc(((size_t)n + 1) * sizeof *c->chg);
-    if (c->chg_off == NULL || c->chg == NULL)
-        return false;
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->delta_off[t]; red_alive(w, t) && k < cn->delta_off[t + 1]; k++)
-            c->chg_off[cn->delta[k].place + 2] += cn->delta[k].delta != 0;
-    for (uint32_t p = 0; p < P; p++)
-        c->chg_off[p + 2] += c->chg_off[p + 1];
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->delta_off[t]; red_alive(w, t) && k < cn->delta_off[t + 1]; k++)
-            if (cn->delta[k].delta != 0)
-                c->chg[c->chg_off[cn->delta[k].place + 1]++] = t;
-    return true;
-}
-
 static void cone_free(cone *c)
 {
     free(c->in_p);
     free(c->in_t);
     free(c->queue);
-    free(c->chg_off);
-    free(c->chg);
+    red_rows_free(&c->rows);
 }
 
 pn_status red_cone(red_work *w, uint32_t *removed, pn_error *err)
@@ -88,9 +65,12 @@ pn_status red_cone(red_work *w, uint32_t *removed, pn_error *err)
     c.in_p = calloc((size_t)P + 1, 1);
     c.in_t = calloc((size_t)T + 1, 1);
     c.queue = malloc(((size_t)P + 1) * sizeof *c.queue);
-    if (c.in_p == NULL || c.in_t == NULL || c.queue == NULL || !cone_changers(&c)) {
+    pn_status st = c.in_p == NULL || c.in_t == NULL || c.queue == NULL
+                       ? pn_fail(err, PN_ERR_NOMEM, "out of memory")
+                       : red_rows_build(w, &c.rows, err);
+    if (st != PN_OK) {
         cone_free(&c);
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+        return st;
     }
     bool any = false;
     for (uint32_t p = 0; p < P; p++)
@@ -105,8 +85,8 @@ pn_status red_cone(red_work *w, uint32_t *removed, pn_error *err)
         }
     while (c.n_queue > 0) {
         uint32_t p = c.queue[--c.n_queue];
-        for (uint32_t k = c.chg_off[p]; k < c.chg_off[p + 1]; k++)
-            cone_add_transition(&c, c.chg[k]);
+        for (uint32_t k = c.rows.off[p]; k < c.rows.off[p + 1]; k++)
+            cone_add_transition(&c, c.rows.t[k]);
     }
     /* Formulas that read nothing are constants: the net stays for them. */
     for (uint32_t p = 0; any && p < P; p++)

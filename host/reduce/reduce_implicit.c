@@ -27,45 +27,26 @@
 
 typedef struct imp_state {
     const red_work *w;
-    uint32_t *row_off;     /* per place: its live incidence entries */
-    uint32_t *row_t;
-    int64_t *row_d;
+    red_rows rows;         /* per place: its live incidence entries */
     int64_t *cp, *cq;      /* dense scratch per transition: C[p,.], C[q,.] */
     uint64_t *preq;        /* dense scratch: Pre[q,.] */
 } imp_state;
 
-/* Per-place rows of the incidence matrix over live transitions (CSR). */
+/* The rows of the incidence matrix over live transitions, and scratch. */
 static pn_status imp_rows(imp_state *s, pn_error *err)
 {
-    const pn_cnet *cn = s->w->cn;
-    uint32_t P = cn->n_places, T = cn->n_transitions, n = cn->delta_off[T];
-    s->row_off = calloc((size_t)P + 2, sizeof *s->row_off);
-    s->row_t = malloc(((size_t)n + 1) * sizeof *s->row_t);
-    s->row_d = malloc(((size_t)n + 1) * sizeof *s->row_d);
+    uint32_t T = s->w->cn->n_transitions;
     s->cp = calloc((size_t)T + 1, sizeof *s->cp);
     s->cq = calloc((size_t)T + 1, sizeof *s->cq);
     s->preq = calloc((size_t)T + 1, sizeof *s->preq);
-    if (!s->row_off || !s->row_t || !s->row_d || !s->cp || !s->cq || !s->preq)
+    if (!s->cp || !s->cq || !s->preq)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->delta_off[t]; red_alive(s->w, t) && k < cn->delta_off[t + 1]; k++)
-            s->row_off[cn->delta[k].place + 2]++;
-    for (uint32_t p = 0; p < P; p++)
-        s->row_off[p + 2] += s->row_off[p + 1];
-    for (uint32_t t = 0; t < T; t++)
-        for (uint32_t k = cn->delta_off[t]; red_alive(s->w, t) && k < cn->delta_off[t + 1]; k++) {
-            uint32_t at = s->row_off[cn->delta[k].place + 1]++;
-            s->row_t[at] = t;
-            s->row_d[at] = cn->delta[k].delta;
-        }
-    return PN_OK;
+    return red_rows_build(s->w, &s->rows, err);
 }
 
 static void imp_free(imp_state *s)
 {
-    free(s->row_off);
-    free(s->row_t);
-    free(s->row_d);
+    red_rows_free(&s->rows);
     free(s->cp);
     free(s->cq);
     free(s->preq);
@@ -74,8 +55,8 @@ static void imp_free(imp_state *s)
 /* Fills (or with clear, empties) the dense row of place x. */
 static void imp_fill(imp_state *s, uint32_t x, int64_t *dense, bool clear)
 {
-    for (uint32_t k = s->row_off[x]; k < s->row_off[x + 1]; k++)
-        dense[s->row_t[k]] = clear ? 0 : s->row_d[k];
+    for (uint32_t k = s->rows.off[x]; k < s->rows.off[x + 1]; k++)
+        dense[s->rows.t[k]] = clear ? 0 : s->rows.d[k];
 }
 
 /* Conditions (1) and (2) for p against q; s->cp holds C[p,.]. The
@@ -85,11 +66,11 @@ static bool imp_dominates(imp_state *s, uint32_t p, uint32_t q, const uint32_t *
 {
     const pn_cnet *cn = s->w->cn;
     bool ok = true;
-    for (uint32_t k = s->row_off[q]; ok && k < s->row_off[q + 1]; k++)
-        ok = s->row_d[k] <= s->cp[s->row_t[k]];
+    for (uint32_t k = s->rows.off[q]; ok && k < s->rows.off[q + 1]; k++)
+        ok = s->rows.d[k] <= s->cp[s->rows.t[k]];
     imp_fill(s, q, s->cq, false);
-    for (uint32_t k = s->row_off[p]; ok && k < s->row_off[p + 1]; k++)
-        ok = s->row_d[k] >= 0 || s->cq[s->row_t[k]] <= s->row_d[k];
+    for (uint32_t k = s->rows.off[p]; ok && k < s->rows.off[p + 1]; k++)
+        ok = s->rows.d[k] >= 0 || s->cq[s->rows.t[k]] <= s->rows.d[k];
     imp_fill(s, q, s->cq, true);
     for (uint32_t i = 0; ok && i < ncons; i++) {
         /* Pre[q,t] - m0(q) >= Pre[p,t] - m0(p), in 128 bits */

@@ -91,6 +91,17 @@ pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *se
 pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, uint32_t *fused,
                           pn_error *err);
 
+/* Per place, the live transitions' non-zero effects on it, CSR: entries
+ * off[p] .. off[p + 1] of t (the transition) and d (its effect). */
+typedef struct red_rows {
+    uint32_t *off;    /* n_places + 2 */
+    uint32_t *t;
+    int64_t *d;
+} red_rows;
+
+pn_status red_rows_build(const red_work *w, red_rows *r, pn_error *err);
+void red_rows_free(red_rows *r);
+
 pn_status red_fixpoint(red_work *w, const pn_budget *budget, pn_error *err);
 pn_status red_duplicates(red_work *w, uint32_t *removed, pn_error *err);
 pn_status red_null(red_work *w, uint32_t *removed, pn_error *err);
