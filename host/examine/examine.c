@@ -982,7 +982,8 @@ pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n,
     *out = malloc((n + 1) * sizeof **out);
     if (*out == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    memcpy(*out, trans, n * sizeof **out);
+    if (n > 0) /* an empty path may come as NULL */
+        memcpy(*out, trans, n * sizeof **out);
     return PN_OK;
 }
 
