@@ -10,19 +10,19 @@
  * alone), so finished nodes merge on that key, not on all of old: two nodes
  * with equal keys accept the same runs. The paper merges on (old, next);
  * on nested U/R formulas that keeps thousands of nodes apart that differ
- * only in subformulas already discharged. The key is hashed (a linear scan
- * of the finished nodes made the construction quadratic). */
+ * only in subformulas already discharged. The keys are kept in the
+ * engines' exact hash set (kernels/pn_table.h), whose ids are the finished
+ * nodes' indices (a linear scan made the construction quadratic). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "logic/ltl_buchi.h"
-#include "pn_state.h"
+#include "pn_table.h"
 
 #define GBA_INIT UINT32_MAX
 
 typedef struct gnode {
     uint64_t *old, *new_, *next;   /* words bits each */
-    uint64_t *key;                 /* finished nodes: key_words, see gba_key */
     uint32_t *in, n_in, cap_in;    /* predecessors; GBA_INIT: initial */
 } gnode;
 
@@ -36,7 +36,10 @@ typedef struct gba {
     uint32_t limit;
     uint64_t *lits;                /* words: the AP/NAP node bits */
     uint32_t key_words;            /* 2 * words + acceptance words */
-    uint32_t *slots, n_slots;      /* finished nodes by key: index + 1, 0 empty */
+    uint64_t *key;                 /* scratch: one key */
+    uint64_t *keys, key_cap;       /* the finished nodes' keys, by index (pn_table store) */
+    uint64_t *slots, n_slots;      /* pn_table slots over keys; n_keys: keys held */
+    uint64_t n_keys;
     const pn_budget *budget;       /* may be NULL */
     uint64_t steps;
 } gba;
@@ -57,7 +60,6 @@ static void gnode_free(gnode *n)
 {
     free(n->old);
     free(n->in);
-    free(n->key);
 }
 
 /* One allocation holds old, new and next. */
@@ -120,13 +122,11 @@ static void gba_want(gnode *n, uint32_t i)
         bs_set(n->new_, i);
 }
 
-/* The label bits of old, next, and one bit per U subformula a U b: not
- * promised (not in old) or fulfilled (b in old). */
-static uint64_t *gba_key(const gba *g, const gnode *n)
+/* k gets n's key: the label bits of old, next, and one bit per U
+ * subformula a U b: not promised (not in old) or fulfilled (b in old). */
+static void gba_key(const gba *g, const gnode *n, uint64_t *k)
 {
-    uint64_t *k = calloc(g->key_words, sizeof *k);
-    if (k == NULL)
-        return NULL;
+    memset(k, 0, (size_t)g->key_words * sizeof *k);
     for (uint32_t w = 0; w < g->words; w++) {
         k[w] = n->old[w] & g->lits[w];
         k[g->words + w] = n->next[w];
@@ -138,37 +138,43 @@ static uint64_t *gba_key(const gba *g, const gnode *n)
                 bs_set(k, a);
             a++;
         }
-    return k;
 }
 
-/* The slot holding key k, or the empty one where it goes. */
-static uint32_t *gba_slot(const gba *g, const uint64_t *k)
+static pn_table_view gba_view(gba *g)
 {
-    uint32_t mask = g->n_slots - 1;
-    uint32_t i = (uint32_t)pn_state_hash(k, g->key_words) & mask;
-    while (g->slots[i] != 0 &&
-           !pn_state_equal(g->done[g->slots[i] - 1].key, k, g->key_words))
-        i = (i + 1) & mask;
-    return &g->slots[i];
+    pn_table_view v;
+    memset(&v, 0, sizeof v);
+    v.slots = g->slots;
+    v.slot_mask = g->n_slots - 1;
+    v.store = g->keys;
+    v.count = &g->n_keys;
+    v.words = g->key_words;
+    return v;
 }
 
-/* Keeps the table at most half full. */
-static bool gba_grow(gba *g)
+/* Room for one more key: the store, and the slots at most half full. */
+static bool gba_room(gba *g)
 {
-    if (2 * (g->n_done + 1) <= g->n_slots)
-        return true;
-    uint32_t n = g->n_slots ? g->n_slots * 2 : 64;
-    uint32_t *old = g->slots, old_n = g->n_slots;
-    g->slots = calloc(n, sizeof *g->slots);
-    if (g->slots == NULL) {
-        g->slots = old;
-        return false;
+    if (g->n_keys + 1 > g->key_cap) {
+        uint64_t cap = g->key_cap ? 2 * g->key_cap : 64;
+        uint64_t *keys = realloc(g->keys, cap * g->key_words * sizeof *keys);
+        if (keys == NULL)
+            return false;
+        g->keys = keys;
+        g->key_cap = cap;
     }
+    if (2 * (g->n_keys + 1) <= g->n_slots)
+        return true;
+    uint64_t n = g->n_slots ? 2 * g->n_slots : 128;
+    uint64_t *slots = calloc(n, sizeof *slots);
+    if (slots == NULL)
+        return false;
+    free(g->slots);
+    g->slots = slots;
     g->n_slots = n;
-    for (uint32_t i = 0; i < old_n; i++)
-        if (old[i] != 0)
-            *gba_slot(g, g->done[old[i] - 1].key) = old[i];
-    free(old);
+    pn_table_view v = gba_view(g);
+    for (uint64_t id = 0; id < g->n_keys; id++)
+        pn_table_reinsert(&v, id, pn_state_hash(g->keys + id * g->key_words, g->key_words));
     return true;
 }
 
@@ -177,13 +183,16 @@ static bool gba_grow(gba *g)
 static pn_status gba_finish(gba *g, gnode *n, pn_error *err)
 {
     size_t bytes = (size_t)g->words * sizeof(uint64_t);
-    if ((n->key = gba_key(g, n)) == NULL || !gba_grow(g)) {
+    if (!gba_room(g)) {
         gnode_free(n);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
     }
-    uint32_t *slot = gba_slot(g, n->key);
-    if (*slot != 0) {
-        gnode *d = &g->done[*slot - 1];
+    gba_key(g, n, g->key);
+    pn_table_view v = gba_view(g);
+    uint64_t found;
+    if (pn_table_insert(&v, g->key, pn_state_hash(g->key, g->key_words), &found) ==
+        PN_INSERT_OLD) {
+        gnode *d = &g->done[found];
         bool ok = true;
         for (uint32_t i = 0; i < n->n_in && ok; i++)
             ok = gnode_add_in(d, n->in[i]);
@@ -199,7 +208,6 @@ static pn_status gba_finish(gba *g, gnode *n, pn_error *err)
         gnode_free(n);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
     }
-    *slot = id + 1;
     gnode succ;
     if (!gnode_init(g, &succ, NULL))
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
@@ -301,6 +309,8 @@ static void gba_free(gba *g)
     free(g->done);
     free(g->todo);
     free(g->slots);
+    free(g->keys);
+    free(g->key);
     free(g->lits);
 }
 
@@ -387,8 +397,11 @@ pn_status ltl_buchi_build(const ltl_formula *f, uint32_t max_states, const pn_bu
         n_u += f->n[i].kind == LT_U;
     g.key_words = 2 * g.words + (n_u + 63) / 64;
     g.lits = calloc(g.words, sizeof *g.lits);
-    if (g.lits == NULL)
+    g.key = calloc(g.key_words, sizeof *g.key);
+    if (g.lits == NULL || g.key == NULL) {
+        gba_free(&g);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the automaton");
+    }
     for (uint32_t i = 0; i < f->count; i++)
         if (f->n[i].kind == LT_AP || f->n[i].kind == LT_NAP)
             bs_set(g.lits, i);
