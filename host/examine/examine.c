@@ -10,6 +10,7 @@
 
 #include "examine/ctl_simplify.h"
 #include "examine/global_col.h"
+#include "examine/otf.h"
 #include "examine/reduce_each.h"
 #include "examine/split.h"
 #include "petrel/ctl.h"
@@ -55,21 +56,6 @@ static pn_status examine_one(pn_ctl_model *m, pn_exam exam, const pn_fml_set *se
     return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
 }
 
-/* A formula the reader could not bind: it already said why (once), so the
- * checkers' "no formula to check" is not repeated on diag. */
-static bool examine_unbound(const pn_fml_set *set, uint32_t i)
-{
-    return set != NULL && (set->props[i].status != PN_OK || set->props[i].root == NULL);
-}
-
-static uint32_t examine_unknown(const pn_check *c)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < pn_check_count(c); i++)
-        n += pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
-    return n;
-}
-
 /* Answers what was not decided up front from the state graph. Under a time
  * limit, a first pass gives each open formula an equal share of the time
  * left, so that one hard formula cannot starve the others; a second pass
@@ -80,7 +66,7 @@ static void examine_graph_passes(pn_ctl_model *m, pn_exam exam, const pn_fml_set
 {
     bool timed = budget != NULL && budget->deadline > 0;
     for (int pass = timed ? 0 : 1; pass < 2; pass++) {
-        uint32_t left = examine_unknown(c);
+        uint32_t left = ex_open_count(c);
         for (uint32_t i = 0; i < pn_check_count(c) && left > 0; i++) {
             if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
                 continue;
@@ -91,7 +77,7 @@ static void examine_graph_passes(pn_ctl_model *m, pn_exam exam, const pn_fml_set
             pn_status st = examine_one(m, exam, set, i, &v, &err);
             if (st == PN_OK)
                 pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
-            else if (diag != NULL && (pass == 1 || !timed) && !examine_unbound(set, i))
+            else if (diag != NULL && (pass == 1 || !timed) && !ex_unbound(set, i))
                 fprintf(diag, "petrel: %s: %s\n", pn_check_answer(c, i)->id, err.msg);
             if (pn_budget_expired(budget))
                 return;
@@ -112,252 +98,6 @@ static void examine_on_graph(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
                       .layout = res->layout};
     examine_graph_passes(&m, exam, set, budget, c, diag);
     pn_budget_release(budget, held);
-}
-
-/* ---- LTL on the fly --------------------------------------------------- */
-
-typedef struct ltl_run {
-    const pn_cnet *cn;
-    const pn_fml_set *set;
-    const pn_engine_opts *opts;
-    pn_budget *budget;
-    pn_check *c;
-    pn_lazy *z;
-    uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
-    FILE *diag;
-    uint64_t reduced_states, reduced_edges; /* the largest reduced space */
-} ltl_run;
-
-/* graph_only's values: the LTL check cannot take the formula (no retry);
- * its reduced space reduced too little: the shared space serves it. */
-#define LTL_GRAPH_ONLY 1
-#define LTL_SHARED 2
-
-/* A reduced space that fires more than this part of the enabled
- * transitions over its first states gives way to the shared space: one
- * space per formula pays only where it is much smaller (per mille). */
-#define LTL_POR_PROBE_PER_MILLE 600
-
-/* A fresh reduced space for formula i (pn_ltl_por_lazy_new) when the
- * reduction applies and is not turned off; NULL otherwise. It gets the
- * memory that the shared space leaves. */
-static pn_lazy *examine_ltl_reduced(const ltl_run *r, uint32_t i, const pn_fml_node *root)
-{
-    if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
-        return NULL;
-    uint64_t memory = pn_budget_memory(r->budget), held = r->z ? pn_lazy_bytes(r->z) : 0;
-    if (memory != 0 && held >= memory)
-        return NULL;
-    pn_lazy *z = NULL;
-    pn_error e = {0};
-    if (pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &z, &e) == PN_OK)
-        pn_lazy_probe_reduction(z, LTL_POR_PROBE_PER_MILLE);
-    return z;
-}
-
-/* One formula on the fly within share, over its own reduced space where
- * partial-order reduction applies, else over the shared one; a
- * counterexample is kept when traces were asked for (opts->keep_parents). */
-static pn_status examine_ltl_one(ltl_run *r, uint32_t i, const pn_budget *share, pn_error *err)
-{
-    const pn_fml_node *root = r->set->props[i].status == PN_OK ? r->set->props[i].root : NULL;
-    if (root == NULL)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
-    pn_ltl_lasso lasso;
-    bool v = false;
-    pn_lazy *reduced = examine_ltl_reduced(r, i, root);
-    pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : r->z, root, share, &v, NULL,
-                                    r->opts->keep_parents ? &lasso : NULL, err);
-    if (reduced != NULL && pn_lazy_states(reduced) > r->reduced_states) {
-        r->reduced_states = pn_lazy_states(reduced);
-        r->reduced_edges = pn_lazy_edges(reduced);
-    }
-    pn_lazy_free(reduced);
-    if (reduced != NULL && st == PN_ERR_UNSUPPORTED) { /* it reduced too little */
-        r->graph_only[i] = LTL_SHARED;
-        pn_error_clear(err);
-        return examine_ltl_one(r, i, share, err);
-    }
-    if (st == PN_OK) {
-        if (reduced != NULL)
-            pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
-        pn_check_set(r->c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
-        if (!v && r->opts->keep_parents)
-            pn_check_set_lasso(r->c, i, lasso.trans, lasso.prefix, lasso.cycle);
-    }
-    return st;
-}
-
-static bool examine_out_of_memory(pn_status st)
-{
-    return st == PN_ERR_NOMEM || st == PN_ERR_OUT_OF_MEMORY;
-}
-
-/* After running out of memory the states found so far are dropped: the
- * next formula may need fewer. */
-static void examine_ltl_reset(ltl_run *r)
-{
-    pn_lazy_free(r->z);
-    r->z = NULL;
-    pn_error e = {0};
-    pn_lazy_new(r->cn, pn_budget_memory(r->budget), &r->z, &e);
-}
-
-/* Time shares: a quarter of an equal share of what is left in the first
- * pass (most formulas are decided in milliseconds: the hard ones should not
- * wait behind each other), an equal share in the second, everything left
- * in the third. A formula that runs out starts again from scratch in the
- * next pass, but the net states it found stay cached. A formula the
- * on-the-fly check cannot take for another reason (its shape, memory) goes
- * to the graph checker. */
-static void examine_ltl_passes(ltl_run *r)
-{
-    bool timed = r->budget != NULL && r->budget->deadline > 0;
-    for (int pass = timed ? 0 : 2; pass < 3 && r->z != NULL; pass++) {
-        uint32_t left = examine_unknown(r->c);
-        for (uint32_t i = 0; i < pn_check_count(r->c) && left > 0 && r->z != NULL; i++) {
-            if (pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN ||
-                r->graph_only[i] == LTL_GRAPH_ONLY)
-                continue;
-            double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
-            pn_budget share = pn_budget_share(r->budget, fraction);
-            left--;
-            pn_error err = {0};
-            pn_status st = examine_ltl_one(r, i, &share, &err);
-            if (examine_out_of_memory(st))
-                examine_ltl_reset(r);
-            if (st == PN_ERR_UNSUPPORTED)
-                r->graph_only[i] = LTL_GRAPH_ONLY;
-            if (st != PN_OK && r->diag != NULL &&
-                (pass == 2 || r->graph_only[i] == LTL_GRAPH_ONLY) &&
-                !examine_unbound(r->set, i))
-                fprintf(r->diag, "petrel: %s: %s\n", pn_check_answer(r->c, i)->id, err.msg);
-            if (pn_budget_expired(r->budget))
-                return;
-        }
-    }
-}
-
-/* The statistics of the on-the-fly checks: one thread, the part of the
- * state space they generated (the larger of the shared space and the
- * largest reduced one: each is part of one state space). */
-static void examine_ltl_report(const pn_lazy *z, uint64_t states, uint64_t edges,
-                               pn_engine_result *res, double seconds)
-{
-    res->states = pn_lazy_states(z) > states ? pn_lazy_states(z) : states;
-    res->edges = pn_lazy_states(z) > states ? pn_lazy_edges(z) : edges;
-    res->status = PN_RUN_STOPPED;
-    res->threads = 1;
-    res->seconds = seconds;
-}
-
-/* LTL: each formula on the fly (ltl_otf.c), sharing the net states found
- * so far; res reports those (a partial exploration: PN_RUN_STOPPED). */
-static pn_status examine_ltl(const pn_cnet *cn, const pn_fml_set *set,
-                             const pn_engine_opts *opts, pn_budget *budget, pn_check *c,
-                             pn_engine_result *res, FILE *diag, pn_error *err)
-{
-    double t0 = pn_clock_now();
-    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
-    r.graph_only = calloc(pn_check_count(c) + 1, 1);
-    pn_status st = r.graph_only != NULL ? pn_lazy_new(cn, pn_budget_memory(budget), &r.z, err)
-                                        : pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    if (examine_out_of_memory(st) && r.graph_only != NULL) { /* every formula CANNOT_COMPUTE */
-        if (diag != NULL)
-            fprintf(diag, "petrel: %s\n", err->msg);
-        pn_error_clear(err);
-        st = PN_OK;
-    }
-    if (st == PN_OK && r.z != NULL)
-        examine_ltl_passes(&r);
-    if (r.z != NULL)
-        examine_ltl_report(r.z, r.reduced_states, r.reduced_edges, res, pn_clock_now() - t0);
-    pn_lazy_free(r.z);
-    free(r.graph_only);
-    return st;
-}
-
-/* ---- CTL on the fly ----------------------------------------------------- */
-
-/* Once the searches have met the whole reachable space, the recorded graph
- * (the next step) answers the formulas still open in one exploration and
- * one fixpoint pass each over bit sets, where the local checker would build
- * each formula's dependency graph over all those states: on
- * SharedMemory-PT-000010 (1.8 M states) the graph answers 16 formulas in
- * 16.5 s while the local step spent its whole half of 300 s. Taken only
- * with two formulas or more open, twice the searches' memory free, and
- * four times the searches' time (spent) left: the graph explores those
- * states again and then checks, and with 10 s on one thread it ends later
- * than the local checker would (SharedMemory-PT-000010 CTLCardinality: 11
- * values at 10 s without the switch, 10 with it). */
-static bool examine_graph_now(const pn_lazy *z, const pn_budget *budget, uint32_t open,
-                              double spent)
-{
-    uint64_t room = pn_budget_memory(budget);
-    return open >= 2 && pn_lazy_complete(z) && (room == 0 || pn_lazy_bytes(z) <= room / 2) &&
-           pn_budget_left_s(budget) >= 4 * spent;
-}
-
-/* CTL: each formula on the fly (ctl_otf.c) within `share` of the time
- * left, sharing the net states found so far, in the passes of
- * examine_ltl_passes (a quarter share, an equal share, the rest); what is
- * left goes to the recorded graph (the portfolio's next step; the states
- * found on the fly are dropped first). Answers are decided in the check
- * (pn_check_decide_answer), so that a later pn_check_finish keeps them. */
-static void examine_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget,
-                            double share_of_left, bool trace, FILE *verbose, pn_check *c,
-                            pn_engine_result *res)
-{
-    double t0 = pn_clock_now();
-    pn_budget half = pn_budget_share(budget, share_of_left);
-    bool timed = budget != NULL && budget->deadline > 0;
-    pn_lazy *z = NULL;
-    pn_error err = {0};
-    if (pn_lazy_new(cn, pn_budget_memory(budget), &z, &err) != PN_OK)
-        return;
-    for (int pass = timed ? 0 : 2; pass < 3 && z != NULL && !pn_budget_expired(&half); pass++) {
-        uint32_t left = examine_unknown(c);
-        for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && z != NULL &&
-                             !pn_budget_expired(&half); i++) {
-            const pn_fml_node *root = set->props[i].status == PN_OK ? set->props[i].root : NULL;
-            if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN || root == NULL)
-                continue;
-            double fraction = pass == 2 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
-            pn_budget share = pn_budget_share(&half, fraction);
-            left--;
-            bool v = false;
-            pn_error e = {0};
-            pn_ltl_lasso path;
-            double t1 = pn_clock_now();
-            pn_status st =
-                pn_ctl_check_otf_trace(z, root, &share, &v, trace ? &path : NULL, &e);
-            if (verbose != NULL)
-                fprintf(verbose, "petrel: local: %s: %s in %.3f s (pass %d, %lu states known)\n",
-                        pn_check_answer(c, i)->id, st != PN_OK ? e.msg : v ? "TRUE" : "FALSE",
-                        pn_clock_now() - t1, pass, (unsigned long)pn_lazy_states(z));
-            if (st == PN_OK && trace && path.trans != NULL)
-                pn_check_set_lasso(c, i, path.trans, path.prefix, path.cycle);
-            if (st == PN_OK)
-                pn_check_decide_answer(c, i, v, PN_TECH_EXPLICIT);
-            else if (examine_out_of_memory(st)) {
-                pn_lazy_free(z);
-                z = NULL;
-                pn_lazy_new(cn, pn_budget_memory(budget), &z, &e);
-            }
-            if (z != NULL &&
-                examine_graph_now(z, budget, examine_unknown(c), pn_clock_now() - t0)) {
-                if (verbose != NULL)
-                    fprintf(verbose, "petrel: local: every reachable state is known (%lu): the "
-                                     "recorded graph takes the %u formulas left\n",
-                            (unsigned long)pn_lazy_states(z), examine_unknown(c));
-                pass = 3;
-                break;
-            }
-        }
-    }
-    if (z != NULL)
-        examine_ltl_report(z, 0, 0, res, pn_clock_now() - t0);
-    pn_lazy_free(z);
 }
 
 /* ---- one formula examination or global property ------------------------ */
@@ -396,13 +136,17 @@ static const portfolio_step plan_reach[] = {
     {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
 /* CTL beyond reachability, Liveness: local CTL answers what it can without
  * the whole state space; then one exploration records the graph and feeds
- * the visitor, which decides the reachability-shaped ones. */
+ * the visitor, which decides the reachability-shaped ones. A graph that
+ * fills the memory ends long before the deadline (the MCC's 16 GB hold a
+ * few hundred million states: minutes of a 3600 s run): the local checker
+ * gets the time it leaves. */
 static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
                                           {STEP_PROBE, 1.0 / 10},
                                           {STEP_WALK, 1.0 / 8},
                                           {STEP_SPLIT, 1.0 / 4},
                                           {STEP_LOCAL, 1.0 / 2},
-                                          {STEP_GRAPH, 1.0}};
+                                          {STEP_GRAPH, 1.0},
+                                          {STEP_LOCAL, 1.0}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
  * their own, the others the LTL product with what is left (the product
  * answers most LTL formulas: the split gets less than in CTL). */
@@ -431,6 +175,7 @@ typedef struct portfolio {
     pn_engine_result *res;
     pn_visitor inner, all;  /* the check's visitor; one that never stops */
     bool finished;          /* pn_check_finish ran after an exploration */
+    bool graph_tried;       /* step_graph ran: res holds its statistics */
     uint8_t *target;        /* per answer: a reachability target at the start */
     const char **by;        /* per answer: the step that decided it */
     double *at;             /* per answer: seconds from the start */
@@ -564,7 +309,7 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     if (examine_is_ltl(p->exam)) {
         if (!p->finished) /* again would forget what completeness proved */
             pn_check_finish(p->c, NULL);
-        return examine_ltl(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
+        return ex_ltl_otf(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
     }
     if (!examine_uses_graph(p->exam, p->c)) { /* the split decided them */
         if (!pn_check_decided(p->c))
@@ -584,6 +329,9 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     pn_check_finish(p->c, st == PN_OK && visit ? p->res : NULL);
     if (st == PN_OK)
         examine_on_graph(p->cn, p->exam, p->set, p->budget, p->c, p->res, p->diag);
+    p->graph_tried = true;
+    if (p->res->status != PN_RUN_COMPLETE) /* a part of a graph answers nothing */
+        pn_engine_result_free(p->res);
     return st;
 }
 
@@ -720,9 +468,10 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_GRAPH: return step_graph(p, err);
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
-            examine_unknown(p->c) > 0)
-            examine_ctl_otf(p->cn, p->set, p->budget, s->share, p->o->keep_parents,
-                            p->o->verbose ? p->diag : NULL, p->c, p->res);
+            ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
+            ex_ctl_otf(p->cn, p->set, p->budget, s->share, p->o,
+                       p->o->verbose ? p->diag : NULL, p->c,
+                       p->graph_tried ? NULL : p->res); /* keep the graph's figures */
         return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))
@@ -795,7 +544,7 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
     const portfolio_step *plan = portfolio_plan(p->exam, p->c, p->o->keep_parents, &n_steps);
     /* A complete exploration (the probe's) writes every answer: the steps
      * after it would only look again at targets already final. */
-    for (uint32_t k = 0; st == PN_OK && k < n_steps && examine_unknown(p->c) > 0; k++) {
+    for (uint32_t k = 0; st == PN_OK && k < n_steps && ex_open_count(p->c) > 0; k++) {
         st = portfolio_step_run(p, &plan[k], err);
         portfolio_mark(p, plan[k].kind);
     }

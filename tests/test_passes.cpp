@@ -1,0 +1,201 @@
+// The on-the-fly pass driver (host/examine/passes.c) with scripted
+// formulas: each formula needs a given number of turns (it "runs out" of
+// time before that), on 1, 2 and 4 workers. Asserted: no formula is held by
+// two workers at once, every formula is settled in the turn it needs (the
+// third pass gives the rest of the time), turns run in pass order per
+// formula, a commit that says stop ends the handing out, and an untimed run
+// goes straight to the last pass. Then the CTL local step on 1, 2 and 4
+// workers against the graph checker on random nets and formulas.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+#include "examine/otf.h"
+#include "examine/passes.h"
+#include "petrel/examine.h"
+#include "test_enum.h"
+
+namespace {
+
+struct Script {
+    std::vector<int> need;         // turns formula i needs (1..3)
+    std::vector<int> turns, done;  // turns taken; pass it was settled in (-1: open)
+    std::vector<int> last_pass;    // pass of its latest turn
+    std::vector<std::atomic<int>> holders;
+    std::atomic<int> overlaps{0}, order_errors{0};
+    int stop_after = -1;           // commit number that says stop
+    int commits = 0;
+    explicit Script(size_t n) : need(n), turns(n), done(n, -1), last_pass(n, -1), holders(n) {}
+};
+
+bool s_open(void *ctx, uint32_t i)
+{
+    return static_cast<Script *>(ctx)->done[i] < 0;
+}
+
+pn_status s_check(void *ctx, uint32_t, pn_lazy *z, uint32_t i, const pn_budget *share,
+                  int pass, pn_error *err)
+{
+    auto *s = static_cast<Script *>(ctx);
+    EXPECT_NE(z, nullptr);
+    EXPECT_NE(share, nullptr);
+    if (s->holders[i].fetch_add(1) != 0)
+        s->overlaps++;
+    int turn = ++s->turns[i]; // formula i is this worker's alone
+    if (pass < s->last_pass[i])
+        s->order_errors++;
+    s->last_pass[i] = pass;
+    s->holders[i].fetch_sub(1);
+    if (turn < s->need[i] && pass < 2)
+        return pn_fail(err, PN_ERR_TIMEOUT, "scripted: out of time");
+    return PN_OK;
+}
+
+bool s_commit(void *ctx, uint32_t, const pn_lazy *, uint32_t i, int pass, pn_status st,
+              const pn_error *, double)
+{
+    auto *s = static_cast<Script *>(ctx);
+    if (st == PN_OK)
+        s->done[i] = pass;
+    return ++s->commits != s->stop_after;
+}
+
+const ex_passes_ops kOps = {s_open, s_check, s_commit};
+
+Net ring()
+{
+    RandomNetSpec spec;
+    spec.m0 = {1, 0, 0};
+    spec.n_trans = 3;
+    for (uint32_t t = 0; t < 3; t++) {
+        spec.arcs.push_back({t, t, true, 1});
+        spec.arcs.push_back({(t + 1) % 3, t, false, 1});
+    }
+    return build(spec);
+}
+
+} // namespace
+
+TEST(Passes, EachFormulaOnceAtATimeInPassOrder)
+{
+    Net n = ring();
+    for (uint32_t workers : {1u, 2u, 4u}) {
+        const uint32_t N = 40;
+        Script s(N);
+        for (uint32_t i = 0; i < N; i++)
+            s.need[i] = 1 + (int)(i % 3);
+        pn_budget b = pn_budget_make(60.0, nullptr, 0);
+        ex_passes_stats st = {};
+        pn_error err;
+        pn_error_clear(&err);
+        ASSERT_EQ(ex_passes_run(n.cn.get(), &b, N, workers, &kOps, &s, &st, &err), PN_OK);
+        EXPECT_EQ(st.workers, workers);
+        EXPECT_EQ(s.overlaps.load(), 0);
+        EXPECT_EQ(s.order_errors.load(), 0);
+        for (uint32_t i = 0; i < N; i++) {
+            EXPECT_EQ(s.done[i], s.need[i] - 1) << "formula " << i << ", " << workers;
+            EXPECT_EQ(s.turns[i], s.need[i]) << "formula " << i << ", " << workers;
+        }
+    }
+}
+
+TEST(Passes, UntimedRunsGoStraightToTheLastPass)
+{
+    Net n = ring();
+    Script s(10);
+    for (auto &k : s.need)
+        k = 3;
+    ex_passes_stats st = {};
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(ex_passes_run(n.cn.get(), nullptr, 10, 2, &kOps, &s, &st, &err), PN_OK);
+    for (uint32_t i = 0; i < 10; i++) {
+        EXPECT_EQ(s.done[i], 2);
+        EXPECT_EQ(s.turns[i], 1);
+    }
+}
+
+TEST(Passes, CommitCanStopTheHandingOut)
+{
+    Net n = ring();
+    const uint32_t N = 30;
+    Script s(N);
+    for (auto &k : s.need)
+        k = 1;
+    s.stop_after = 5;
+    pn_budget b = pn_budget_make(60.0, nullptr, 0);
+    ex_passes_stats st = {};
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(ex_passes_run(n.cn.get(), &b, N, 1, &kOps, &s, &st, &err), PN_OK);
+    EXPECT_EQ(s.commits, 5);
+    uint32_t settled = 0;
+    for (uint32_t i = 0; i < N; i++)
+        settled += s.done[i] >= 0;
+    EXPECT_EQ(settled, 5u);
+}
+
+// ex_ctl_otf's workers against pn_examine without a deadline (the probe's
+// complete exploration and the graph checker, ctl.c): every answer the
+// workers give must be the graph's, and with a minute for a few small
+// formulas they give all.
+TEST(Passes, CtlWorkersAgreeWithTheGraphChecker)
+{
+    std::mt19937_64 rng(2533);
+    uint32_t nets = 0, answers = 0;
+    for (int k = 0; k < 300; k++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        if (reachable(cn, 5000).empty())
+            continue;
+        nets++;
+        bool fire = rng() % 2;
+        pn_exam exam = fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY;
+        std::vector<pn_fml_node *> roots;
+        for (int i = 0; i < 6; i++)
+            roots.push_back(rand_ctl_state(rng, cn, fire, 3));
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_error err;
+        pn_error_clear(&err);
+        pn_examine_opts o;
+        memset(&o, 0, sizeof o);
+        o.explore.threads = 1;
+        o.engine = PN_ENGINE_CPU;
+        o.no_reduce = true;
+        pn_report *ref = nullptr;
+        ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &ref, &err), PN_OK) << err.msg;
+        uint32_t workers = 1u << (k % 3);
+        pn_check *c = nullptr;
+        ASSERT_EQ(pn_check_new(cn, exam, set.get(), workers, &c, &err), PN_OK) << err.msg;
+        pn_engine_opts eo;
+        memset(&eo, 0, sizeof eo);
+        eo.threads = workers;
+        pn_engine_result res;
+        memset(&res, 0, sizeof res);
+        pn_budget b = pn_budget_make(60.0, nullptr, 0);
+        pn_check_finish(c, nullptr); /* state formulas: decided at m0 */
+        /* Once a worker has met every state the step hands the rest to the
+         * graph (ex_graph_now): called again, it goes on. */
+        for (int round = 0; round < 6 && ex_open_count(c) > 0; round++)
+            ex_ctl_otf(cn, set.get(), &b, 1.0, &eo, nullptr, c, &res);
+        for (uint32_t i = 0; i < set->n; i++) {
+            pn_verdict want = pn_check_answer(ref->check, i)->verdict;
+            pn_verdict got = pn_check_answer(c, i)->verdict;
+            ASSERT_NE(want, PN_VERDICT_UNKNOWN);
+            answers += got != PN_VERDICT_UNKNOWN;
+            if (got != PN_VERDICT_UNKNOWN && got != want) {
+                char *str = pn_fml_to_string(set->props[i].root, nullptr);
+                ADD_FAILURE() << str << ": " << workers << " workers " << got << ", graph "
+                              << want;
+                free(str);
+            }
+        }
+        pn_check_free(c);
+        pn_engine_result_free(&res);
+        pn_report_free(ref);
+    }
+    EXPECT_GE(nets, 250u);
+    EXPECT_EQ(answers, 6 * nets);
+}
