@@ -171,7 +171,6 @@ TEST(Passes, CtlWorkersAgreeWithTheGraphChecker)
         ASSERT_EQ(pn_check_new(cn, exam, set.get(), workers, &c, &err), PN_OK) << err.msg;
         pn_engine_opts eo;
         memset(&eo, 0, sizeof eo);
-        eo.threads = workers;
         pn_engine_result res;
         memset(&res, 0, sizeof res);
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
@@ -179,7 +178,7 @@ TEST(Passes, CtlWorkersAgreeWithTheGraphChecker)
         /* Once a worker has met every state the step hands the rest to the
          * graph (ex_graph_now): called again, it goes on. */
         for (int round = 0; round < 6 && ex_open_count(c) > 0; round++)
-            ex_ctl_otf(cn, set.get(), &b, 1.0, &eo, nullptr, c, &res);
+            ex_ctl_otf(cn, set.get(), &b, 1.0, &eo, workers, nullptr, c, &res);
         for (uint32_t i = 0; i < set->n; i++) {
             pn_verdict want = pn_check_answer(ref->check, i)->verdict;
             pn_verdict got = pn_check_answer(c, i)->verdict;
@@ -198,4 +197,44 @@ TEST(Passes, CtlWorkersAgreeWithTheGraphChecker)
     }
     EXPECT_GE(nets, 250u);
     EXPECT_EQ(answers, 6 * nets);
+}
+
+// The workers' spaces share one memory account (pn_lazy_pool): a space
+// grows until the pool is full, not to a fixed part of it; another space
+// then fits nothing that much, and gets the room back when the first is
+// freed; the account returns to zero.
+TEST(Passes, SpacesShareOneMemoryAccount)
+{
+    RandomNetSpec spec; /* one place that a source transition fills forever */
+    spec.m0 = {0};
+    spec.n_trans = 1;
+    spec.arcs.push_back({0, 0, false, 1});
+    Net n = build(spec);
+    const uint64_t cap = 4u << 20;
+    pn_lazy_pool pool = {cap, 0};
+    pn_error err;
+    pn_error_clear(&err);
+    pn_lazy *a = nullptr, *b = nullptr;
+    ASSERT_EQ(pn_lazy_new(n.cn.get(), 0, &a, &err), PN_OK);
+    ASSERT_EQ(pn_lazy_new(n.cn.get(), 0, &b, &err), PN_OK);
+    pn_lazy_join_pool(a, &pool);
+    pn_lazy_join_pool(b, &pool);
+    uint64_t b_alone = pn_lazy_bytes(b);
+    pn_status st = PN_OK;
+    for (uint32_t s = 0; st == PN_OK && s < pn_lazy_states(a); s++) {
+        const uint32_t *succ;
+        uint32_t k;
+        st = pn_lazy_succ(a, s, &succ, &k, &err);
+    }
+    EXPECT_EQ(st, PN_ERR_OUT_OF_MEMORY);
+    EXPECT_GT(pn_lazy_bytes(a), cap / 4) << "a space may take more than an equal part";
+    EXPECT_LE(pool.used, cap);
+    EXPECT_EQ(pool.used, pn_lazy_bytes(a) + b_alone);
+    EXPECT_FALSE(pn_lazy_fits(b, cap - pn_lazy_bytes(a)));
+    pn_lazy_free(a);
+    EXPECT_EQ(pool.used, b_alone);
+    EXPECT_TRUE(pn_lazy_fits(b, cap / 2)); /* reserved now */
+    EXPECT_EQ(pool.used, b_alone + cap / 2);
+    pn_lazy_free(b);
+    EXPECT_EQ(pool.used, 0u);
 }

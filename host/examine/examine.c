@@ -309,7 +309,8 @@ static pn_status step_graph(portfolio *p, pn_error *err)
     if (examine_is_ltl(p->exam)) {
         if (!p->finished) /* again would forget what completeness proved */
             pn_check_finish(p->c, NULL);
-        return ex_ltl_otf(p->cn, p->set, p->o, p->budget, p->c, p->res, p->diag, err);
+        return ex_ltl_otf(p->cn, p->set, p->o, EX_OTF_WORKERS, p->budget, p->c, p->res,
+                          p->diag, err);
     }
     if (!examine_uses_graph(p->exam, p->c)) { /* the split decided them */
         if (!pn_check_decided(p->c))
@@ -469,7 +470,7 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
             ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
-            ex_ctl_otf(p->cn, p->set, p->budget, s->share, p->o,
+            ex_ctl_otf(p->cn, p->set, p->budget, s->share, p->o, EX_OTF_WORKERS,
                        p->o->verbose ? p->diag : NULL, p->c,
                        p->graph_tried ? NULL : p->res); /* keep the graph's figures */
         return PN_OK;

@@ -66,7 +66,6 @@ typedef struct ltl_run {
     const pn_fml_set *set;
     const pn_engine_opts *opts;
     const pn_budget *budget;
-    uint32_t workers;
     pn_check *c;
     uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
     ltl_slot *slot;        /* per worker */
@@ -75,20 +74,23 @@ typedef struct ltl_run {
 } ltl_run;
 
 /* A fresh reduced space for formula i (pn_ltl_por_lazy_new) when the
- * reduction applies and is not turned off; NULL otherwise. It gets the
- * memory that the worker's shared space leaves of its part. */
+ * reduction applies and is not turned off; NULL otherwise. It counts
+ * against the workers' memory account, as their unreduced spaces do. */
 static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
                             const pn_fml_node *root)
 {
     if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
         return NULL;
-    uint64_t memory = pn_budget_memory(r->budget) / r->workers, held = pn_lazy_bytes(z);
-    if (memory != 0 && held >= memory)
+    pn_lazy_pool *pool = pn_lazy_pool_of(z);
+    if (pool != NULL && pool->cap != 0 && __atomic_load_n(&pool->used, __ATOMIC_RELAXED) >= pool->cap)
         return NULL;
     pn_lazy *red = NULL;
     pn_error e = {0};
-    if (pn_ltl_por_lazy_new(r->cn, root, memory != 0 ? memory - held : 0, &red, &e) == PN_OK)
-        pn_lazy_probe_reduction(red, LTL_POR_PROBE_PER_MILLE);
+    if (pn_ltl_por_lazy_new(r->cn, root, pn_budget_memory(r->budget), &red, &e) != PN_OK)
+        return NULL;
+    if (pool != NULL)
+        pn_lazy_join_pool(red, pool);
+    pn_lazy_probe_reduction(red, LTL_POR_PROBE_PER_MILLE);
     return red;
 }
 
@@ -155,13 +157,12 @@ static bool ltl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
 }
 
 pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_opts *opts,
-                     pn_budget *budget, pn_check *c, pn_engine_result *res, FILE *diag,
-                     pn_error *err)
+                     uint32_t workers, pn_budget *budget, pn_check *c, pn_engine_result *res,
+                     FILE *diag, pn_error *err)
 {
     double t0 = pn_clock_now();
-    uint32_t workers = opts->threads ? opts->threads : 1;
-    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .workers = workers,
-                 .c = c, .diag = diag};
+    workers = workers ? workers : 1;
+    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
     r.slot = calloc(workers, sizeof *r.slot);
     if (r.graph_only == NULL || r.slot == NULL) {
@@ -263,9 +264,10 @@ static bool ctl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
 }
 
 void ex_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget, double share_of_left,
-                const pn_engine_opts *opts, FILE *verbose, pn_check *c, pn_engine_result *res)
+                const pn_engine_opts *opts, uint32_t workers, FILE *verbose, pn_check *c,
+                pn_engine_result *res)
 {
-    uint32_t workers = opts->threads ? opts->threads : 1;
+    workers = workers ? workers : 1;
     ctl_run r = {.set = set, .budget = budget, .c = c, .trace = opts->keep_parents,
                  .verbose = verbose, .t0 = pn_clock_now()};
     r.slot = calloc(workers, sizeof *r.slot);

@@ -19,19 +19,28 @@ uint32_t ex_open_count(const pn_check *c);
 /* A formula the reader could not bind: it already said why (once). */
 bool ex_unbound(const pn_fml_set *set, uint32_t i);
 
-/* LTL: every open formula of c on the fly within budget, on opts->threads
+/* The portfolio's workers for the on-the-fly checks: one. Formulas on one
+ * worker share the states the earlier ones generated, which is most of a
+ * local check's cost: with a space per worker, 2 workers answered fewer
+ * CTL formulas on `scale` at 10 s with --threads 2 than one (docs/
+ * benchmarks.md, "On-the-fly checks on several workers"). More pay only
+ * with one space shared between them. */
+#define EX_OTF_WORKERS 1
+
+/* LTL: every open formula of c on the fly within budget, on `workers`
  * workers; res reports the states they generated (PN_RUN_STOPPED). */
 pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_opts *opts,
-                     pn_budget *budget, pn_check *c, pn_engine_result *res, FILE *diag,
-                     pn_error *err);
+                     uint32_t workers, pn_budget *budget, pn_check *c, pn_engine_result *res,
+                     FILE *diag, pn_error *err);
 
 /* CTL: every open formula of c on the fly within `share_of_left` of the
- * time left, on opts->threads workers (opts->keep_parents: the traces). It
+ * time left, on `workers` workers (opts->keep_parents: the traces). It
  * stops early, leaving the rest to the recorded graph, once a worker has
  * met every reachable state (ex_graph_now). res (may be NULL) gets the
  * statistics of the states the workers generated. */
 void ex_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget, double share_of_left,
-                const pn_engine_opts *opts, FILE *verbose, pn_check *c, pn_engine_result *res);
+                const pn_engine_opts *opts, uint32_t workers, FILE *verbose, pn_check *c,
+                pn_engine_result *res);
 
 #ifdef __cplusplus
 }

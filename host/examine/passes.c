@@ -9,6 +9,8 @@
  * out starts again from scratch in the next pass, but the net states its
  * worker found stay cached in that worker's space. Each worker owns its
  * space (no locking on the hot path; the price is states found twice);
+ * the spaces share one memory account (pn_lazy_pool), so that a formula
+ * that needs most of the memory can have it while the others need little;
  * a space that runs out of memory is dropped and made again. */
 #include "examine/passes.h"
 
@@ -22,7 +24,8 @@ typedef struct passes {
     const ex_passes_ops *ops;
     void *ctx;
     uint32_t n, workers;
-    uint64_t memory;    /* per worker; 0: unlimited */
+    uint64_t memory;    /* the whole budget's; 0: unlimited */
+    pn_lazy_pool pool;  /* the workers' spaces share it */
     pthread_mutex_t lock;
     /* under lock */
     uint8_t *running;   /* per formula */
@@ -76,7 +79,10 @@ static void passes_note_space(passes *p, const pn_lazy *z)
 static pn_lazy *passes_space(passes *p, pn_error *err)
 {
     pn_lazy *z = NULL;
-    return pn_lazy_new(p->cn, p->memory, &z, err) == PN_OK ? z : NULL;
+    if (pn_lazy_new(p->cn, p->memory, &z, err) != PN_OK)
+        return NULL;
+    pn_lazy_join_pool(z, &p->pool);
+    return z;
 }
 
 static bool passes_out_of_memory(pn_status st)
@@ -135,7 +141,7 @@ pn_status ex_passes_run(const pn_cnet *cn, const pn_budget *budget, uint32_t n,
     workers = workers == 0 ? 1 : workers;
     uint64_t memory = pn_budget_memory(budget);
     passes p = {.cn = cn, .budget = budget, .ops = ops, .ctx = ctx, .n = n,
-                .workers = workers, .memory = memory != 0 ? memory / workers : 0};
+                .workers = workers, .memory = memory, .pool = {.cap = memory}};
     bool timed = budget != NULL && budget->deadline > 0;
     p.running = calloc((size_t)n + 1, 1);
     p.next_pass = malloc((size_t)n + 1);
@@ -148,8 +154,6 @@ pn_status ex_passes_run(const pn_cnet *cn, const pn_budget *budget, uint32_t n,
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the on-the-fly checks");
     }
     memset(p.next_pass, timed ? 0 : 2, (size_t)n + 1);
-    if (memory != 0 && p.memory == 0)
-        p.memory = 1;
     pn_lazy *z0 = passes_space(&p, err);
     pn_status st = z0 != NULL ? PN_OK : err->code;
     uint32_t started = 1;

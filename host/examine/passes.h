@@ -35,7 +35,8 @@ typedef struct ex_passes_stats {
 } ex_passes_stats;
 
 /* Formulas 0..n-1 on `workers` threads (0: 1), each with a state space of
- * its own holding an equal part of budget's memory. Returns the error of
+ * its own, all in one account of budget's memory (pn_lazy_pool; a check's
+ * own spaces may join it: pn_lazy_pool_of). Returns the error of
  * the first space when none could be made (no formula was checked). */
 pn_status ex_passes_run(const pn_cnet *cn, const pn_budget *budget, uint32_t n,
                         uint32_t workers, const ex_passes_ops *ops, void *ctx,

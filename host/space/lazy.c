@@ -57,6 +57,8 @@ struct pn_lazy {
     uint64_t *vec;             /* one state: the initial, then scratch */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
+    pn_lazy_pool *pool;        /* shared account; NULL: none */
+    uint64_t pooled;           /* what this space counts in pool->used */
     bool reduces;              /* the space drops successors (space.h) */
     bool proviso;              /* pn_lazy_cycle_proviso was asked for */
     uint32_t probe_per_mille;  /* pn_lazy_probe_reduction; 0: none */
@@ -79,12 +81,49 @@ static uint64_t lazy_bytes(const pn_lazy *z)
 
 uint64_t pn_lazy_bytes(const pn_lazy *z) { return lazy_bytes(z) + z->other; }
 
-bool pn_lazy_fits(const pn_lazy *z, uint64_t more)
+/* The pool learns what z holds now (a negative change wraps, as meant). */
+static void lazy_pool_sync(pn_lazy *z)
 {
-    return z->budget == 0 || lazy_bytes(z) + z->other + more <= z->budget;
+    uint64_t now = lazy_bytes(z) + z->other;
+    if (z->pool != NULL && now != z->pooled) {
+        __atomic_add_fetch(&z->pool->used, now - z->pooled, __ATOMIC_RELAXED);
+        z->pooled = now;
+    }
 }
 
-void pn_lazy_set_other(pn_lazy *z, uint64_t bytes) { z->other = bytes; }
+bool pn_lazy_fits(pn_lazy *z, uint64_t more)
+{
+    if (z->budget != 0 && lazy_bytes(z) + z->other + more > z->budget)
+        return false;
+    if (z->pool == NULL)
+        return true;
+    lazy_pool_sync(z);
+    if (z->pool->cap == 0)
+        return true;
+    /* Reserved at once: two members growing together cannot both pass. */
+    uint64_t after = __atomic_add_fetch(&z->pool->used, more, __ATOMIC_RELAXED);
+    if (after > z->pool->cap) {
+        __atomic_sub_fetch(&z->pool->used, more, __ATOMIC_RELAXED);
+        return false;
+    }
+    z->pooled += more;
+    return true;
+}
+
+void pn_lazy_set_other(pn_lazy *z, uint64_t bytes)
+{
+    z->other = bytes;
+    lazy_pool_sync(z);
+}
+
+void pn_lazy_join_pool(pn_lazy *z, pn_lazy_pool *pool)
+{
+    z->pool = pool;
+    z->pooled = 0;
+    lazy_pool_sync(z);
+}
+
+pn_lazy_pool *pn_lazy_pool_of(const pn_lazy *z) { return z->pool; }
 
 void pn_lazy_cycle_proviso(pn_lazy *z) { z->proviso = z->reduces; }
 
@@ -431,6 +470,8 @@ void pn_lazy_free(pn_lazy *z)
 {
     if (z == NULL)
         return;
+    if (z->pool != NULL)
+        __atomic_sub_fetch(&z->pool->used, z->pooled, __ATOMIC_RELAXED);
     pn_space_free(z->sp);
     free(z->store);
     free(z->slots);

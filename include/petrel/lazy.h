@@ -72,7 +72,23 @@ const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s);
 uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t);
 /* Bytes that a consumer holds under the same budget. */
 void pn_lazy_set_other(pn_lazy *z, uint64_t bytes);
-bool pn_lazy_fits(const pn_lazy *z, uint64_t more);
+/* Whether `more` bytes may be allocated now; in a pool, true reserves them
+ * in the pool's account (the next call settles what was really taken). */
+bool pn_lazy_fits(pn_lazy *z, uint64_t more);
+
+/* One memory account shared by spaces used at once (the workers of the
+ * on-the-fly checks, host/examine/passes.c): a member fits while all
+ * members together stay within cap, so one may use what the others leave.
+ * Members update `used` atomically; it must outlive them. */
+typedef struct pn_lazy_pool {
+    uint64_t cap;  /* bytes; 0: unlimited */
+    uint64_t used;
+} pn_lazy_pool;
+/* z counts against pool from now until pn_lazy_free (its own budget
+ * still holds too). */
+void pn_lazy_join_pool(pn_lazy *z, pn_lazy_pool *pool);
+/* The pool z counts against; NULL when none. */
+pn_lazy_pool *pn_lazy_pool_of(const pn_lazy *z);
 /* Bytes held now, what set_other declares included. */
 uint64_t pn_lazy_bytes(const pn_lazy *z);
 
