@@ -235,6 +235,15 @@ TEST(Passes, SpacesShareOneMemoryAccount)
     EXPECT_EQ(pool.used, b_alone);
     EXPECT_TRUE(pn_lazy_fits(b, cap / 2)); /* reserved now */
     EXPECT_EQ(pool.used, b_alone + cap / 2);
+    EXPECT_FALSE(pn_lazy_pool_full(&pool));
+    /* The earlier reservation settles first (b took nothing), then b
+     * reserves all that is left. */
+    EXPECT_TRUE(pn_lazy_fits(b, cap - b_alone));
+    EXPECT_TRUE(pn_lazy_pool_full(&pool)) << "a new member would not get a byte";
     pn_lazy_free(b);
     EXPECT_EQ(pool.used, 0u);
+    EXPECT_FALSE(pn_lazy_pool_full(&pool));
+    EXPECT_FALSE(pn_lazy_pool_full(nullptr));
+    pn_lazy_pool unlimited = {0, cap};
+    EXPECT_FALSE(pn_lazy_pool_full(&unlimited));
 }

@@ -82,7 +82,7 @@ static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
     if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
         return NULL;
     pn_lazy_pool *pool = pn_lazy_pool_of(z);
-    if (pool != NULL && pool->cap != 0 && __atomic_load_n(&pool->used, __ATOMIC_RELAXED) >= pool->cap)
+    if (pn_lazy_pool_full(pool))
         return NULL;
     pn_lazy *red = NULL;
     pn_error e = {0};

@@ -125,6 +125,12 @@ void pn_lazy_join_pool(pn_lazy *z, pn_lazy_pool *pool)
 
 pn_lazy_pool *pn_lazy_pool_of(const pn_lazy *z) { return z->pool; }
 
+bool pn_lazy_pool_full(const pn_lazy_pool *pool)
+{
+    return pool != NULL && pool->cap != 0 &&
+           __atomic_load_n(&pool->used, __ATOMIC_RELAXED) >= pool->cap;
+}
+
 void pn_lazy_cycle_proviso(pn_lazy *z) { z->proviso = z->reduces; }
 
 void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille)

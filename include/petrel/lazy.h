@@ -89,6 +89,9 @@ typedef struct pn_lazy_pool {
 void pn_lazy_join_pool(pn_lazy *z, pn_lazy_pool *pool);
 /* The pool z counts against; NULL when none. */
 pn_lazy_pool *pn_lazy_pool_of(const pn_lazy *z);
+/* Whether the members of pool hold all it allows (false for NULL or an
+ * unlimited pool): a new member would not get a byte. */
+bool pn_lazy_pool_full(const pn_lazy_pool *pool);
 /* Bytes held now, what set_other declares included. */
 uint64_t pn_lazy_bytes(const pn_lazy *z);
 
