@@ -13,6 +13,7 @@
 #include "examine/otf.h"
 #include "examine/reduce_each.h"
 #include "examine/split.h"
+#include "examine/symbolic.h"
 #include "petrel/ctl.h"
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
@@ -116,7 +117,8 @@ typedef enum step_kind {
                    * LTL: the product on the fly, formula by formula */
     STEP_STUBBORN, /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
     STEP_LOCAL,    /* CTL formulas one by one, on the fly (host/logic/ctl_otf.c) */
-    STEP_PROBE     /* a small complete exploration, kept only if it completes */
+    STEP_PROBE,    /* a small complete exploration, kept only if it completes */
+    STEP_SYMBOLIC  /* CTL on decision diagrams (host/logic/ctl_mdd.c) */
 } step_kind;
 
 typedef struct portfolio_step {
@@ -125,7 +127,7 @@ typedef struct portfolio_step {
 } portfolio_step;
 
 static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph",
-                                          "stubborn", "local", "probe"};
+                                          "stubborn", "local", "probe", "symbolic"};
 #define STEP_COUNT (sizeof step_names / sizeof step_names[0])
 
 /* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
@@ -144,7 +146,8 @@ static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
                                           {STEP_PROBE, 1.0 / 10},
                                           {STEP_WALK, 1.0 / 8},
                                           {STEP_SPLIT, 1.0 / 4},
-                                          {STEP_LOCAL, 1.0 / 2},
+                                          {STEP_LOCAL, 1.0 / 3},
+                                          {STEP_SYMBOLIC, 1.0 / 2},
                                           {STEP_GRAPH, 1.0},
                                           {STEP_LOCAL, 1.0}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
@@ -474,6 +477,11 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
                        p->o->verbose ? p->diag : NULL, p->c,
                        p->graph_tried ? NULL : p->res); /* keep the graph's figures */
         return PN_OK;
+    case STEP_SYMBOLIC:
+        if (p->exam != PN_EXAM_LIVENESS && ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
+            ex_symbolic(p->cn, p->set, !examine_is_ltl(p->exam), p->budget, s->share,
+                        p->o->verbose ? p->diag : NULL, p->c);
+        return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))
             step_probe(p, s->share);
@@ -505,9 +513,9 @@ static void portfolio_report(const portfolio *p)
     }
     fprintf(p->diag,
             "petrel: answers: %u linear, %u probe, %u walk, %u stubborn, %u split, %u local, "
-            "%u explore, %u graph, %u unknown\n",
+            "%u symbolic, %u explore, %u graph, %u unknown\n",
             per[STEP_LINEAR], per[STEP_PROBE], per[STEP_WALK], per[STEP_STUBBORN], per[STEP_SPLIT],
-            per[STEP_LOCAL], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
+            per[STEP_LOCAL], per[STEP_SYMBOLIC], per[STEP_EXPLORE], per[STEP_GRAPH], unknown);
 }
 
 /* A rank other than 0 of an MPI job: rank 0 runs the steps; this one waits

@@ -64,6 +64,7 @@ void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t te
         {PN_TECH_STRUCTURAL_REDUCTION, "STRUCTURAL_REDUCTION"},
         {PN_TECH_STUBBORN_SETS, "STUBBORN_SETS"},
         {PN_TECH_RANDOM_WALK, "RANDOM_WALK"},
+        {PN_TECH_DECISION_DIAGRAMS, "DECISION_DIAGRAMS"},
     };
     if (techniques == 0)
         techniques = PN_TECH_EXPLICIT;

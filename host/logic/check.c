@@ -431,12 +431,13 @@ static void check_tell(pn_check *c, uint32_t i)
  * pn_check_finish will write it; only the deciding thread writes it. */
 static void check_write_decided(pn_check *c, uint32_t i);
 
+/* The answer is written at once, listener or not, so that the steps after
+ * the one that decided it see it decided (ex_open_count). */
 static void check_tell_decided(pn_check *c, uint32_t i)
 {
-    if (c->listen == NULL)
-        return;
     check_write_decided(c, i);
-    check_tell(c, i);
+    if (c->listen != NULL)
+        check_tell(c, i);
 }
 
 static void check_write_decided(pn_check *c, uint32_t i)

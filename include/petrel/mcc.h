@@ -48,7 +48,8 @@ typedef enum pn_technique {
     PN_TECH_TOPOLOGICAL = 1u << 2,          /* invariants, siphons and traps */
     PN_TECH_STRUCTURAL_REDUCTION = 1u << 3, /* answered on a reduced net */
     PN_TECH_STUBBORN_SETS = 1u << 4,        /* partial-order reduction */
-    PN_TECH_RANDOM_WALK = 1u << 5           /* a random walk found the witness */
+    PN_TECH_RANDOM_WALK = 1u << 5,          /* a random walk found the witness */
+    PN_TECH_DECISION_DIAGRAMS = 1u << 6     /* a symbolic state space (MDDs) */
 } pn_technique;
 
 /* TECHNIQUES keywords for an answer decided by `techniques` (pn_technique

@@ -1,0 +1,274 @@
+/* CTL on the MDD of the reachable markings (see ctl_mdd.h). Every set is a
+ * subset of the reachable set R; negation is R minus the set. */
+#include "logic/ctl_mdd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "space/mdd.h"
+
+#define CTL_MDD_MAX_CONST (1ULL << 62) /* constants beyond: unsupported */
+
+struct pn_ctl_mdd {
+    const pn_cnet *cn;
+    pn_mdd *d;
+    pn_mdd_ref reach, dead, live; /* live: markings with a successor */
+    int64_t *coef;                /* per place: an INT_LE atom's */
+};
+
+typedef struct sym {
+    pn_ctl_mdd *s;
+    pn_error *err;
+    bool unsupported; /* err says why */
+} sym;
+
+static pn_mdd_ref sym_unsupported(sym *y, const char *what)
+{
+    if (!y->unsupported)
+        pn_fail(y->err, PN_ERR_UNSUPPORTED, "CTL on decision diagrams: %s", what);
+    y->unsupported = true;
+    return PN_MDD_STOP;
+}
+
+/* The reachable markings that enable one of ts. */
+static pn_mdd_ref sym_fireable(pn_ctl_mdd *s, const uint32_t *ts, uint32_t n)
+{
+    pn_mdd_ref acc = PN_MDD_EMPTY;
+    for (uint32_t i = 0; i < n && acc != PN_MDD_STOP; i++)
+        acc = pn_mdd_union(s->d, acc, pn_mdd_enabled(s->d, ts[i], s->reach));
+    return acc;
+}
+
+/* coef += sign * the tokens of e; *k -= sign * its constant. */
+static bool sym_side(pn_ctl_mdd *s, const pn_fml_node *e, int64_t sign, int64_t *k)
+{
+    if (e->kind == PN_FML_CONST) {
+        if (e->value > CTL_MDD_MAX_CONST)
+            return false;
+        *k -= sign * (int64_t)e->value;
+        return true;
+    }
+    if (e->kind != PN_FML_TOKENS)
+        return false;
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (e->idx[i] >= s->cn->n_places)
+            return false;
+        s->coef[e->idx[i]] += sign;
+    }
+    return true;
+}
+
+/* kids[0] <= kids[1] as sum_p coef[p] m[p] <= k. */
+static pn_mdd_ref sym_le(sym *y, const pn_fml_node *n)
+{
+    pn_ctl_mdd *s = y->s;
+    memset(s->coef, 0, (size_t)s->cn->n_places * sizeof *s->coef);
+    int64_t k = 0;
+    if (!sym_side(s, n->kids[0], 1, &k) || !sym_side(s, n->kids[1], -1, &k))
+        return sym_unsupported(y, "an integer expression other than a constant or a token count");
+    return pn_mdd_linear(s->d, s->reach, s->coef, k);
+}
+
+/* EX a: the reachable markings with a successor in a. */
+static pn_mdd_ref sym_ex(pn_ctl_mdd *s, pn_mdd_ref a)
+{
+    pn_mdd_ref acc = PN_MDD_EMPTY;
+    for (uint32_t t = 0; t < s->cn->n_transitions && acc != PN_MDD_STOP; t++)
+        acc = pn_mdd_union(s->d, acc, pn_mdd_pre(s->d, t, a));
+    return pn_mdd_inter(s->d, s->reach, acc);
+}
+
+/* AX a = !EX !a: TRUE at a deadlock. */
+static pn_mdd_ref sym_ax(pn_ctl_mdd *s, pn_mdd_ref a)
+{
+    return pn_mdd_minus(s->d, s->reach, sym_ex(s, pn_mdd_minus(s->d, s->reach, a)));
+}
+
+/* E[a U b]: b and the a-markings that reach it through a. Each
+ * transition's predecessors join the set at once, so a later transition
+ * of the same round already starts from them (chaining: far fewer rounds
+ * than breadth first). */
+static pn_mdd_ref sym_eu(pn_ctl_mdd *s, pn_mdd_ref a, pn_mdd_ref b)
+{
+    pn_mdd_ref z = b, prev;
+    do {
+        prev = z;
+        for (uint32_t t = 0; t < s->cn->n_transitions && z != PN_MDD_STOP; t++)
+            z = pn_mdd_union(s->d, z, pn_mdd_inter(s->d, a, pn_mdd_pre(s->d, t, z)));
+    } while (z != prev && z != PN_MDD_STOP);
+    return z;
+}
+
+/* A[a U b]: b, and the a-markings with a successor, all of whose
+ * successors are in the set. */
+static pn_mdd_ref sym_au(pn_ctl_mdd *s, pn_mdd_ref a, pn_mdd_ref b)
+{
+    pn_mdd_ref z = b, prev, guard = pn_mdd_inter(s->d, a, s->live);
+    do {
+        prev = z;
+        z = pn_mdd_union(s->d, z, pn_mdd_inter(s->d, guard, sym_ax(s, z)));
+    } while (z != prev && z != PN_MDD_STOP);
+    return z;
+}
+
+static pn_mdd_ref sym_eval(sym *y, const pn_fml_node *n);
+
+static pn_mdd_ref sym_quantified(sym *y, bool all, const pn_fml_node *path)
+{
+    pn_ctl_mdd *s = y->s;
+    if (pn_fml_is_state(path))
+        return sym_eval(y, path);
+    if (path->kind != PN_FML_X && path->kind != PN_FML_F && path->kind != PN_FML_G &&
+        path->kind != PN_FML_U)
+        return sym_unsupported(y, "a path formula that is not X, F, G or U");
+    pn_mdd_ref a = sym_eval(y, path->kids[0]);
+    switch (path->kind) {
+    case PN_FML_X: return all ? sym_ax(s, a) : sym_ex(s, a);
+    case PN_FML_F: return all ? sym_au(s, s->reach, a) : sym_eu(s, s->reach, a);
+    case PN_FML_G: { /* AG a = !EF !a, EG a = !AF !a */
+        pn_mdd_ref na = pn_mdd_minus(s->d, s->reach, a);
+        pn_mdd_ref f = all ? sym_eu(s, s->reach, na) : sym_au(s, s->reach, na);
+        return pn_mdd_minus(s->d, s->reach, f);
+    }
+    default: {
+        pn_mdd_ref b = a == PN_MDD_STOP ? PN_MDD_STOP : sym_eval(y, path->kids[1]);
+        return all ? sym_au(s, a, b) : sym_eu(s, a, b);
+    }
+    }
+}
+
+static pn_mdd_ref sym_eval(sym *y, const pn_fml_node *n)
+{
+    pn_ctl_mdd *s = y->s;
+    if (y->unsupported || pn_mdd_status(s->d) != PN_OK)
+        return PN_MDD_STOP;
+    switch (n->kind) {
+    case PN_FML_TRUE: return s->reach;
+    case PN_FML_FALSE: return PN_MDD_EMPTY;
+    case PN_FML_DEADLOCK: return s->dead;
+    case PN_FML_FIREABLE: return sym_fireable(s, n->idx, n->n);
+    case PN_FML_INT_LE: return sym_le(y, n);
+    case PN_FML_NOT: return pn_mdd_minus(s->d, s->reach, sym_eval(y, n->kids[0]));
+    case PN_FML_AND:
+    case PN_FML_OR: {
+        pn_mdd_ref acc = sym_eval(y, n->kids[0]);
+        for (uint32_t k = 1; k < n->n && acc != PN_MDD_STOP; k++) {
+            pn_mdd_ref x = sym_eval(y, n->kids[k]);
+            acc = n->kind == PN_FML_AND ? pn_mdd_inter(s->d, acc, x) : pn_mdd_union(s->d, acc, x);
+        }
+        return acc;
+    }
+    case PN_FML_A:
+    case PN_FML_E: return sym_quantified(y, n->kind == PN_FML_A, n->kids[0]);
+    default: return sym_unsupported(y, "an atom without a set (an action or a bound)");
+    }
+}
+
+/* err from the forest's stop, or from an unsupported formula. */
+static pn_status sym_fail(const pn_ctl_mdd *s, bool unsupported, pn_error *err)
+{
+    if (unsupported)
+        return err->code;
+    pn_status st = pn_mdd_status(s->d);
+    switch (st) {
+    case PN_ERR_TIMEOUT: return pn_fail(err, st, "CTL on decision diagrams: time limit reached");
+    case PN_ERR_CANCELLED: return pn_fail(err, st, "CTL on decision diagrams: cancelled");
+    case PN_ERR_OUT_OF_MEMORY:
+        return pn_fail(err, st, "CTL on decision diagrams: memory budget reached (%lu nodes)",
+                       (unsigned long)pn_mdd_nodes(s->d));
+    case PN_ERR_UNSUPPORTED:
+        return pn_fail(err, st, "CTL on decision diagrams: a token count beyond 2^32");
+    default:
+        return pn_fail(err, st == PN_OK ? PN_ERR_INTERNAL : st, "CTL on decision diagrams failed");
+    }
+}
+
+pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd **out,
+                         pn_error *err)
+{
+    *out = NULL;
+    pn_ctl_mdd *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
+    s->cn = cn;
+    s->coef = calloc((size_t)cn->n_places + 1, sizeof *s->coef);
+    uint32_t *order = malloc(((size_t)cn->n_places + 1) * sizeof *order);
+    pn_status st = s->coef == NULL || order == NULL
+                       ? pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory")
+                       : pn_mdd_order_force(cn, order, err);
+    if (st == PN_OK)
+        st = pn_mdd_new(cn, order, budget, &s->d, err);
+    free(order);
+    if (st != PN_OK) {
+        pn_ctl_mdd_free(s);
+        return st;
+    }
+    s->reach = pn_mdd_reachable(s->d, pn_mdd_marking(s->d, cn->m0));
+    pn_mdd_ref en = PN_MDD_EMPTY;
+    for (uint32_t t = 0; t < cn->n_transitions && en != PN_MDD_STOP; t++)
+        en = pn_mdd_union(s->d, en, pn_mdd_enabled(s->d, t, s->reach));
+    s->live = en;
+    s->dead = pn_mdd_minus(s->d, s->reach, en);
+    if (s->dead == PN_MDD_STOP) {
+        st = sym_fail(s, false, err);
+        pn_ctl_mdd_free(s);
+        return st;
+    }
+    *out = s;
+    return PN_OK;
+}
+
+pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *value, pn_error *err)
+{
+    pn_mdd_set_budget(s->d, budget);
+    sym y = {.s = s, .err = err};
+    pn_mdd_ref sat = sym_eval(&y, phi);
+    if (sat == PN_MDD_STOP)
+        return sym_fail(s, y.unsupported, err);
+    *value = pn_mdd_member(s->d, sat, s->cn->m0);
+    return PN_OK;
+}
+
+pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
+                           bool *some, bool *all, pn_error *err)
+{
+    pn_mdd_set_budget(s->d, budget);
+    sym y = {.s = s, .err = err};
+    pn_mdd_ref sat = pn_fml_is_state(phi) ? sym_eval(&y, phi)
+                                          : sym_unsupported(&y, "not a state formula");
+    if (sat == PN_MDD_STOP)
+        return sym_fail(s, y.unsupported, err);
+    *some = sat != PN_MDD_EMPTY;
+    *all = sat == s->reach; /* canonical: equal sets are equal refs */
+    return PN_OK;
+}
+
+pn_status pn_ctl_mdd_bound(pn_ctl_mdd *s, const uint32_t *places, uint32_t n, uint64_t *max,
+                           pn_error *err)
+{
+    uint64_t *coef = calloc((size_t)s->cn->n_places + 1, sizeof *coef);
+    if (coef == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        ok = places[i] < s->cn->n_places;
+        if (ok)
+            coef[places[i]]++;
+    }
+    ok = ok && pn_mdd_max_sum(s->d, s->reach, coef, max);
+    free(coef);
+    return ok ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "decision diagrams: no bound computed");
+}
+
+double pn_ctl_mdd_states(pn_ctl_mdd *s) { return pn_mdd_count(s->d, s->reach); }
+uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s) { return pn_mdd_nodes(s->d); }
+
+void pn_ctl_mdd_free(pn_ctl_mdd *s)
+{
+    if (s == NULL)
+        return;
+    pn_mdd_free(s->d);
+    free(s->coef);
+    free(s);
+}

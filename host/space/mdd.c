@@ -1,0 +1,848 @@
+/* Quasi-reduced MDDs over markings (see mdd.h for the papers).
+ *
+ * Node n: level lvl[n], cnt[n] edges from off[n] in val/kid, values strictly
+ * increasing; node 0 is the empty set, node 1 the terminal below the last
+ * level (the set holding the empty tuple). A unique table (open addressing
+ * over node ids) makes nodes canonical; a direct-mapped operation cache,
+ * which may forget, memoises the recursions. Results are built on a stack
+ * of edges: a call pushes its node's edges above the caller's and makes a
+ * node of them, so recursion needs no allocation per call. Everything is
+ * addressed by index: the arrays move when they grow. */
+#include "space/mdd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pn_state.h"
+
+#define MDD_MAX_LEVELS 4096u    /* the recursions go two calls per level */
+#define MDD_TICK 4095u          /* steps between two looks at the clock */
+
+enum { OP_UNION = 1, OP_INTER, OP_MINUS, OP_POST, OP_PRE, OP_ENAB, OP_SAT, OP_LIN };
+#define OP_BITS 4 /* OP_LIN | constraint id << OP_BITS */
+
+typedef struct mdd_tr { /* a touched level of a transition */
+    uint32_t level;
+    uint64_t pre;
+    int64_t delta;
+} mdd_tr;
+
+typedef struct mdd_entry {
+    uint64_t b;
+    uint32_t op; /* 0: empty */
+    uint32_t a, r;
+} mdd_entry;
+
+struct pn_mdd {
+    uint32_t P, T;
+    const pn_budget *budget;
+    pn_status status;
+    uint64_t steps;
+    uint32_t *lvl, *cnt;
+    uint64_t *off;
+    uint64_t n_nodes, cap_nodes;
+    uint32_t *val, *kid;
+    uint64_t n_edges, cap_edges;
+    uint64_t *uniq;          /* high hash bits << 32 | node id; 0: free */
+    uint64_t uniq_n;
+    mdd_entry *cache;
+    uint64_t cache_mask;
+    uint32_t *sv, *sk;       /* the edge stack */
+    uint64_t top, cap_stack;
+    uint32_t *level_place;
+    uint32_t *tr_off;        /* T + 1 */
+    mdd_tr *tr;
+    uint32_t *ev_off, *ev;   /* P + 1: the transitions whose top touched level is L */
+    /* pn_mdd_linear's current constraint */
+    uint32_t lin_id;
+    const int64_t *lin_coef;
+    int64_t lin_bound;
+    uint8_t *pos_below, *neg_below; /* P + 1: a coefficient > 0 / < 0 at this level or below */
+};
+
+pn_status pn_mdd_status(const pn_mdd *d) { return d->status; }
+
+void pn_mdd_set_budget(pn_mdd *d, const pn_budget *budget)
+{
+    d->budget = budget;
+    if (d->status == PN_ERR_TIMEOUT || d->status == PN_ERR_CANCELLED)
+        d->status = PN_OK;
+}
+uint64_t pn_mdd_nodes(const pn_mdd *d) { return d->n_nodes; }
+
+uint64_t pn_mdd_bytes(const pn_mdd *d)
+{
+    return d->cap_nodes * (2 * sizeof(uint32_t) + sizeof(uint64_t)) +
+           d->cap_edges * 2 * sizeof(uint32_t) + d->uniq_n * sizeof(uint64_t) +
+           (d->cache_mask + 1) * sizeof(mdd_entry) + d->cap_stack * 2 * sizeof(uint32_t);
+}
+
+static pn_mdd_ref mdd_stop(pn_mdd *d, pn_status why)
+{
+    if (d->status == PN_OK)
+        d->status = why;
+    return PN_MDD_STOP;
+}
+
+/* Whether `more` bytes may be added to what the forest holds. */
+static bool mdd_fits(pn_mdd *d, uint64_t more)
+{
+    uint64_t room = pn_budget_memory(d->budget);
+    if (room != 0 && pn_mdd_bytes(d) + more > room) {
+        mdd_stop(d, PN_ERR_OUT_OF_MEMORY);
+        return false;
+    }
+    return true;
+}
+
+static bool mdd_tick(pn_mdd *d)
+{
+    if (d->status != PN_OK)
+        return false;
+    if ((++d->steps & MDD_TICK) == 0) {
+        pn_status s = pn_budget_status(d->budget);
+        if (s != PN_OK) {
+            mdd_stop(d, s);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The capacity that holds need (doubling from cap), if the budget allows
+ * `each` bytes more per added entry; 0 when it does not. */
+static uint64_t mdd_capacity(pn_mdd *d, uint64_t cap, uint64_t need, size_t each)
+{
+    uint64_t n = cap ? cap : 1024;
+    while (n < need)
+        n *= 2;
+    return mdd_fits(d, (n - cap) * each) ? n : 0;
+}
+
+/* *p resized to n entries of `each` bytes. */
+static bool mdd_resize(pn_mdd *d, void *p, uint64_t n, size_t each)
+{
+    void *q = realloc(*(void **)p, n * each);
+    if (q == NULL) {
+        mdd_stop(d, PN_ERR_NOMEM);
+        return false;
+    }
+    *(void **)p = q;
+    return true;
+}
+
+static bool mdd_push(pn_mdd *d, uint32_t v, pn_mdd_ref c)
+{
+    if (d->top == d->cap_stack) {
+        uint64_t n = mdd_capacity(d, d->cap_stack, d->top + 1, 2 * sizeof(uint32_t));
+        if (n == 0 || !mdd_resize(d, &d->sv, n, sizeof(uint32_t)) ||
+            !mdd_resize(d, &d->sk, n, sizeof(uint32_t)))
+            return false;
+        d->cap_stack = n;
+    }
+    d->sv[d->top] = v;
+    d->sk[d->top] = c;
+    d->top++;
+    return true;
+}
+
+/* Room for one more node with n edges. */
+static bool mdd_room(pn_mdd *d, uint64_t n)
+{
+    if (d->n_nodes == d->cap_nodes) {
+        uint64_t c = mdd_capacity(d, d->cap_nodes, d->n_nodes + 1,
+                                  2 * sizeof(uint32_t) + sizeof(uint64_t));
+        if (c == 0 || !mdd_resize(d, &d->lvl, c, sizeof(uint32_t)) ||
+            !mdd_resize(d, &d->cnt, c, sizeof(uint32_t)) ||
+            !mdd_resize(d, &d->off, c, sizeof(uint64_t)))
+            return false;
+        d->cap_nodes = c;
+    }
+    if (d->n_edges + n > d->cap_edges) {
+        uint64_t c = mdd_capacity(d, d->cap_edges, d->n_edges + n, 2 * sizeof(uint32_t));
+        if (c == 0 || !mdd_resize(d, &d->val, c, sizeof(uint32_t)) ||
+            !mdd_resize(d, &d->kid, c, sizeof(uint32_t)))
+            return false;
+        d->cap_edges = c;
+    }
+    return true;
+}
+
+/* One multiply-add per edge and one finalizer: the edges of a new node are
+ * hashed each time it is made, so the hash must be cheap. */
+static uint64_t mdd_hash(uint32_t level, const uint32_t *v, const uint32_t *k, uint64_t n)
+{
+    uint64_t h = level ^ (n << 32);
+    for (uint64_t i = 0; i < n; i++)
+        h = (h ^ ((uint64_t)v[i] << 32 | k[i])) * 0x9e3779b97f4a7c15ULL;
+    return pn_mix64(h);
+}
+
+static bool mdd_same(const pn_mdd *d, uint32_t node, uint32_t level, uint64_t base, uint64_t n)
+{
+    return d->lvl[node] == level && d->cnt[node] == n &&
+           memcmp(d->val + d->off[node], d->sv + base, n * sizeof(uint32_t)) == 0 &&
+           memcmp(d->kid + d->off[node], d->sk + base, n * sizeof(uint32_t)) == 0;
+}
+
+#define MDD_TAG(h) ((h) & 0xFFFFFFFF00000000ULL)
+
+static bool mdd_rehash(pn_mdd *d)
+{
+    uint64_t n = d->uniq_n * 2;
+    if (!mdd_fits(d, d->uniq_n * sizeof(uint64_t)))
+        return false;
+    uint64_t *u = calloc(n, sizeof *u);
+    if (u == NULL) {
+        mdd_stop(d, PN_ERR_NOMEM);
+        return false;
+    }
+    for (uint64_t x = 2; x < d->n_nodes; x++) {
+        uint64_t h = mdd_hash(d->lvl[x], d->val + d->off[x], d->kid + d->off[x], d->cnt[x]);
+        uint64_t i = h & (n - 1);
+        while (u[i] != 0)
+            i = (i + 1) & (n - 1);
+        u[i] = MDD_TAG(h) | x;
+    }
+    free(d->uniq);
+    d->uniq = u;
+    d->uniq_n = n;
+    return true;
+}
+
+/* The node at level with the edges base .. top of the stack, which are
+ * popped; the empty set when there are none. */
+static pn_mdd_ref mdd_make(pn_mdd *d, uint32_t level, uint64_t base)
+{
+    uint64_t n = d->top - base;
+    d->top = base;
+    if (n == 0)
+        return PN_MDD_EMPTY;
+    uint64_t h = mdd_hash(level, d->sv + base, d->sk + base, n);
+    uint64_t i = h & (d->uniq_n - 1);
+    for (; d->uniq[i] != 0; i = (i + 1) & (d->uniq_n - 1))
+        if (MDD_TAG(d->uniq[i]) == MDD_TAG(h) && mdd_same(d, (uint32_t)d->uniq[i], level, base, n))
+            return (uint32_t)d->uniq[i];
+    if (d->n_nodes >= UINT32_MAX - 1)
+        return mdd_stop(d, PN_ERR_OUT_OF_MEMORY);
+    if (!mdd_room(d, n))
+        return PN_MDD_STOP;
+    uint32_t x = (uint32_t)d->n_nodes++;
+    d->lvl[x] = level;
+    d->cnt[x] = (uint32_t)n;
+    d->off[x] = d->n_edges;
+    memcpy(d->val + d->n_edges, d->sv + base, n * sizeof(uint32_t));
+    memcpy(d->kid + d->n_edges, d->sk + base, n * sizeof(uint32_t));
+    d->n_edges += n;
+    d->uniq[i] = MDD_TAG(h) | x;
+    if (2 * d->n_nodes > d->uniq_n && !mdd_rehash(d))
+        return PN_MDD_STOP;
+    return x;
+}
+
+static mdd_entry *mdd_slot(pn_mdd *d, uint32_t op, pn_mdd_ref a, uint64_t b)
+{
+    uint64_t h = pn_mix64(((uint64_t)op << 32 | a) ^ pn_mix64(b));
+    return &d->cache[h & d->cache_mask];
+}
+
+static bool mdd_cached(pn_mdd *d, uint32_t op, pn_mdd_ref a, uint64_t b, pn_mdd_ref *r)
+{
+    const mdd_entry *e = mdd_slot(d, op, a, b);
+    if (e->op != op || e->a != a || e->b != b)
+        return false;
+    *r = e->r;
+    return true;
+}
+
+static pn_mdd_ref mdd_keep(pn_mdd *d, uint32_t op, pn_mdd_ref a, uint64_t b, pn_mdd_ref r)
+{
+    if (r != PN_MDD_STOP)
+        *mdd_slot(d, op, a, b) = (mdd_entry){.b = b, .op = op, .a = a, .r = r};
+    return r;
+}
+
+/* ---- set operations ----------------------------------------------------- */
+
+static pn_mdd_ref mdd_apply(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref b);
+
+static pn_mdd_ref mdd_apply(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref b)
+{
+    if (a == PN_MDD_STOP || b == PN_MDD_STOP || d->status != PN_OK)
+        return PN_MDD_STOP;
+    switch (op) {
+    case OP_UNION:
+        if (a == PN_MDD_EMPTY || a == b)
+            return b;
+        if (b == PN_MDD_EMPTY)
+            return a;
+        break;
+    case OP_INTER:
+        if (a == PN_MDD_EMPTY || b == PN_MDD_EMPTY || a == b)
+            return a == b ? a : PN_MDD_EMPTY;
+        break;
+    default: /* OP_MINUS */
+        if (a == PN_MDD_EMPTY || a == b)
+            return PN_MDD_EMPTY;
+        if (b == PN_MDD_EMPTY)
+            return a;
+        break;
+    }
+    if (op != OP_MINUS && a > b) {
+        pn_mdd_ref t = a;
+        a = b;
+        b = t;
+    }
+    pn_mdd_ref r;
+    if (mdd_cached(d, op, a, b, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    uint64_t base = d->top;
+    uint64_t i = d->off[a], ie = i + d->cnt[a], j = d->off[b], je = j + d->cnt[b];
+    while (i < ie || j < je) {
+        uint32_t v;
+        pn_mdd_ref c;
+        if (j == je || (i < ie && d->val[i] < d->val[j])) { /* only in a */
+            v = d->val[i];
+            c = op == OP_INTER ? PN_MDD_EMPTY : d->kid[i];
+            i++;
+        } else if (i == ie || d->val[j] < d->val[i]) { /* only in b */
+            v = d->val[j];
+            c = op == OP_UNION ? d->kid[j] : PN_MDD_EMPTY;
+            j++;
+        } else {
+            v = d->val[i];
+            c = mdd_apply(d, op, d->kid[i], d->kid[j]);
+            i++;
+            j++;
+        }
+        if (c == PN_MDD_STOP || (c != PN_MDD_EMPTY && !mdd_push(d, v, c))) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_keep(d, op, a, b, mdd_make(d, d->lvl[a], base));
+}
+
+pn_mdd_ref pn_mdd_union(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b)
+{
+    return mdd_apply(d, OP_UNION, a, b);
+}
+pn_mdd_ref pn_mdd_inter(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b)
+{
+    return mdd_apply(d, OP_INTER, a, b);
+}
+pn_mdd_ref pn_mdd_minus(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b)
+{
+    return mdd_apply(d, OP_MINUS, a, b);
+}
+
+/* ---- transitions -------------------------------------------------------- */
+
+/* op OP_POST, OP_PRE or OP_ENAB of transition t on a, whose level is at
+ * or above the touched level tr[k] (k == tr_off[t + 1]: none left). */
+static pn_mdd_ref mdd_fire(pn_mdd *d, uint32_t op, uint32_t t, uint32_t k, pn_mdd_ref a)
+{
+    if (a == PN_MDD_EMPTY || a == PN_MDD_STOP)
+        return a;
+    if (k == d->tr_off[t + 1])
+        return a;
+    pn_mdd_ref r;
+    if (mdd_cached(d, op, a, t, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const mdd_tr e = d->tr[k];
+    const uint32_t L = d->lvl[a];
+    const bool here = L == e.level;
+    uint64_t base = d->top;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        uint64_t v = d->val[i];
+        if (here) {
+            if (op != OP_PRE && v < e.pre)
+                continue;
+            if (op == OP_POST)
+                v += (uint64_t)e.delta; /* >= v - pre >= 0 */
+            if (op == OP_PRE) {
+                if (e.delta > 0 && v < (uint64_t)e.delta)
+                    continue;
+                v -= (uint64_t)e.delta;
+                if (v < e.pre)
+                    continue;
+            }
+            if (v > UINT32_MAX - 1) {
+                d->top = base;
+                return mdd_stop(d, PN_ERR_UNSUPPORTED);
+            }
+        }
+        pn_mdd_ref c = mdd_fire(d, op, t, here ? k + 1 : k, d->kid[i]);
+        if (c == PN_MDD_STOP || (c != PN_MDD_EMPTY && !mdd_push(d, (uint32_t)v, c))) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_keep(d, op, a, t, mdd_make(d, L, base));
+}
+
+static pn_mdd_ref mdd_fire_top(pn_mdd *d, uint32_t op, uint32_t t, pn_mdd_ref a)
+{
+    if (t >= d->T)
+        return mdd_stop(d, PN_ERR_INTERNAL);
+    return mdd_fire(d, op, t, d->tr_off[t], a);
+}
+
+pn_mdd_ref pn_mdd_post(pn_mdd *d, uint32_t t, pn_mdd_ref a)
+{
+    return mdd_fire_top(d, OP_POST, t, a);
+}
+pn_mdd_ref pn_mdd_pre(pn_mdd *d, uint32_t t, pn_mdd_ref a)
+{
+    return mdd_fire_top(d, OP_PRE, t, a);
+}
+pn_mdd_ref pn_mdd_enabled(pn_mdd *d, uint32_t t, pn_mdd_ref a)
+{
+    return mdd_fire_top(d, OP_ENAB, t, a);
+}
+
+/* Saturation (Ciardo, Marmorstein, Siminiceanu, STTT 2006), in a form
+ * without mutable nodes: a node is saturated when its set is closed under
+ * every transition whose top touched level is at or below its own. Its
+ * children are saturated first; then the transitions whose top level is
+ * the node's own are fired to a fixed point, the children of each result
+ * saturated in turn. Union keeps children saturated (the closure of a
+ * union is the union of the closures), so the fixed point is the closure.
+ * Each transition is thus fired where it acts, on sets that are already
+ * closed below, instead of over the whole set in every breadth-first
+ * round. */
+static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a);
+
+static pn_mdd_ref mdd_sat_kids(pn_mdd *d, pn_mdd_ref a)
+{
+    if (a <= 1 || a == PN_MDD_STOP)
+        return a;
+    uint64_t base = d->top;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        pn_mdd_ref c = mdd_sat(d, d->kid[i]);
+        if (c == PN_MDD_STOP || !mdd_push(d, d->val[i], c)) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_make(d, d->lvl[a], base);
+}
+
+static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a)
+{
+    if (a <= 1 || a == PN_MDD_STOP)
+        return a;
+    pn_mdd_ref r;
+    if (mdd_cached(d, OP_SAT, a, 0, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const uint32_t L = d->lvl[a];
+    pn_mdd_ref b = mdd_sat_kids(d, a), prev;
+    do {
+        prev = b;
+        for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && b != PN_MDD_STOP; k++)
+            b = mdd_apply(d, OP_UNION, b, mdd_sat_kids(d, mdd_fire_top(d, OP_POST, d->ev[k], b)));
+    } while (b != prev && b != PN_MDD_STOP);
+    return mdd_keep(d, OP_SAT, a, 0, b);
+}
+
+/* A transition without arcs (top level P) changes nothing: no level
+ * fires it. */
+pn_mdd_ref pn_mdd_reachable(pn_mdd *d, pn_mdd_ref a) { return mdd_sat(d, a); }
+
+/* ---- linear constraints ------------------------------------------------- */
+
+static pn_mdd_ref mdd_linear(pn_mdd *d, pn_mdd_ref a, int64_t acc)
+{
+    if (a == PN_MDD_EMPTY || a == PN_MDD_STOP)
+        return a;
+    if (a == 1)
+        return acc <= d->lin_bound ? a : PN_MDD_EMPTY;
+    const uint32_t L = d->lvl[a];
+    if (acc <= d->lin_bound && !d->pos_below[L]) /* the rest can only lower it */
+        return a;
+    if (acc > d->lin_bound && !d->neg_below[L])
+        return PN_MDD_EMPTY;
+    uint32_t op = OP_LIN | d->lin_id << OP_BITS;
+    pn_mdd_ref r;
+    if (mdd_cached(d, op, a, (uint64_t)acc, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    int64_t c = d->lin_coef[d->level_place[L]];
+    uint64_t base = d->top;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        int64_t part, next;
+        if (__builtin_mul_overflow(c, (int64_t)d->val[i], &part) ||
+            __builtin_add_overflow(acc, part, &next)) {
+            d->top = base;
+            return mdd_stop(d, PN_ERR_UNSUPPORTED);
+        }
+        pn_mdd_ref k = mdd_linear(d, d->kid[i], next);
+        if (k == PN_MDD_STOP || (k != PN_MDD_EMPTY && !mdd_push(d, d->val[i], k))) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_keep(d, op, a, (uint64_t)acc, mdd_make(d, L, base));
+}
+
+pn_mdd_ref pn_mdd_linear(pn_mdd *d, pn_mdd_ref a, const int64_t *coef, int64_t bound)
+{
+    if (d->status != PN_OK)
+        return PN_MDD_STOP;
+    d->lin_id = (d->lin_id + 1) & (UINT32_MAX >> OP_BITS); /* a new key space in the cache */
+    if (d->lin_id == 0) { /* wrapped: forget the old constraints' entries */
+        memset(d->cache, 0, (d->cache_mask + 1) * sizeof *d->cache);
+        d->lin_id = 1;
+    }
+    d->lin_coef = coef;
+    d->lin_bound = bound;
+    d->pos_below[d->P] = d->neg_below[d->P] = 0;
+    for (uint32_t L = d->P; L-- > 0;) {
+        int64_t c = coef[d->level_place[L]];
+        d->pos_below[L] = d->pos_below[L + 1] || c > 0;
+        d->neg_below[L] = d->neg_below[L + 1] || c < 0;
+    }
+    return mdd_linear(d, a, 0);
+}
+
+/* ---- single markings, membership, counting ------------------------------ */
+
+pn_mdd_ref pn_mdd_marking(pn_mdd *d, const uint64_t *m)
+{
+    pn_mdd_ref r = 1;
+    for (uint32_t L = d->P; L-- > 0 && r != PN_MDD_STOP;) {
+        uint64_t v = m[d->level_place[L]];
+        if (v > UINT32_MAX - 1)
+            return mdd_stop(d, PN_ERR_UNSUPPORTED);
+        uint64_t base = d->top;
+        if (!mdd_push(d, (uint32_t)v, r))
+            return PN_MDD_STOP;
+        r = mdd_make(d, L, base);
+    }
+    return d->status == PN_OK ? r : PN_MDD_STOP;
+}
+
+bool pn_mdd_member(const pn_mdd *d, pn_mdd_ref a, const uint64_t *m)
+{
+    for (uint32_t L = 0; L < d->P; L++) {
+        if (a == PN_MDD_EMPTY || a == PN_MDD_STOP)
+            return false;
+        uint64_t v = m[d->level_place[L]], lo = d->off[a], hi = lo + d->cnt[a];
+        while (lo < hi) { /* the first edge with a value >= v */
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (d->val[mid] < v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == d->off[a] + d->cnt[a] || d->val[lo] != v)
+            return false;
+        a = d->kid[lo];
+    }
+    return a == 1;
+}
+
+static uint64_t mdd_max(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_t *memo,
+                        uint8_t *known)
+{
+    if (a <= 1)
+        return 0;
+    if (known[a])
+        return memo[a];
+    uint64_t c = coef[d->level_place[d->lvl[a]]], best = 0;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        uint64_t here, below = mdd_max(d, d->kid[i], coef, memo, known), x;
+        if (__builtin_mul_overflow(c, (uint64_t)d->val[i], &here) ||
+            __builtin_add_overflow(here, below, &x))
+            x = UINT64_MAX;
+        best = x > best ? x : best;
+    }
+    known[a] = 1;
+    return memo[a] = best;
+}
+
+bool pn_mdd_max_sum(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_t *max)
+{
+    uint64_t *memo = malloc(d->n_nodes * sizeof *memo);
+    uint8_t *known = calloc(d->n_nodes, 1);
+    bool ok = memo != NULL && known != NULL && a != PN_MDD_STOP;
+    if (ok)
+        *max = mdd_max(d, a, coef, memo, known);
+    free(memo);
+    free(known);
+    return ok;
+}
+
+static double mdd_count(const pn_mdd *d, pn_mdd_ref a, double *memo)
+{
+    if (a <= 1)
+        return a;
+    if (!isnan(memo[a]))
+        return memo[a];
+    double n = 0;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++)
+        n += mdd_count(d, d->kid[i], memo);
+    return memo[a] = n;
+}
+
+double pn_mdd_count(pn_mdd *d, pn_mdd_ref a)
+{
+    if (a == PN_MDD_STOP)
+        return NAN;
+    double *memo = malloc(d->n_nodes * sizeof *memo);
+    if (memo == NULL)
+        return NAN;
+    for (uint64_t i = 0; i < d->n_nodes; i++)
+        memo[i] = NAN;
+    double n = mdd_count(d, a, memo);
+    free(memo);
+    return n;
+}
+
+/* ---- the level order ---------------------------------------------------- */
+
+#define MDD_FORCE_ROUNDS 200
+
+/* The sum over the transitions of the distance between the first and the
+ * last level they touch: what FORCE lowers. */
+static uint64_t force_span(const pn_cnet *cn, const double *pos)
+{
+    uint64_t span = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        double lo = 1e300, hi = -1e300;
+        for (uint32_t i = cn->pre_off[t]; i < cn->pre_off[t + 1]; i++) {
+            double x = pos[cn->pre[i].place];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        for (uint32_t i = cn->delta_off[t]; i < cn->delta_off[t + 1]; i++) {
+            double x = pos[cn->delta[i].place];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        span += hi > lo ? (uint64_t)(hi - lo) : 0;
+    }
+    return span;
+}
+
+typedef struct force_key {
+    double at;
+    uint32_t place;
+} force_key;
+
+static int force_cmp(const void *a, const void *b)
+{
+    const force_key *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;
+}
+
+/* One FORCE round: each place moves to the mean centre of the transitions
+ * touching it (sum, deg: scratch), then the places are ranked by it. */
+static void force_round(const pn_cnet *cn, double *pos, double *sum, uint32_t *deg,
+                        force_key *key)
+{
+    const uint32_t P = cn->n_places;
+    memset(sum, 0, (size_t)P * sizeof *sum);
+    memset(deg, 0, (size_t)P * sizeof *deg);
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        uint32_t a = cn->pre_off[t], b = cn->pre_off[t + 1];
+        uint32_t c = cn->delta_off[t], e = cn->delta_off[t + 1];
+        if (a == b && c == e)
+            continue;
+        double centre = 0;
+        for (uint32_t i = a; i < b; i++)
+            centre += pos[cn->pre[i].place];
+        for (uint32_t i = c; i < e; i++)
+            centre += pos[cn->delta[i].place];
+        centre /= (b - a) + (e - c);
+        for (uint32_t i = a; i < b; i++) {
+            sum[cn->pre[i].place] += centre;
+            deg[cn->pre[i].place]++;
+        }
+        for (uint32_t i = c; i < e; i++) {
+            sum[cn->delta[i].place] += centre;
+            deg[cn->delta[i].place]++;
+        }
+    }
+    for (uint32_t p = 0; p < P; p++)
+        key[p] = (force_key){deg[p] ? sum[p] / deg[p] : pos[p], p};
+    qsort(key, P, sizeof *key, force_cmp);
+    for (uint32_t k = 0; k < P; k++)
+        pos[key[k].place] = k;
+}
+
+pn_status pn_mdd_order_force(const pn_cnet *cn, uint32_t *order, pn_error *err)
+{
+    const uint32_t P = cn->n_places;
+    double *pos = calloc((size_t)P + 1, sizeof *pos), *sum = calloc((size_t)P + 1, sizeof *sum);
+    uint32_t *deg = calloc((size_t)P + 1, sizeof *deg);
+    force_key *key = malloc(((size_t)P + 1) * sizeof *key);
+    pn_status st = PN_OK;
+    if (pos == NULL || sum == NULL || deg == NULL || key == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "MDD: out of memory for the level order");
+    for (uint32_t p = 0; st == PN_OK && p < P; p++) {
+        pos[p] = p;
+        order[p] = p;
+    }
+    uint64_t best = st == PN_OK ? force_span(cn, pos) : 0;
+    for (int round = 0; st == PN_OK && round < MDD_FORCE_ROUNDS; round++) {
+        force_round(cn, pos, sum, deg, key);
+        uint64_t span = force_span(cn, pos);
+        if (span < best) {
+            best = span;
+            for (uint32_t k = 0; k < P; k++)
+                order[k] = key[k].place;
+        }
+    }
+    free(pos);
+    free(sum);
+    free(deg);
+    free(key);
+    return st;
+}
+
+/* ---- the forest --------------------------------------------------------- */
+
+static pn_status mdd_transitions(pn_mdd *d, const pn_cnet *cn, const uint32_t *place_level)
+{
+    uint64_t n = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        n += (cn->pre_off[t + 1] - cn->pre_off[t]) + (cn->delta_off[t + 1] - cn->delta_off[t]);
+    d->tr_off = malloc(((size_t)cn->n_transitions + 1) * sizeof *d->tr_off);
+    d->tr = malloc((n ? n : 1) * sizeof *d->tr);
+    if (d->tr_off == NULL || d->tr == NULL)
+        return PN_ERR_NOMEM;
+    uint32_t k = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        d->tr_off[t] = k;
+        for (uint32_t i = cn->pre_off[t]; i < cn->pre_off[t + 1]; i++)
+            d->tr[k++] = (mdd_tr){place_level[cn->pre[i].place], cn->pre[i].weight, 0};
+        for (uint32_t i = cn->delta_off[t]; i < cn->delta_off[t + 1]; i++) {
+            uint32_t L = place_level[cn->delta[i].place], j = d->tr_off[t];
+            while (j < k && d->tr[j].level != L)
+                j++;
+            if (j == k)
+                d->tr[k++] = (mdd_tr){L, 0, 0};
+            d->tr[j].delta = cn->delta[i].delta;
+        }
+        for (uint32_t i = d->tr_off[t] + 1; i < k; i++) /* by level: insertion sort */
+            for (uint32_t j = i; j > d->tr_off[t] && d->tr[j - 1].level > d->tr[j].level; j--) {
+                mdd_tr x = d->tr[j];
+                d->tr[j] = d->tr[j - 1];
+                d->tr[j - 1] = x;
+            }
+    }
+    d->tr_off[cn->n_transitions] = k;
+    /* by top level (counting sort); a transition without arcs: level P */
+    d->ev_off = calloc((size_t)d->P + 2, sizeof *d->ev_off);
+    d->ev = malloc(((size_t)cn->n_transitions + 1) * sizeof *d->ev);
+    if (d->ev_off == NULL || d->ev == NULL)
+        return PN_ERR_NOMEM;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        d->ev_off[(d->tr_off[t] < d->tr_off[t + 1] ? d->tr[d->tr_off[t]].level : d->P) + 1]++;
+    for (uint32_t L = 0; L <= d->P; L++)
+        d->ev_off[L + 1] += d->ev_off[L];
+    uint32_t *at = malloc(((size_t)d->P + 1) * sizeof *at);
+    if (at == NULL)
+        return PN_ERR_NOMEM;
+    memcpy(at, d->ev_off, ((size_t)d->P + 1) * sizeof *at);
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        d->ev[at[d->tr_off[t] < d->tr_off[t + 1] ? d->tr[d->tr_off[t]].level : d->P]++] = t;
+    free(at);
+    return PN_OK;
+}
+
+pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *budget,
+                     pn_mdd **out, pn_error *err)
+{
+    *out = NULL;
+    if (cn->n_places > MDD_MAX_LEVELS)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "MDD: %u places, more levels than %u",
+                       cn->n_places, MDD_MAX_LEVELS);
+    pn_mdd *d = calloc(1, sizeof *d);
+    if (d == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "MDD: out of memory");
+    d->P = cn->n_places;
+    d->T = cn->n_transitions;
+    d->budget = budget;
+    /* The cache: a sixteenth of the memory budget, 2^16 .. 2^24 entries. */
+    uint64_t room = pn_budget_memory(budget), cache = 1ULL << 16;
+    while (cache < (1ULL << 24) && (room == 0 || (cache * 2) * sizeof(mdd_entry) <= room / 16))
+        cache *= 2;
+    d->cache_mask = cache - 1;
+    d->cache = calloc(cache, sizeof *d->cache);
+    d->uniq_n = 1024;
+    d->uniq = calloc(d->uniq_n, sizeof *d->uniq);
+    d->level_place = malloc(((size_t)d->P + 1) * sizeof *d->level_place);
+    uint32_t *place_level = malloc(((size_t)d->P + 1) * sizeof *place_level);
+    d->pos_below = malloc((size_t)d->P + 1);
+    d->neg_below = malloc((size_t)d->P + 1);
+    d->cap_nodes = 1024;
+    d->lvl = malloc(d->cap_nodes * sizeof *d->lvl);
+    d->cnt = malloc(d->cap_nodes * sizeof *d->cnt);
+    d->off = malloc(d->cap_nodes * sizeof *d->off);
+    pn_status st = PN_OK;
+    if (d->cache == NULL || d->uniq == NULL || d->level_place == NULL || place_level == NULL ||
+        d->pos_below == NULL || d->neg_below == NULL || d->lvl == NULL || d->cnt == NULL ||
+        d->off == NULL)
+        st = PN_ERR_NOMEM;
+    for (uint32_t L = 0; st == PN_OK && L < d->P; L++)
+        place_level[L] = UINT32_MAX;
+    for (uint32_t L = 0; st == PN_OK && L < d->P; L++) {
+        uint32_t p = order != NULL ? order[L] : L;
+        if (p >= d->P || place_level[p] != UINT32_MAX) {
+            free(place_level);
+            pn_mdd_free(d);
+            return pn_fail(err, PN_ERR_INTERNAL,
+                           "MDD: the order is not a permutation of the places");
+        }
+        d->level_place[L] = p;
+        place_level[p] = L;
+    }
+    if (st == PN_OK)
+        st = mdd_transitions(d, cn, place_level);
+    free(place_level);
+    if (st != PN_OK) {
+        pn_mdd_free(d);
+        return pn_fail(err, st, "MDD: out of memory");
+    }
+    d->n_nodes = 2; /* the empty set and the terminal */
+    d->lvl[0] = d->lvl[1] = d->P;
+    d->cnt[0] = d->cnt[1] = 0;
+    d->off[0] = d->off[1] = 0;
+    *out = d;
+    return PN_OK;
+}
+
+void pn_mdd_free(pn_mdd *d)
+{
+    if (d == NULL)
+        return;
+    free(d->lvl);
+    free(d->cnt);
+    free(d->off);
+    free(d->val);
+    free(d->kid);
+    free(d->uniq);
+    free(d->cache);
+    free(d->sv);
+    free(d->sk);
+    free(d->level_place);
+    free(d->tr_off);
+    free(d->tr);
+    free(d->ev_off);
+    free(d->ev);
+    free(d->pos_below);
+    free(d->neg_below);
+    free(d);
+}

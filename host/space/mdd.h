@@ -1,0 +1,97 @@
+/* Sets of markings as quasi-reduced multi-valued decision diagrams (MDDs),
+ * with the Petri net's firing rule applied to whole sets: the symbolic
+ * state space that the explicit engines cannot enumerate (10^10 states and
+ * up) but whose structure an MDD shares.
+ *
+ * A. Srinivasan, T. Kam, S. Malik, R. Brayton, "Algorithms for discrete
+ * function manipulation", ICCAD 1990 (MDDs); G. Ciardo, R. Marmorstein,
+ * R. Siminiceanu, "The saturation algorithm for symbolic state-space
+ * exploration", STTT 2006, section 2: a transition's effect is local to the
+ * levels of the places it touches, so it is applied to a set by a
+ * recursion that copies the untouched levels and shifts the edge values of
+ * the touched ones (no transition relation is built, and no bound on the
+ * places is needed: edge values are the token counts that occur).
+ *
+ * One level per place, in the order given (NULL: the net's); every path
+ * from a node visits every level below it (quasi-reduced), so a set is
+ * canonical: equal sets are equal refs. Nodes are hash-consed and never
+ * freed before pn_mdd_free (no garbage collection: a run that outgrows its
+ * memory budget stops). Every operation keeps the budget: past the deadline
+ * or the memory, it returns PN_MDD_STOP and so does every later one; the
+ * reason is pn_mdd_status. Not thread-safe: one forest per thread. */
+#ifndef PETREL_SPACE_MDD_H
+#define PETREL_SPACE_MDD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "petrel/budget.h"
+#include "petrel/cnet.h"
+#include "petrel/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pn_mdd pn_mdd;
+typedef uint32_t pn_mdd_ref;
+
+#define PN_MDD_EMPTY ((pn_mdd_ref)0)
+#define PN_MDD_STOP ((pn_mdd_ref)UINT32_MAX)
+
+/* order: a permutation of the places (level k holds place order[k]), or
+ * NULL. The budget is borrowed and must outlive the forest. */
+pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *budget,
+                     pn_mdd **out, pn_error *err);
+void pn_mdd_free(pn_mdd *d);
+/* Operations from now on keep budget (borrowed) instead; a stop for time
+ * or a cancel is forgotten (the forest stays whole: a stopped operation
+ * leaves only finished nodes behind). A stop for memory stays. */
+void pn_mdd_set_budget(pn_mdd *d, const pn_budget *budget);
+/* Why operations return PN_MDD_STOP: PN_OK while they do not;
+ * PN_ERR_TIMEOUT, PN_ERR_CANCELLED, PN_ERR_OUT_OF_MEMORY (the budget's or
+ * the 2^32 nodes a ref can name), PN_ERR_NOMEM, or PN_ERR_UNSUPPORTED (a
+ * token count beyond 2^32 - 1). */
+pn_status pn_mdd_status(const pn_mdd *d);
+
+/* A level order for cn's places (order gets n_places entries): FORCE
+ * (F. Aloul, I. Markov, K. Sakallah, "FORCE: a fast and easy-to-implement
+ * variable-ordering heuristic", GLSVLSI 2003) over the hyperedges of the
+ * transitions (the places each one reads or changes), started from the
+ * net's order, keeping the order of the smallest total span. An MDD's size
+ * depends on it: places a transition touches, kept close, let the levels
+ * between them be shared. PN_ERR_NOMEM. */
+pn_status pn_mdd_order_force(const pn_cnet *cn, uint32_t *order, pn_error *err);
+
+/* {m}: one marking (one count per place, in place order). */
+pn_mdd_ref pn_mdd_marking(pn_mdd *d, const uint64_t *m);
+pn_mdd_ref pn_mdd_union(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b);
+pn_mdd_ref pn_mdd_inter(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b);
+pn_mdd_ref pn_mdd_minus(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref b);
+
+/* The markings that firing t leads to from a. */
+pn_mdd_ref pn_mdd_post(pn_mdd *d, uint32_t t, pn_mdd_ref a);
+/* The markings (reachable or not) that enable t and lead into a. */
+pn_mdd_ref pn_mdd_pre(pn_mdd *d, uint32_t t, pn_mdd_ref a);
+/* The markings of a that enable t. */
+pn_mdd_ref pn_mdd_enabled(pn_mdd *d, uint32_t t, pn_mdd_ref a);
+/* The markings m of a with sum_p coef[p] m[p] <= bound (coef per place). */
+pn_mdd_ref pn_mdd_linear(pn_mdd *d, pn_mdd_ref a, const int64_t *coef, int64_t bound);
+/* Every marking reachable from a (a included), by saturation. */
+pn_mdd_ref pn_mdd_reachable(pn_mdd *d, pn_mdd_ref a);
+
+bool pn_mdd_member(const pn_mdd *d, pn_mdd_ref a, const uint64_t *m);
+/* The largest sum_p coef[p] m[p] over the markings of a (coef >= 0 per
+ * place), saturating at UINT64_MAX; 0 for the empty set. false when out
+ * of memory. */
+bool pn_mdd_max_sum(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_t *max);
+/* Markings in a (a double: 10^300 fits). NaN when out of memory. */
+double pn_mdd_count(pn_mdd *d, pn_mdd_ref a);
+/* Nodes in the forest, the two terminals included, and bytes held. */
+uint64_t pn_mdd_nodes(const pn_mdd *d);
+uint64_t pn_mdd_bytes(const pn_mdd *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,348 @@
+// Decision diagrams (host/space/mdd.c) and CTL on them (host/logic/ctl_mdd.c)
+// against independent methods: the set operations against std::set on
+// random sets of markings; the reachable set against breadth-first
+// enumeration (count and membership, in three place orders); CTL values
+// against the graph checker (pn_examine on the whole state graph) on random
+// nets and formulas; the portfolio's step on reachability, bound and
+// deadlock answers against enumeration; and the budget: an unbounded net stops on time or
+// memory instead of running on.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "examine/symbolic.h"
+#include "logic/ctl_mdd.h"
+#include "petrel/examine.h"
+#include "space/mdd.h"
+#include "test_enum.h"
+
+namespace {
+
+using Marking = std::vector<uint64_t>;
+
+struct Forest {
+    pn_mdd *d = nullptr;
+    pn_budget b = pn_budget_make(60.0, nullptr, 0);
+    Forest(const pn_cnet *cn, const uint32_t *order = nullptr)
+    {
+        pn_error err;
+        pn_error_clear(&err);
+        EXPECT_EQ(pn_mdd_new(cn, order, &b, &d, &err), PN_OK) << err.msg;
+    }
+    ~Forest() { pn_mdd_free(d); }
+};
+
+pn_mdd_ref set_of(pn_mdd *d, const std::set<Marking> &s)
+{
+    pn_mdd_ref r = PN_MDD_EMPTY;
+    for (const Marking &m : s)
+        r = pn_mdd_union(d, r, pn_mdd_marking(d, m.data()));
+    return r;
+}
+
+// Every marking of `universe`: in r exactly when in want; r holds as many.
+void expect_set(pn_mdd *d, pn_mdd_ref r, const std::set<Marking> &want,
+                const std::set<Marking> &universe)
+{
+    ASSERT_NE(r, PN_MDD_STOP);
+    EXPECT_EQ(pn_mdd_count(d, r), (double)want.size());
+    for (const Marking &m : universe)
+        EXPECT_EQ(pn_mdd_member(d, r, m.data()), want.count(m) == 1);
+}
+
+} // namespace
+
+TEST(Mdd, SetOperationsAgreeWithStdSet)
+{
+    std::mt19937_64 rng(77);
+    Net n = build(random_bounded_spec(rng, 4, 2));
+    Forest f(n.cn.get());
+    for (int k = 0; k < 200; k++) {
+        std::set<Marking> a, b, universe;
+        for (int i = 0; i < 40; i++) {
+            Marking m(4);
+            for (auto &v : m)
+                v = rng() % 4;
+            (rng() % 2 ? a : b).insert(m);
+            universe.insert(m);
+        }
+        pn_mdd_ref x = set_of(f.d, a), y = set_of(f.d, b);
+        std::set<Marking> u, i, dif;
+        for (const Marking &m : universe) {
+            if (a.count(m) || b.count(m))
+                u.insert(m);
+            if (a.count(m) && b.count(m))
+                i.insert(m);
+            if (a.count(m) && !b.count(m))
+                dif.insert(m);
+        }
+        expect_set(f.d, pn_mdd_union(f.d, x, y), u, universe);
+        expect_set(f.d, pn_mdd_inter(f.d, x, y), i, universe);
+        expect_set(f.d, pn_mdd_minus(f.d, x, y), dif, universe);
+        EXPECT_EQ(pn_mdd_union(f.d, x, y), pn_mdd_union(f.d, y, x)) << "canonical";
+        EXPECT_EQ(pn_mdd_minus(f.d, x, x), PN_MDD_EMPTY);
+        EXPECT_EQ(set_of(f.d, u), pn_mdd_union(f.d, x, y)) << "equal sets are one node";
+    }
+    EXPECT_EQ(pn_mdd_status(f.d), PN_OK);
+}
+
+// The reachable set, post, pre and enabled on each marking against
+// pn_cnet_fire, in the net's order and reversed.
+TEST(Mdd, ReachableAndFiringAgreeWithEnumeration)
+{
+    std::mt19937_64 rng(4242);
+    uint32_t nets = 0;
+    for (int k = 0; k < 400; k++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 6), T = 1 + (uint32_t)(rng() % 8);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        auto states = reachable(cn, 5000);
+        if (states.empty())
+            continue;
+        nets++;
+        std::set<Marking> all(states.begin(), states.end());
+        std::vector<uint32_t> rev(P), force(P);
+        for (uint32_t p = 0; p < P; p++)
+            rev[p] = P - 1 - p;
+        pn_error err;
+        pn_error_clear(&err);
+        ASSERT_EQ(pn_mdd_order_force(cn, force.data(), &err), PN_OK);
+        EXPECT_EQ(std::set<uint32_t>(force.begin(), force.end()).size(), (size_t)P)
+            << "a permutation";
+        Forest f(cn, k % 3 == 0 ? nullptr : k % 3 == 1 ? rev.data() : force.data());
+        pn_mdd_ref r = pn_mdd_reachable(f.d, pn_mdd_marking(f.d, cn->m0));
+        expect_set(f.d, r, all, all);
+        uint32_t t = (uint32_t)(rng() % T);
+        std::set<Marking> en, post, pre;
+        for (const Marking &m : all) {
+            if (!pn_cnet_enabled(cn, m.data(), t))
+                continue;
+            en.insert(m);
+            Marking out(P);
+            ASSERT_TRUE(pn_cnet_fire(cn, m.data(), t, out.data()));
+            post.insert(out);
+            if (all.count(out))
+                pre.insert(m);
+        }
+        expect_set(f.d, pn_mdd_enabled(f.d, t, r), en, all);
+        expect_set(f.d, pn_mdd_post(f.d, t, r), post, all);
+        expect_set(f.d, pn_mdd_inter(f.d, r, pn_mdd_pre(f.d, t, r)), pre, all);
+        EXPECT_EQ(pn_mdd_status(f.d), PN_OK);
+    }
+    EXPECT_GE(nets, 300u);
+}
+
+// pn_mdd_linear against evaluating the constraint on each marking.
+TEST(Mdd, LinearConstraintsAgreeWithEvaluation)
+{
+    std::mt19937_64 rng(99);
+    for (int k = 0; k < 200; k++) {
+        Net n = build(random_bounded_spec(rng, 5, 4));
+        const pn_cnet *cn = n.cn.get();
+        auto states = reachable(cn, 5000);
+        if (states.empty())
+            continue;
+        std::set<Marking> all(states.begin(), states.end());
+        std::vector<int64_t> coef(5);
+        for (auto &c : coef)
+            c = (int64_t)(rng() % 5) - 2;
+        int64_t bound = (int64_t)(rng() % 9) - 4;
+        std::set<Marking> want;
+        for (const Marking &m : all) {
+            int64_t s = 0;
+            for (int p = 0; p < 5; p++)
+                s += coef[p] * (int64_t)m[p];
+            if (s <= bound)
+                want.insert(m);
+        }
+        Forest f(cn);
+        pn_mdd_ref r = pn_mdd_reachable(f.d, pn_mdd_marking(f.d, cn->m0));
+        expect_set(f.d, pn_mdd_linear(f.d, r, coef.data(), bound), want, all);
+    }
+}
+
+// Every random CTL formula's value equals the graph checker's.
+TEST(CtlMdd, AgreesWithTheGraphChecker)
+{
+    std::mt19937_64 rng(9151);
+    uint32_t nets = 0, answers = 0;
+    for (int k = 0; k < 600; k++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        if (reachable(cn, 5000).empty())
+            continue;
+        nets++;
+        bool fire = rng() % 2;
+        pn_exam exam = fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY;
+        std::vector<pn_fml_node *> roots;
+        for (int i = 0; i < 6; i++)
+            roots.push_back(rand_ctl_state(rng, cn, fire, 3));
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_error err;
+        pn_error_clear(&err);
+        pn_examine_opts o;
+        memset(&o, 0, sizeof o);
+        o.explore.threads = 1;
+        o.engine = PN_ENGINE_CPU;
+        o.no_reduce = true;
+        pn_report *ref = nullptr;
+        ASSERT_EQ(pn_examine(cn, exam, set.get(), &o, nullptr, &ref, &err), PN_OK) << err.msg;
+        pn_budget b = pn_budget_make(60.0, nullptr, 0);
+        pn_ctl_mdd *s = nullptr;
+        ASSERT_EQ(pn_ctl_mdd_new(cn, &b, &s, &err), PN_OK) << err.msg;
+        EXPECT_EQ(pn_ctl_mdd_states(s), (double)reachable(cn, 5000).size());
+        for (uint32_t i = 0; i < set->n; i++) {
+            pn_verdict want = pn_check_answer(ref->check, i)->verdict;
+            ASSERT_NE(want, PN_VERDICT_UNKNOWN);
+            bool v = false;
+            ASSERT_EQ(pn_ctl_mdd_check(s, set->props[i].root, &b, &v, &err), PN_OK) << err.msg;
+            answers++;
+            if ((v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE) != want) {
+                char *str = pn_fml_to_string(set->props[i].root, nullptr);
+                ADD_FAILURE() << str << ": decision diagrams " << v << ", graph " << want;
+                free(str);
+            }
+        }
+        pn_ctl_mdd_free(s);
+        pn_report_free(ref);
+    }
+    EXPECT_GE(nets, 500u);
+    EXPECT_EQ(answers, 6 * nets);
+}
+
+// A source transition fills a place forever: the reachable set never
+// closes, and building it stops on the deadline, or on the memory budget,
+// with the reason; a forest stopped on time goes on under a new budget.
+TEST(CtlMdd, AnUnboundedNetStopsOnItsBudget)
+{
+    RandomNetSpec spec;
+    spec.m0 = {0, 1};
+    spec.n_trans = 1;
+    spec.arcs.push_back({0, 0, false, 1});
+    Net n = build(spec);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_ctl_mdd *s = nullptr;
+    pn_budget soon = pn_budget_make(0.2, nullptr, 0);
+    EXPECT_EQ(pn_ctl_mdd_new(n.cn.get(), &soon, &s, &err), PN_ERR_TIMEOUT);
+    EXPECT_EQ(s, nullptr);
+    pn_budget small = pn_budget_make(60.0, nullptr, 8u << 20);
+    EXPECT_EQ(pn_ctl_mdd_new(n.cn.get(), &small, &s, &err), PN_ERR_OUT_OF_MEMORY);
+
+    Forest f(n.cn.get());
+    pn_budget past = pn_budget_make(1e-9, nullptr, 0);
+    pn_mdd_set_budget(f.d, &past);
+    pn_mdd_ref m0 = pn_mdd_marking(f.d, n.cn->m0);
+    EXPECT_EQ(pn_mdd_reachable(f.d, m0), PN_MDD_STOP);
+    EXPECT_EQ(pn_mdd_status(f.d), PN_ERR_TIMEOUT);
+    pn_mdd_set_budget(f.d, &f.b);
+    EXPECT_EQ(pn_mdd_status(f.d), PN_OK);
+    pn_mdd_ref one = pn_mdd_post(f.d, 0, m0);
+    uint64_t want[2] = {1, 1};
+    EXPECT_TRUE(pn_mdd_member(f.d, one, want));
+    EXPECT_EQ(pn_mdd_count(f.d, one), 1.0);
+}
+
+// The MCC's maximal-path semantics on a hand-checked net (docs/semantics.md):
+// one place p holding a token and one transition emptying it. From {p} the
+// only path is {p} -> {} and {} is a deadlock.
+TEST(CtlMdd, DeadlocksEndPathsAsTheSemanticsSay)
+{
+    RandomNetSpec spec;
+    spec.m0 = {1};
+    spec.n_trans = 1;
+    spec.arcs.push_back({0, 0, true, 1});
+    Net n = build(spec);
+    uint32_t p = 0;
+    auto le = [&](uint64_t lo, uint64_t hi) { // lo <= p <= hi
+        pn_fml_node *k[2] = {
+            pn_fml_binary(PN_FML_INT_LE, pn_fml_const(lo), pn_fml_list(PN_FML_TOKENS, &p, 1)),
+            pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1), pn_fml_const(hi))};
+        return pn_fml_nary(PN_FML_AND, k, 2);
+    };
+    auto q = [](pn_fml_kind a, pn_fml_kind op, pn_fml_node *x) {
+        return pn_fml_unary(a, pn_fml_unary(op, x));
+    };
+    struct Case {
+        pn_fml_node *f;
+        bool want;
+        const char *why;
+    } cases[] = {
+        {q(PN_FML_A, PN_FML_F, le(0, 0)), true, "AF p = 0: the only path empties p"},
+        {q(PN_FML_E, PN_FML_G, le(1, 1)), false, "EG p = 1: the path goes on to {}"},
+        {q(PN_FML_E, PN_FML_G, le(0, 1)), true, "EG p <= 1: a finite maximal path"},
+        {q(PN_FML_E, PN_FML_X, q(PN_FML_E, PN_FML_X, pn_fml_leaf(PN_FML_TRUE))), false,
+         "EX EX true: {} has no successor"},
+        {q(PN_FML_A, PN_FML_X, q(PN_FML_A, PN_FML_X, pn_fml_leaf(PN_FML_FALSE))), true,
+         "AX AX false: vacuous at {}"},
+        {q(PN_FML_A, PN_FML_X, q(PN_FML_A, PN_FML_F, le(1, 1))), false,
+         "AX AF p = 1: from {} no path reaches it"},
+        {q(PN_FML_E, PN_FML_F, pn_fml_leaf(PN_FML_DEADLOCK)), true, "EF deadlock"},
+    };
+    pn_error err;
+    pn_error_clear(&err);
+    pn_budget b = pn_budget_make(60.0, nullptr, 0);
+    pn_ctl_mdd *s = nullptr;
+    ASSERT_EQ(pn_ctl_mdd_new(n.cn.get(), &b, &s, &err), PN_OK) << err.msg;
+    EXPECT_EQ(pn_ctl_mdd_states(s), 2.0);
+    for (const Case &c : cases) {
+        bool v = !c.want;
+        EXPECT_EQ(pn_ctl_mdd_check(s, c.f, &b, &v, &err), PN_OK) << err.msg;
+        EXPECT_EQ(v, c.want) << c.why;
+        pn_fml_free(c.f);
+    }
+    pn_ctl_mdd_free(s);
+}
+
+// The portfolio's step (ex_symbolic) on ReachabilityCardinality /
+// Fireability, UpperBounds and ReachabilityDeadlock of random nets: every
+// answer decided, equal to enumeration, DECISION_DIAGRAMS among its
+// techniques.
+TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
+{
+    std::mt19937_64 rng(3141);
+    uint32_t cases = 0;
+    for (int k = 0; k < 400; k++) {
+        RandomCase rc;
+        if (!random_case(rng, 6, 4, 3, &rc))
+            continue;
+        cases++;
+        const pn_cnet *cn = rc.net.cn.get();
+        bool dead_case = k % 4 == 0;
+        pn_exam exam = dead_case       ? PN_EXAM_REACH_DEADLOCK
+                       : rc.kind == 2 ? PN_EXAM_UPPER_BOUNDS
+                       : rc.kind == 1 ? PN_EXAM_REACH_FIREABILITY
+                                      : PN_EXAM_REACH_CARDINALITY;
+        pn_error err;
+        pn_error_clear(&err);
+        pn_check *c = nullptr;
+        ASSERT_EQ(pn_check_new(cn, exam, dead_case ? nullptr : rc.set.get(), 1, &c, &err), PN_OK)
+            << err.msg;
+        pn_budget b = pn_budget_make(60.0, nullptr, 0);
+        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), false, &b, 1.0, nullptr, c);
+        for (uint32_t i = 0; i < pn_check_count(c); i++) {
+            const pn_answer *a = pn_check_answer(c, i);
+            ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);
+            EXPECT_TRUE(a->techniques & PN_TECH_DECISION_DIAGRAMS);
+            if (dead_case) {
+                bool dead = false;
+                for (const auto &m : rc.states) {
+                    bool en = false;
+                    for (uint32_t t = 0; t < cn->n_transitions; t++)
+                        en |= pn_cnet_enabled(cn, m.data(), t);
+                    dead |= !en;
+                }
+                EXPECT_EQ(a->verdict, dead ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
+                continue;
+            }
+            pn_answer want = truth(rc.set->props[i].root, cn, rc.states);
+            EXPECT_TRUE(agrees(*a, want)) << a->verdict << "/" << a->value << " want "
+                                          << want.verdict << "/" << want.value;
+        }
+        pn_check_free(c);
+    }
+    EXPECT_GE(cases, 300u);
+}
