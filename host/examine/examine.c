@@ -146,7 +146,7 @@ static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
                                           {STEP_PROBE, 1.0 / 10},
                                           {STEP_WALK, 1.0 / 8},
                                           {STEP_SPLIT, 1.0 / 4},
-                                          {STEP_LOCAL, 1.0 / 3},
+                                          {STEP_LOCAL, 1.0 / 2},
                                           {STEP_SYMBOLIC, 1.0 / 2},
                                           {STEP_GRAPH, 1.0},
                                           {STEP_LOCAL, 1.0}};

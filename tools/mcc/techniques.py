@@ -5,7 +5,7 @@ score.py scores answers and keeps each answer's TECHNIQUES keywords in its
 JSON file; this counts, per examination, the right answers by the keywords
 that decided them. A line naming several keywords
 counts once, under its most specific one: TOPOLOGICAL (traps) before
-LINEAR_EQUATIONS, then RANDOM_WALK, then EXPLICIT.
+LINEAR_EQUATIONS, then RANDOM_WALK, DECISION_DIAGRAMS, ..., EXPLICIT.
 
   tools/mcc/score.py --group scale --exam UpperBounds --json /tmp/s.json
   tools/mcc/techniques.py /tmp/s.json
@@ -16,8 +16,8 @@ Prints a Markdown table. Standard library only.
 import json
 import sys
 
-ORDER = ("TOPOLOGICAL", "LINEAR_EQUATIONS", "RANDOM_WALK", "STRUCTURAL_REDUCTION",
-         "STUBBORN_SETS", "EXPLICIT")
+ORDER = ("TOPOLOGICAL", "LINEAR_EQUATIONS", "RANDOM_WALK", "DECISION_DIAGRAMS",
+         "STRUCTURAL_REDUCTION", "STUBBORN_SETS", "EXPLICIT")
 
 
 def deciding(words):
