@@ -17,6 +17,7 @@
 
 #include "petrel/check.h"
 #include "petrel/cnet.h"
+#include "petrel/examine.h"
 #include "petrel/formula.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
@@ -286,6 +287,52 @@ inline bool random_case(std::mt19937_64 &rng, uint32_t max_places, int n, uint32
         roots.push_back(rand_root(rng, out->net.cn.get(), out->kind));
     out->set = make_set(out->net.net.get(), roots);
     return true;
+}
+
+// A random bounded net of 2 .. 6 places and 1 .. 8 transitions (at most
+// 5000 markings, else false) with n random CTL formulas, cardinality or
+// fireability, and their values by the graph checker (pn_examine over the
+// whole state graph, no reductions): the reference of the CTL methods'
+// tests.
+struct CtlCase {
+    Net net;
+    size_t states = 0;
+    pn_exam exam = PN_EXAM_CTL_CARDINALITY;
+    SetPtr set;
+    std::vector<pn_verdict> want;
+};
+
+inline bool ctl_case(std::mt19937_64 &rng, int n, CtlCase *out)
+{
+    uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+    out->net = build(random_bounded_spec(rng, P, T));
+    const pn_cnet *cn = out->net.cn.get();
+    out->states = reachable(cn, 5000).size();
+    if (out->states == 0)
+        return false;
+    bool fire = rng() % 2;
+    out->exam = fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY;
+    std::vector<pn_fml_node *> roots;
+    for (int i = 0; i < n; i++)
+        roots.push_back(rand_ctl_state(rng, cn, fire, 3));
+    out->set = make_set(out->net.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_examine_opts o;
+    memset(&o, 0, sizeof o);
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    o.no_reduce = true;
+    pn_report *ref = nullptr;
+    pn_status st = pn_examine(cn, out->exam, out->set.get(), &o, nullptr, &ref, &err);
+    EXPECT_EQ(st, PN_OK) << err.msg;
+    out->want.clear();
+    for (uint32_t i = 0; st == PN_OK && i < out->set->n; i++) {
+        out->want.push_back(pn_check_answer(ref->check, i)->verdict);
+        EXPECT_NE(out->want.back(), PN_VERDICT_UNKNOWN);
+    }
+    pn_report_free(ref);
+    return st == PN_OK;
 }
 
 inline bool agrees(const pn_answer &got, const pn_answer &want)
