@@ -198,6 +198,40 @@ TEST(CtlMdd, AgreesWithTheGraphChecker)
     EXPECT_EQ(answers, 6 * nets);
 }
 
+// Every random LTL formula's value equals the explicit product's.
+TEST(CtlMdd, LtlAgreesWithTheProduct)
+{
+    std::mt19937_64 rng(2718);
+    uint32_t nets = 0, answers = 0;
+    for (int k = 0; k < 400; k++) {
+        CtlCase cc;
+        if (!ctl_case(rng, 6, &cc, true))
+            continue;
+        nets++;
+        const pn_cnet *cn = cc.net.cn.get();
+        const pn_fml_set *set = cc.set.get();
+        pn_error err;
+        pn_error_clear(&err);
+        pn_budget b = pn_budget_make(60.0, nullptr, 0);
+        pn_ctl_mdd *s = nullptr;
+        ASSERT_EQ(pn_ctl_mdd_new(cn, &b, &s, &err), PN_OK) << err.msg;
+        for (uint32_t i = 0; i < set->n; i++) {
+            bool v = false;
+            ASSERT_EQ(pn_ctl_mdd_ltl(s, set->props[i].root, &b, &v, &err), PN_OK) << err.msg;
+            answers++;
+            if ((v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE) != cc.want[i]) {
+                char *str = pn_fml_to_string(set->props[i].root, nullptr);
+                ADD_FAILURE() << str << ": decision diagrams " << v << ", product "
+                              << cc.want[i];
+                free(str);
+            }
+        }
+        pn_ctl_mdd_free(s);
+    }
+    EXPECT_GE(nets, 300u);
+    EXPECT_EQ(answers, 6 * nets);
+}
+
 // A source transition fills a place forever: the reachable set never
 // closes, and building it stops on the deadline, or on the memory budget,
 // with the reason; a forest stopped on time goes on under a new budget.
@@ -307,7 +341,7 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
         ASSERT_EQ(pn_check_new(cn, exam, dead_case ? nullptr : rc.set.get(), 1, &c, &err), PN_OK)
             << err.msg;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), false, &b, 1.0, nullptr, c);
+        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), EX_SYM_TARGETS, &b, 1.0, nullptr, c);
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_answer *a = pn_check_answer(c, i);
             ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);

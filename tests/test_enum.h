@@ -290,9 +290,10 @@ inline bool random_case(std::mt19937_64 &rng, uint32_t max_places, int n, uint32
 }
 
 // A random bounded net of 2 .. 6 places and 1 .. 8 transitions (at most
-// 5000 markings, else false) with n random CTL formulas, cardinality or
-// fireability, and their values by the graph checker (pn_examine over the
-// whole state graph, no reductions): the reference of the CTL methods'
+// 5000 markings, else false) with n random CTL (ltl: LTL) formulas,
+// cardinality or fireability, and their values by pn_examine on one
+// thread without reductions (CTL: the graph checker over the whole state
+// graph; LTL: the product): the reference of the CTL and LTL methods'
 // tests.
 struct CtlCase {
     Net net;
@@ -302,7 +303,7 @@ struct CtlCase {
     std::vector<pn_verdict> want;
 };
 
-inline bool ctl_case(std::mt19937_64 &rng, int n, CtlCase *out)
+inline bool ctl_case(std::mt19937_64 &rng, int n, CtlCase *out, bool ltl = false)
 {
     uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
     out->net = build(random_bounded_spec(rng, P, T));
@@ -311,10 +312,12 @@ inline bool ctl_case(std::mt19937_64 &rng, int n, CtlCase *out)
     if (out->states == 0)
         return false;
     bool fire = rng() % 2;
-    out->exam = fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY;
+    out->exam = ltl ? (fire ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_LTL_CARDINALITY)
+                    : (fire ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_CTL_CARDINALITY);
     std::vector<pn_fml_node *> roots;
     for (int i = 0; i < n; i++)
-        roots.push_back(rand_ctl_state(rng, cn, fire, 3));
+        roots.push_back(ltl ? pn_fml_unary(PN_FML_A, rand_ltl_path(rng, cn, fire, 3))
+                            : rand_ctl_state(rng, cn, fire, 3));
     out->set = make_set(out->net.net.get(), roots);
     pn_error err;
     pn_error_clear(&err);

@@ -479,8 +479,8 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
         return PN_OK;
     case STEP_SYMBOLIC:
         if (p->exam != PN_EXAM_LIVENESS && ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
-            ex_symbolic(p->cn, p->set, !examine_is_ltl(p->exam), p->budget, s->share,
-                        p->o->verbose ? p->diag : NULL, p->c);
+            ex_symbolic(p->cn, p->set, examine_is_ltl(p->exam) ? EX_SYM_LTL : EX_SYM_CTL,
+                        p->budget, s->share, p->o->verbose ? p->diag : NULL, p->c);
         return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))

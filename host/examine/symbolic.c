@@ -9,8 +9,9 @@
 
 /* Answer i on the set, if its kind is one the set answers; *tried false
  * when it is not. */
-static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, bool ctl, pn_check *c,
-                            uint32_t i, const pn_budget *turn, bool *tried, pn_error *err)
+static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, ex_sym_logic logic,
+                            pn_check *c, uint32_t i, const pn_budget *turn, bool *tried,
+                            pn_error *err)
 {
     const pn_fml_node *phi;
     const uint32_t *places;
@@ -32,12 +33,13 @@ static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, bool ctl, pn_c
             pn_check_bound_limit(c, i, max, true, PN_TECH_DECISION_DIAGRAMS);
         return st;
     }
-    if (!ctl || set == NULL || i >= set->n || set->props[i].status != PN_OK) {
+    if (logic == EX_SYM_TARGETS || set == NULL || i >= set->n || set->props[i].status != PN_OK) {
         *tried = false;
         return PN_OK;
     }
     bool v = false;
-    pn_status st = pn_ctl_mdd_check(s, set->props[i].root, turn, &v, err);
+    pn_status st = logic == EX_SYM_CTL ? pn_ctl_mdd_check(s, set->props[i].root, turn, &v, err)
+                                       : pn_ctl_mdd_ltl(s, set->props[i].root, turn, &v, err);
     if (st == PN_OK)
         pn_check_decide_answer(c, i, v, PN_TECH_DECISION_DIAGRAMS);
     return st;
@@ -60,8 +62,8 @@ static pn_ctl_mdd *sym_open(const pn_cnet *cn, const pn_budget *reach, FILE *ver
     return s;
 }
 
-void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, bool ctl, const pn_budget *budget,
-                 double share_of_left, FILE *verbose, pn_check *c)
+void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, ex_sym_logic logic,
+                 const pn_budget *budget, double share_of_left, FILE *verbose, pn_check *c)
 {
     pn_budget part = pn_budget_share(budget, share_of_left);
     /* The reachable set gets half: a net whose set does not close in that
@@ -80,7 +82,7 @@ void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, bool ctl, const pn_bu
             double t1 = pn_clock_now();
             bool tried = false;
             pn_error fe = {0};
-            pn_status st = sym_answer(s, set, ctl, c, i, &turn, &tried, &fe);
+            pn_status st = sym_answer(s, set, logic, c, i, &turn, &tried, &fe);
             if (verbose != NULL && tried) {
                 const pn_answer *a = pn_check_answer(c, i);
                 fprintf(verbose, "petrel: symbolic: %s: %s in %.3f s (pass %d, %lu nodes)\n",

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logic/ltl_buchi.h"
+#include "logic/ltl_otf.h"
 #include "space/mdd.h"
 
 #define CTL_MDD_MAX_CONST (1ULL << 62) /* constants beyond: unsupported */
@@ -259,6 +261,169 @@ pn_status pn_ctl_mdd_bound(pn_ctl_mdd *s, const uint32_t *places, uint32_t n, ui
     ok = ok && pn_mdd_max_sum(s->d, s->reach, coef, max);
     free(coef);
     return ok ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "decision diagrams: no bound computed");
+}
+
+/* ---- LTL: the product with a Büchi automaton ----------------------------- */
+
+#define LTL_MDD_MAX_AUTOMATON 4096 /* tableau nodes, as the explicit product */
+
+/* A set of product states: per automaton state, its markings. */
+typedef struct sym_ltl {
+    pn_ctl_mdd *s;
+    const ltl_buchi *b;
+    pn_mdd_ref *label;  /* per state: the reachable markings its label admits */
+    pn_mdd_ref *pre;    /* scratch: per state, the net predecessors of a set */
+} sym_ltl;
+
+/* Net predecessors of x within R, a deadlock being its own successor. */
+static pn_mdd_ref ltl_pre_net(pn_ctl_mdd *s, pn_mdd_ref x)
+{
+    return pn_mdd_union(s->d, sym_ex(s, x), pn_mdd_inter(s->d, s->dead, x));
+}
+
+/* out[q] = label(q) ∩ the net predecessors of some in[q'], q' a successor
+ * of q: the product's predecessors of in. False when stopped. */
+static bool ltl_pre(sym_ltl *l, const pn_mdd_ref *in, pn_mdd_ref *out)
+{
+    pn_ctl_mdd *s = l->s;
+    for (uint32_t q = 0; q < l->b->n_states; q++)
+        l->pre[q] = ltl_pre_net(s, in[q]);
+    bool ok = true;
+    for (uint32_t q = 0; q < l->b->n_states && ok; q++) {
+        pn_mdd_ref acc = PN_MDD_EMPTY;
+        for (uint32_t k = l->b->succ_off[q]; k < l->b->succ_off[q + 1]; k++)
+            acc = pn_mdd_union(s->d, acc, l->pre[l->b->succ[k]]);
+        out[q] = pn_mdd_inter(s->d, l->label[q], acc);
+        ok = out[q] != PN_MDD_STOP;
+    }
+    return ok;
+}
+
+static bool ltl_same(const sym_ltl *l, const pn_mdd_ref *a, const pn_mdd_ref *b)
+{
+    for (uint32_t q = 0; q < l->b->n_states; q++)
+        if (a[q] != b[q])
+            return false;
+    return true;
+}
+
+/* z ∩ E[z U (z ∩ F_i)] ... : y = z ∩ F_i, then y grows by z ∩ pre(y). */
+static bool ltl_until(sym_ltl *l, const pn_mdd_ref *z, uint32_t i, pn_mdd_ref *y,
+                      pn_mdd_ref *tmp)
+{
+    const ltl_buchi *b = l->b;
+    for (uint32_t q = 0; q < b->n_states; q++)
+        y[q] = b->acc[(uint64_t)q * b->n_acc + i] ? z[q] : PN_MDD_EMPTY;
+    for (;;) {
+        if (!ltl_pre(l, y, tmp))
+            return false;
+        bool grew = false;
+        for (uint32_t q = 0; q < b->n_states; q++) {
+            pn_mdd_ref n = pn_mdd_union(l->s->d, y[q], pn_mdd_inter(l->s->d, z[q], tmp[q]));
+            if (n == PN_MDD_STOP)
+                return false;
+            grew |= n != y[q];
+            y[q] = n;
+        }
+        if (!grew)
+            return true;
+    }
+}
+
+/* The fair product states: the greatest z with, for every acceptance set
+ * i, z ⊆ pre(E[z U (z ∩ F_i)]) (with none: z ⊆ pre(z)). */
+static bool ltl_fair(sym_ltl *l, pn_mdd_ref *z)
+{
+    const uint32_t Q = l->b->n_states;
+    pn_mdd_ref *old = malloc(3 * (size_t)Q * sizeof *old);
+    if (old == NULL)
+        return false;
+    pn_mdd_ref *y = old + Q, *tmp = y + Q;
+    bool ok = true;
+    do {
+        memcpy(old, z, Q * sizeof *z);
+        for (uint32_t i = 0; ok && i < (l->b->n_acc ? l->b->n_acc : 1); i++) {
+            if (l->b->n_acc)
+                ok = ltl_until(l, z, i, y, tmp);
+            else
+                memcpy(y, z, Q * sizeof *z);
+            ok = ok && ltl_pre(l, y, tmp);
+            for (uint32_t q = 0; ok && q < Q; q++)
+                ok = (z[q] = pn_mdd_inter(l->s->d, z[q], tmp[q])) != PN_MDD_STOP;
+        }
+    } while (ok && !ltl_same(l, old, z));
+    free(old);
+    return ok;
+}
+
+/* label[q]: the reachable markings satisfying q's literals. */
+static bool ltl_labels(sym *y, sym_ltl *l, const ltl_formula *f)
+{
+    pn_mdd_ref *atom = malloc(((size_t)f->n_atoms + 1) * sizeof *atom);
+    if (atom == NULL)
+        return false;
+    bool ok = true;
+    for (uint32_t a = 0; a < f->n_atoms && ok; a++)
+        ok = (atom[a] = sym_eval(y, f->atoms[a])) != PN_MDD_STOP;
+    for (uint32_t q = 0; q < l->b->n_states && ok; q++) {
+        pn_mdd_ref x = l->s->reach;
+        for (uint32_t k = l->b->lit_off[q]; k < l->b->lit_off[q + 1]; k++) {
+            const ltl_lit *lit = &l->b->lit[k];
+            x = lit->positive ? pn_mdd_inter(l->s->d, x, atom[lit->atom])
+                              : pn_mdd_minus(l->s->d, x, atom[lit->atom]);
+        }
+        ok = (l->label[q] = x) != PN_MDD_STOP;
+    }
+    free(atom);
+    return ok;
+}
+
+pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
+                         bool *value, pn_error *err)
+{
+    if (phi->kind != PN_FML_A)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL formula not of the form A(path formula)");
+    pn_mdd_set_budget(s->d, budget);
+    ltl_formula f;
+    if (ltl_from_fml(phi->kids[0], true, &f, err) != PN_OK)
+        return err->code;
+    ltl_buchi *raw = NULL, *b = NULL;
+    pn_status st = ltl_buchi_build(&f, LTL_MDD_MAX_AUTOMATON, budget, &raw, err);
+    if (st == PN_OK)
+        st = ltl_buchi_reduce(raw, &b, err);
+    sym y = {.s = s, .err = err};
+    sym_ltl l = {.s = s, .b = b};
+    pn_mdd_ref *z = NULL;
+    if (st == PN_OK) {
+        uint32_t Q = b->n_states;
+        l.label = malloc(((size_t)Q + 1) * sizeof *l.label);
+        l.pre = malloc(((size_t)Q + 1) * sizeof *l.pre);
+        z = malloc(((size_t)Q + 1) * sizeof *z);
+        if (l.label == NULL || l.pre == NULL || z == NULL)
+            st = pn_fail(err, PN_ERR_NOMEM, "LTL on decision diagrams: out of memory");
+    }
+    if (st == PN_OK) {
+        bool ok = ltl_labels(&y, &l, &f);
+        if (ok) {
+            memcpy(z, l.label, b->n_states * sizeof *z);
+            ok = ltl_fair(&l, z);
+        }
+        if (!ok) {
+            st = sym_fail(s, y.unsupported, err);
+        } else {
+            bool fair = false; /* an initial product state on a fair path */
+            for (uint32_t q = 0; q < b->n_states; q++)
+                fair |= b->init[q] && pn_mdd_member(s->d, z[q], s->cn->m0);
+            *value = !fair;
+        }
+    }
+    free(l.label);
+    free(l.pre);
+    free(z);
+    ltl_buchi_free(b);
+    ltl_buchi_free(raw);
+    ltl_formula_free(&f);
+    return st;
 }
 
 double pn_ctl_mdd_states(pn_ctl_mdd *s) { return pn_mdd_count(s->d, s->reach); }

@@ -34,6 +34,16 @@ pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd 
  * no set for (actions, bounds, counts beyond 2^62). */
 pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_error *err);
+/* The value of LTL formula phi (A of a path formula over state formulas)
+ * at m0, within budget: the product of the reachable set with the
+ * generalised Büchi automaton of its negation (the one the explicit
+ * product uses), one set of markings per automaton state, and the
+ * Emerson-Lei fixed point of its fair states (E. A. Emerson, C.-L. Lei,
+ * "Efficient model checking in fragments of the propositional mu-calculus",
+ * LICS 1986). A deadlock repeats forever (docs/semantics.md). FALSE when an
+ * initial product state is fair. */
+pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
+                         bool *value, pn_error *err);
 /* Whether some (*some) and whether every (*all) reachable marking
  * satisfies state formula phi, within budget: E F phi and A G phi. */
 pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
