@@ -151,12 +151,15 @@ static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
                                           {STEP_GRAPH, 1.0},
                                           {STEP_LOCAL, 1.0}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
- * their own, the others the LTL product with what is left (the product
- * answers most LTL formulas: the split gets less than in CTL). */
+ * their own, then the decision diagrams a third (their product with the
+ * automaton, where the reachable set closes), the others the LTL product
+ * with what is left (the product answers most LTL formulas: the split gets
+ * less than in CTL). */
 static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5},
                                           {STEP_WALK, 1.0 / 8},
                                           {STEP_SPLIT, 1.0 / 4},
                                           {STEP_EXPLORE, 1.0 / 3},
+                                          {STEP_SYMBOLIC, 1.0 / 3},
                                           {STEP_GRAPH, 1.0}};
 
 /* LTL with --trace: every FALSE answer needs its lasso, which only the
