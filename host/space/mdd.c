@@ -569,11 +569,20 @@ static uint64_t mdd_max(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uin
     return memo[a] = best;
 }
 
+/* Whether a per-node memo of `each` bytes fits beside the forest. */
+static bool mdd_memo_fits(const pn_mdd *d, size_t each)
+{
+    uint64_t room = pn_budget_memory(d->budget);
+    return room == 0 || pn_mdd_bytes(d) + d->n_nodes * each <= room;
+}
+
 bool pn_mdd_max_sum(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_t *max)
 {
+    if (a == PN_MDD_STOP || !mdd_memo_fits(d, sizeof(uint64_t) + 1))
+        return false;
     uint64_t *memo = malloc(d->n_nodes * sizeof *memo);
     uint8_t *known = calloc(d->n_nodes, 1);
-    bool ok = memo != NULL && known != NULL && a != PN_MDD_STOP;
+    bool ok = memo != NULL && known != NULL;
     if (ok)
         *max = mdd_max(d, a, coef, memo, known);
     free(memo);
@@ -595,7 +604,7 @@ static double mdd_count(const pn_mdd *d, pn_mdd_ref a, double *memo)
 
 double pn_mdd_count(pn_mdd *d, pn_mdd_ref a)
 {
-    if (a == PN_MDD_STOP)
+    if (a == PN_MDD_STOP || !mdd_memo_fits(d, sizeof(double)))
         return NAN;
     double *memo = malloc(d->n_nodes * sizeof *memo);
     if (memo == NULL)

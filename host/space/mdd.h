@@ -83,9 +83,10 @@ pn_mdd_ref pn_mdd_reachable(pn_mdd *d, pn_mdd_ref a);
 bool pn_mdd_member(const pn_mdd *d, pn_mdd_ref a, const uint64_t *m);
 /* The largest sum_p coef[p] m[p] over the markings of a (coef >= 0 per
  * place), saturating at UINT64_MAX; 0 for the empty set. false when out
- * of memory. */
+ * of memory (9 bytes per node, in the budget beside the forest). */
 bool pn_mdd_max_sum(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_t *max);
-/* Markings in a (a double: 10^300 fits). NaN when out of memory. */
+/* Markings in a (a double: 10^300 fits). NaN when out of memory (its
+ * memo, a double per node, must fit in the budget beside the forest). */
 double pn_mdd_count(pn_mdd *d, pn_mdd_ref a);
 /* Nodes in the forest, the two terminals included, and bytes held. */
 uint64_t pn_mdd_nodes(const pn_mdd *d);
