@@ -381,16 +381,10 @@ static bool ltl_labels(sym *y, sym_ltl *l, const ltl_formula *f)
 pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
                          bool *value, pn_error *err)
 {
-    if (phi->kind != PN_FML_A)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL formula not of the form A(path formula)");
     pn_mdd_set_budget(s->d, budget);
     ltl_formula f;
-    if (ltl_from_fml(phi->kids[0], true, &f, err) != PN_OK)
-        return err->code;
     ltl_buchi *raw = NULL, *b = NULL;
-    pn_status st = ltl_buchi_build(&f, LTL_MDD_MAX_AUTOMATON, budget, &raw, err);
-    if (st == PN_OK)
-        st = ltl_buchi_reduce(raw, &b, err);
+    pn_status st = ltl_negation_automaton(phi, LTL_MDD_MAX_AUTOMATON, budget, &f, &raw, &b, err);
     sym y = {.s = s, .err = err};
     sym_ltl l = {.s = s, .b = b};
     pn_mdd_ref *z = NULL;

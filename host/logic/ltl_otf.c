@@ -611,21 +611,31 @@ static void otf_stats(const ltl_buchi *raw, const ltl_buchi *b, const ltl_formul
     }
 }
 
+pn_status ltl_negation_automaton(const pn_fml_node *phi, uint32_t max_states,
+                                 const pn_budget *budget, ltl_formula *f, ltl_buchi **raw,
+                                 ltl_buchi **b, pn_error *err)
+{
+    memset(f, 0, sizeof *f);
+    *raw = *b = NULL;
+    if (phi->kind != PN_FML_A)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL formula not of the form A(path formula)");
+    pn_status st = ltl_from_fml(phi->kids[0], true, f, err);
+    if (st == PN_OK)
+        st = ltl_buchi_build(f, max_states, budget, raw, err);
+    if (st == PN_OK)
+        st = ltl_buchi_reduce(*raw, b, err);
+    return st;
+}
+
 static pn_status otf_check(pn_lazy *z, const pn_fml_node *phi, const pn_budget *budget,
                            bool actions, bool *value, pn_ltl_stats *stats,
                            pn_ltl_lasso *lasso, pn_error *err)
 {
     if (lasso != NULL)
         memset(lasso, 0, sizeof *lasso);
-    if (phi->kind != PN_FML_A)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "LTL formula not of the form A(path formula)");
     ltl_formula f;
-    if (ltl_from_fml(phi->kids[0], true, &f, err) != PN_OK)
-        return err->code;
     ltl_buchi *raw = NULL, *b = NULL;
-    pn_status st = ltl_buchi_build(&f, OTF_MAX_AUTOMATON, budget, &raw, err);
-    if (st == PN_OK)
-        st = ltl_buchi_reduce(raw, &b, err);
+    pn_status st = ltl_negation_automaton(phi, OTF_MAX_AUTOMATON, budget, &f, &raw, &b, err);
     if (st == PN_OK && actions) {
         ltl_buchi *started = NULL;
         st = ltl_buchi_with_start(b, &started, err);

@@ -21,6 +21,15 @@ extern "C" {
  * bisimulation that respects labels and acceptance. *out is new. */
 pn_status ltl_buchi_reduce(const ltl_buchi *b, ltl_buchi **out, pn_error *err);
 
+/* What the products (explicit, ltl_otf.c, and on decision diagrams,
+ * ctl_mdd.c) read for phi = A psi: f gets the negation of psi in NNF and
+ * its atoms, *raw its GPVW tableau (at most max_states nodes), *b the
+ * reduced automaton. On failure what was made is still to be freed
+ * (ltl_formula_free and ltl_buchi_free take empty ones). */
+pn_status ltl_negation_automaton(const pn_fml_node *phi, uint32_t max_states,
+                                 const pn_budget *budget, ltl_formula *f, ltl_buchi **raw,
+                                 ltl_buchi **b, pn_error *err);
+
 /* For letters read on steps (action-based LTL): b plus one new state, the
  * only initial one, with no label and no acceptance, whose successors are
  * b's initial states. The product starts in (initial state, new state) and
