@@ -118,7 +118,7 @@ typedef enum step_kind {
     STEP_STUBBORN, /* E F / A G / deadlock over stubborn sets (host/space/stubborn*.c) */
     STEP_LOCAL,    /* CTL formulas one by one, on the fly (host/logic/ctl_otf.c) */
     STEP_PROBE,    /* a small complete exploration, kept only if it completes */
-    STEP_SYMBOLIC  /* CTL on decision diagrams (host/logic/ctl_mdd.c) */
+    STEP_SYMBOLIC  /* CTL and LTL on decision diagrams (host/examine/symbolic.c) */
 } step_kind;
 
 typedef struct portfolio_step {
