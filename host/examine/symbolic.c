@@ -89,7 +89,7 @@ void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, ex_sym_logic logic,
                         a->id, st != PN_OK ? fe.msg : "decided", pn_clock_now() - t1, pass,
                         (unsigned long)pn_ctl_mdd_nodes(s));
             }
-            memory = st == PN_ERR_OUT_OF_MEMORY || st == PN_ERR_NOMEM;
+            memory = st == PN_ERR_NOMEM; /* the budget's memory: collected before the next */
         }
     }
     pn_ctl_mdd_free(s);

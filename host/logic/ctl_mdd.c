@@ -15,6 +15,7 @@ struct pn_ctl_mdd {
     const pn_cnet *cn;
     pn_mdd *d;
     pn_mdd_ref reach, dead, live; /* live: markings with a successor */
+    uint64_t kept;                /* nodes left by the last collection */
     int64_t *coef;                /* per place: an INT_LE atom's */
 };
 
@@ -72,13 +73,7 @@ static pn_mdd_ref sym_le(sym *y, const pn_fml_node *n)
 }
 
 /* EX a: the reachable markings with a successor in a. */
-static pn_mdd_ref sym_ex(pn_ctl_mdd *s, pn_mdd_ref a)
-{
-    pn_mdd_ref acc = PN_MDD_EMPTY;
-    for (uint32_t t = 0; t < s->cn->n_transitions && acc != PN_MDD_STOP; t++)
-        acc = pn_mdd_union(s->d, acc, pn_mdd_pre(s->d, t, a));
-    return pn_mdd_inter(s->d, s->reach, acc);
-}
+static pn_mdd_ref sym_ex(pn_ctl_mdd *s, pn_mdd_ref a) { return pn_mdd_pre_all(s->d, a, s->reach); }
 
 /* AX a = !EX !a: TRUE at a deadlock. */
 static pn_mdd_ref sym_ax(pn_ctl_mdd *s, pn_mdd_ref a)
@@ -86,31 +81,31 @@ static pn_mdd_ref sym_ax(pn_ctl_mdd *s, pn_mdd_ref a)
     return pn_mdd_minus(s->d, s->reach, sym_ex(s, pn_mdd_minus(s->d, s->reach, a)));
 }
 
-/* E[a U b]: b and the a-markings that reach it through a. Each
- * transition's predecessors join the set at once, so a later transition
- * of the same round already starts from them (chaining: far fewer rounds
- * than breadth first). */
+/* E[a U b]: b and the a-markings that reach it through a (backward
+ * saturation inside a). */
 static pn_mdd_ref sym_eu(pn_ctl_mdd *s, pn_mdd_ref a, pn_mdd_ref b)
 {
-    pn_mdd_ref z = b, prev;
-    do {
-        prev = z;
-        for (uint32_t t = 0; t < s->cn->n_transitions && z != PN_MDD_STOP; t++)
-            z = pn_mdd_union(s->d, z, pn_mdd_inter(s->d, a, pn_mdd_pre(s->d, t, z)));
-    } while (z != prev && z != PN_MDD_STOP);
-    return z;
+    return pn_mdd_backward(s->d, b, a);
 }
 
 /* A[a U b]: b, and the a-markings with a successor, all of whose
- * successors are in the set. */
+ * successors are in the set. A marking joins in the round after one of
+ * its successors did, so each round looks only at the predecessors of
+ * the last round's newcomers (a round costs its frontier, not the set:
+ * AF and EG take hundreds of rounds on a ring of trains). */
 static pn_mdd_ref sym_au(pn_ctl_mdd *s, pn_mdd_ref a, pn_mdd_ref b)
 {
-    pn_mdd_ref z = b, prev, guard = pn_mdd_inter(s->d, a, s->live);
-    do {
-        prev = z;
-        z = pn_mdd_union(s->d, z, pn_mdd_inter(s->d, guard, sym_ax(s, z)));
-    } while (z != prev && z != PN_MDD_STOP);
-    return z;
+    pn_mdd *d = s->d;
+    pn_mdd_ref z = b, out = pn_mdd_minus(d, s->reach, b), fresh = b;
+    pn_mdd_ref open = pn_mdd_minus(d, pn_mdd_inter(d, a, s->live), b);
+    while (fresh != PN_MDD_EMPTY && fresh != PN_MDD_STOP) {
+        pn_mdd_ref cand = pn_mdd_pre_all(d, fresh, open);
+        fresh = pn_mdd_minus(d, cand, pn_mdd_pre_all(d, out, cand));
+        z = pn_mdd_union(d, z, fresh);
+        out = pn_mdd_minus(d, out, fresh);
+        open = pn_mdd_minus(d, open, fresh);
+    }
+    return fresh == PN_MDD_STOP ? PN_MDD_STOP : z;
 }
 
 static pn_mdd_ref sym_eval(sym *y, const pn_fml_node *n);
@@ -185,6 +180,66 @@ static pn_status sym_fail(const pn_ctl_mdd *s, bool unsupported, pn_error *err)
     }
 }
 
+/* Between two formulas only reach, dead and live are alive: the nodes of
+ * the last formula's fixed points go once they outnumber the kept ones
+ * (a forest without collection filled its budget after a few nested
+ * formulas). A stop for memory is lifted by it. */
+static void sym_collect(pn_ctl_mdd *s)
+{
+    if (pn_mdd_nodes(s->d) < 2 * s->kept + (1u << 20) && pn_mdd_status(s->d) == PN_OK)
+        return;
+    pn_mdd_ref roots[3] = {s->reach, s->dead, s->live};
+    if (!pn_mdd_compact(s->d, roots, 3))
+        return;
+    s->reach = roots[0];
+    s->dead = roots[1];
+    s->live = roots[2];
+    s->kept = pn_mdd_nodes(s->d);
+}
+
+/* The forest in order, the reachable set, its deadlocks and the rest. */
+static pn_status sym_build(pn_ctl_mdd *s, const uint32_t *order, const pn_budget *budget,
+                           pn_error *err)
+{
+    pn_status st = pn_mdd_new(s->cn, order, budget, &s->d, err);
+    if (st != PN_OK)
+        return st;
+    s->reach = pn_mdd_reachable(s->d, pn_mdd_marking(s->d, s->cn->m0));
+    /* every successor of a reachable marking is reachable */
+    s->live = pn_mdd_pre_all(s->d, s->reach, s->reach);
+    s->dead = pn_mdd_minus(s->d, s->reach, s->live);
+    if (s->dead == PN_MDD_STOP) {
+        st = sym_fail(s, false, err);
+        pn_mdd_free(s->d);
+        s->d = NULL;
+    }
+    return st;
+}
+
+/* Two level orders (see pn_mdd_order_force): the one of least span gets
+ * half the time, classic FORCE the rest when they differ. */
+static pn_status sym_reachable(pn_ctl_mdd *s, const pn_budget *budget, pn_error *err)
+{
+    const uint32_t P = s->cn->n_places;
+    uint32_t *order = malloc(2 * ((size_t)P + 1) * sizeof *order), *classic = order + P + 1;
+    if (order == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
+    pn_status st = pn_mdd_order_force(s->cn, false, order, err);
+    if (st == PN_OK)
+        st = pn_mdd_order_force(s->cn, true, classic, err);
+    bool two = st == PN_OK && memcmp(order, classic, (size_t)P * sizeof *order) != 0;
+    if (st == PN_OK) {
+        pn_budget half = pn_budget_share(budget, two ? 0.5 : 1.0);
+        st = sym_build(s, order, &half, err);
+        if (s->d != NULL)
+            pn_mdd_set_budget(s->d, budget); /* half is gone after this call */
+    }
+    if (two && (st == PN_ERR_TIMEOUT || st == PN_ERR_OUT_OF_MEMORY))
+        st = sym_build(s, classic, budget, err);
+    free(order);
+    return st;
+}
+
 pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd **out,
                          pn_error *err)
 {
@@ -194,28 +249,14 @@ pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd 
         return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
     s->cn = cn;
     s->coef = calloc((size_t)cn->n_places + 1, sizeof *s->coef);
-    uint32_t *order = malloc(((size_t)cn->n_places + 1) * sizeof *order);
-    pn_status st = s->coef == NULL || order == NULL
+    pn_status st = s->coef == NULL
                        ? pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory")
-                       : pn_mdd_order_force(cn, order, err);
-    if (st == PN_OK)
-        st = pn_mdd_new(cn, order, budget, &s->d, err);
-    free(order);
+                       : sym_reachable(s, budget, err);
     if (st != PN_OK) {
         pn_ctl_mdd_free(s);
         return st;
     }
-    s->reach = pn_mdd_reachable(s->d, pn_mdd_marking(s->d, cn->m0));
-    pn_mdd_ref en = PN_MDD_EMPTY;
-    for (uint32_t t = 0; t < cn->n_transitions && en != PN_MDD_STOP; t++)
-        en = pn_mdd_union(s->d, en, pn_mdd_enabled(s->d, t, s->reach));
-    s->live = en;
-    s->dead = pn_mdd_minus(s->d, s->reach, en);
-    if (s->dead == PN_MDD_STOP) {
-        st = sym_fail(s, false, err);
-        pn_ctl_mdd_free(s);
-        return st;
-    }
+    sym_collect(s);
     *out = s;
     return PN_OK;
 }
@@ -224,6 +265,7 @@ pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
+    sym_collect(s);
     sym y = {.s = s, .err = err};
     pn_mdd_ref sat = sym_eval(&y, phi);
     if (sat == PN_MDD_STOP)
@@ -236,6 +278,7 @@ pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *some, bool *all, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
+    sym_collect(s);
     sym y = {.s = s, .err = err};
     pn_mdd_ref sat = pn_fml_is_state(phi) ? sym_eval(&y, phi)
                                           : sym_unsupported(&y, "not a state formula");
@@ -382,6 +425,7 @@ pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget 
                          bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
+    sym_collect(s);
     ltl_formula f;
     ltl_buchi *raw = NULL, *b = NULL;
     pn_status st = ltl_negation_automaton(phi, LTL_MDD_MAX_AUTOMATON, budget, &f, &raw, &b, err);

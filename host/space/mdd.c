@@ -19,7 +19,7 @@
 #define MDD_MAX_LEVELS 4096u    /* the recursions go two calls per level */
 #define MDD_TICK 4095u          /* steps between two looks at the clock */
 
-enum { OP_UNION = 1, OP_INTER, OP_MINUS, OP_POST, OP_PRE, OP_ENAB, OP_SAT, OP_LIN };
+enum { OP_UNION = 1, OP_INTER, OP_MINUS, OP_POST, OP_PRE, OP_ENAB, OP_SAT, OP_PREW, OP_PREALL, OP_BSAT, OP_LIN };
 #define OP_BITS 4 /* OP_LIN | constraint id << OP_BITS */
 
 typedef struct mdd_tr { /* a touched level of a transition */
@@ -406,6 +406,57 @@ pn_mdd_ref pn_mdd_enabled(pn_mdd *d, uint32_t t, pn_mdd_ref a)
     return mdd_fire_top(d, OP_ENAB, t, a);
 }
 
+/* The markings of c that enable t and lead into a (t's touched levels from
+ * tr[k] on). Walking c's edges instead of a's keeps the result, and every
+ * node made on the way, inside c: pre of a whole set would build the
+ * unreachable predecessors too. */
+static pn_mdd_ref mdd_prew(pn_mdd *d, uint32_t t, uint32_t k, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (a == PN_MDD_STOP || c == PN_MDD_STOP)
+        return PN_MDD_STOP;
+    if (a == PN_MDD_EMPTY || c == PN_MDD_EMPTY)
+        return PN_MDD_EMPTY;
+    if (k == d->tr_off[t + 1])
+        return mdd_apply(d, OP_INTER, a, c);
+    pn_mdd_ref r;
+    uint64_t key = (uint64_t)c << 32 | t;
+    if (mdd_cached(d, OP_PREW, a, key, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const mdd_tr e = d->tr[k];
+    const uint32_t L = d->lvl[c];
+    const bool here = L == e.level;
+    uint64_t base = d->top, j = d->off[a], je = j + d->cnt[a];
+    for (uint64_t i = d->off[c]; i < d->off[c] + d->cnt[c]; i++) {
+        uint64_t v = d->val[i], w = v;
+        if (here) {
+            if (v < e.pre)
+                continue;
+            w = v + (uint64_t)e.delta; /* >= v - pre >= 0 */
+        }
+        while (j < je && d->val[j] < w) /* w grows with v */
+            j++;
+        if (j == je)
+            break;
+        if (d->val[j] != w)
+            continue;
+        pn_mdd_ref x = mdd_prew(d, t, here ? k + 1 : k, d->kid[j], d->kid[i]);
+        if (x == PN_MDD_STOP || (x != PN_MDD_EMPTY && !mdd_push(d, (uint32_t)v, x))) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_keep(d, OP_PREW, a, key, mdd_make(d, L, base));
+}
+
+pn_mdd_ref pn_mdd_pre_within(pn_mdd *d, uint32_t t, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (t >= d->T)
+        return mdd_stop(d, PN_ERR_INTERNAL);
+    return mdd_prew(d, t, d->tr_off[t], a, c);
+}
+
 /* Saturation (Ciardo, Marmorstein, Siminiceanu, STTT 2006), in a form
  * without mutable nodes: a node is saturated when its set is closed under
  * every transition whose top touched level is at or below its own. Its
@@ -455,6 +506,102 @@ static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a)
 /* A transition without arcs (top level P) changes nothing: no level
  * fires it. */
 pn_mdd_ref pn_mdd_reachable(pn_mdd *d, pn_mdd_ref a) { return mdd_sat(d, a); }
+
+/* ---- predecessors of a set, all transitions at once ---------------------- */
+
+/* The node at c's level whose child at v is f(a's child at v, c's child at
+ * v), for the values both have (a's child alone, with EMPTY as c's, when
+ * keep_a). */
+static pn_mdd_ref mdd_pair_kids(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref c, bool keep_a);
+
+/* pre(a) & c over every transition: those whose top level is c's fire
+ * here (mdd_prew), the others act below and leave this level's value
+ * unchanged, so they are the same operation on the children. One pass
+ * over the nodes of a and c instead of one per transition, each of which
+ * copies every level above the transition's top (RwMutex: 2,020
+ * transitions over 3,020 levels). */
+static pn_mdd_ref mdd_pre_all(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (a == PN_MDD_STOP || c == PN_MDD_STOP)
+        return PN_MDD_STOP;
+    if (a <= 1 || c <= 1)
+        return PN_MDD_EMPTY; /* the terminal: no level left to change */
+    pn_mdd_ref r;
+    if (mdd_cached(d, OP_PREALL, a, c, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const uint32_t L = d->lvl[c];
+    r = mdd_pair_kids(d, OP_PREALL, a, c, false);
+    for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && r != PN_MDD_STOP; k++)
+        r = mdd_apply(d, OP_UNION, r, mdd_prew(d, d->ev[k], d->tr_off[d->ev[k]], a, c));
+    return mdd_keep(d, OP_PREALL, a, c, r);
+}
+
+/* E[c U a]: a and the markings of c that reach it through c, by
+ * saturation run backwards and kept inside c (Y. Zhao, G. Ciardo,
+ * "Symbolic CTL model checking of asynchronous systems using constrained
+ * saturation", ATVA 2009): a node is closed under the predecessors, within
+ * c, of the transitions whose top level is at or below its own; children
+ * first, then this level's transitions to a fixed point. The closure of a
+ * union is the union of the closures, as forward. */
+static pn_mdd_ref mdd_bsat(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (a <= 1 || a == PN_MDD_STOP || c == PN_MDD_STOP)
+        return a == PN_MDD_STOP || c == PN_MDD_STOP ? PN_MDD_STOP : a;
+    if (c == PN_MDD_EMPTY)
+        return a;
+    pn_mdd_ref r;
+    if (mdd_cached(d, OP_BSAT, a, c, &r))
+        return r;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const uint32_t L = d->lvl[a];
+    pn_mdd_ref b = mdd_pair_kids(d, OP_BSAT, a, c, true), prev;
+    do {
+        prev = b;
+        for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && b != PN_MDD_STOP; k++) {
+            pn_mdd_ref x = mdd_prew(d, d->ev[k], d->tr_off[d->ev[k]], b, c);
+            b = mdd_apply(d, OP_UNION, b, mdd_pair_kids(d, OP_BSAT, x, c, true));
+        }
+    } while (b != prev && b != PN_MDD_STOP);
+    return mdd_keep(d, OP_BSAT, a, c, b);
+}
+
+static pn_mdd_ref mdd_pair_kids(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref c, bool keep_a)
+{
+    if (a <= 1 || a == PN_MDD_STOP)
+        return a;
+    uint64_t base = d->top, j = d->off[c], je = j + d->cnt[c];
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        uint32_t v = d->val[i];
+        while (j < je && d->val[j] < v)
+            j++;
+        pn_mdd_ref ck = j < je && d->val[j] == v ? d->kid[j] : PN_MDD_EMPTY, x;
+        if (ck == PN_MDD_EMPTY && !keep_a)
+            continue;
+        x = op == OP_PREALL ? mdd_pre_all(d, d->kid[i], ck) : mdd_bsat(d, d->kid[i], ck);
+        if (x == PN_MDD_STOP || (x != PN_MDD_EMPTY && !mdd_push(d, v, x))) {
+            d->top = base;
+            return PN_MDD_STOP;
+        }
+    }
+    return mdd_make(d, d->lvl[a], base);
+}
+
+pn_mdd_ref pn_mdd_pre_all(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (d->status != PN_OK)
+        return PN_MDD_STOP;
+    return mdd_pre_all(d, a, c);
+}
+
+pn_mdd_ref pn_mdd_backward(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (d->status != PN_OK)
+        return PN_MDD_STOP;
+    return mdd_bsat(d, a, c);
+}
 
 /* ---- linear constraints ------------------------------------------------- */
 
@@ -656,9 +803,12 @@ static int force_cmp(const void *a, const void *b)
 }
 
 /* One FORCE round: each place moves to the mean centre of the transitions
- * touching it (sum, deg: scratch), then the places are ranked by it. */
-static void force_round(const pn_cnet *cn, double *pos, double *sum, uint32_t *deg,
-                        force_key *key)
+ * touching it (sum, deg: scratch), then the places are ranked by it. With
+ * `weighted`, a transition counts 1/(its arcs) in the mean: transitions on
+ * every reader's semaphore (RwMutex's writers) otherwise pull all of them
+ * to the middle, away from the places each reader's own transitions touch. */
+static void force_round(const pn_cnet *cn, bool weighted, double *pos, double *sum,
+                        double *deg, force_key *key)
 {
     const uint32_t P = cn->n_places;
     memset(sum, 0, (size_t)P * sizeof *sum);
@@ -673,51 +823,165 @@ static void force_round(const pn_cnet *cn, double *pos, double *sum, uint32_t *d
             centre += pos[cn->pre[i].place];
         for (uint32_t i = c; i < e; i++)
             centre += pos[cn->delta[i].place];
-        centre /= (b - a) + (e - c);
+        double n = (b - a) + (e - c), w = weighted ? 1 / n : 1;
+        centre /= n;
         for (uint32_t i = a; i < b; i++) {
-            sum[cn->pre[i].place] += centre;
-            deg[cn->pre[i].place]++;
+            sum[cn->pre[i].place] += w * centre;
+            deg[cn->pre[i].place] += w;
         }
         for (uint32_t i = c; i < e; i++) {
-            sum[cn->delta[i].place] += centre;
-            deg[cn->delta[i].place]++;
+            sum[cn->delta[i].place] += w * centre;
+            deg[cn->delta[i].place] += w;
         }
     }
     for (uint32_t p = 0; p < P; p++)
-        key[p] = (force_key){deg[p] ? sum[p] / deg[p] : pos[p], p};
+        key[p] = (force_key){deg[p] > 0 ? sum[p] / deg[p] : pos[p], p};
     qsort(key, P, sizeof *key, force_cmp);
     for (uint32_t k = 0; k < P; k++)
         pos[key[k].place] = k;
 }
 
-pn_status pn_mdd_order_force(const pn_cnet *cn, uint32_t *order, pn_error *err)
+/* A start for FORCE: the transitions by their number of arcs, smallest
+ * first, each placing its places not yet placed. The places of a small
+ * transition (a reader's idle, semaphore and reading places) end up side
+ * by side whatever the net's order; FORCE alone, from an order that lists
+ * all idle places, then all semaphores, keeps a local optimum where they
+ * stay apart. */
+static int force_by_size(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return *x < *y ? -1 : *x > *y;
+}
+
+static bool force_start_small(const pn_cnet *cn, double *pos)
+{
+    const uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint64_t *by = malloc(((size_t)T + 1) * sizeof *by);
+    if (by == NULL)
+        return false;
+    for (uint32_t t = 0; t < T; t++) {
+        uint64_t n = (cn->pre_off[t + 1] - cn->pre_off[t]) + (cn->delta_off[t + 1] - cn->delta_off[t]);
+        by[t] = n << 32 | t;
+    }
+    qsort(by, T, sizeof *by, force_by_size);
+    for (uint32_t p = 0; p < P; p++)
+        pos[p] = -1;
+    double next = 0;
+    for (uint32_t k = 0; k < T; k++) {
+        uint32_t t = (uint32_t)by[k];
+        for (uint32_t i = cn->pre_off[t]; i < cn->pre_off[t + 1]; i++)
+            if (pos[cn->pre[i].place] < 0)
+                pos[cn->pre[i].place] = next++;
+        for (uint32_t i = cn->delta_off[t]; i < cn->delta_off[t + 1]; i++)
+            if (pos[cn->delta[i].place] < 0)
+                pos[cn->delta[i].place] = next++;
+    }
+    for (uint32_t p = 0; p < P; p++)
+        if (pos[p] < 0)
+            pos[p] = next++;
+    free(by);
+    return true;
+}
+
+/* Runs of FORCE (from the net's order and from the small-transitions
+ * start, each unweighted and weighted; with `classic`, only the first);
+ * the order of the least span. */
+pn_status pn_mdd_order_force(const pn_cnet *cn, bool classic, uint32_t *order, pn_error *err)
 {
     const uint32_t P = cn->n_places;
     double *pos = calloc((size_t)P + 1, sizeof *pos), *sum = calloc((size_t)P + 1, sizeof *sum);
-    uint32_t *deg = calloc((size_t)P + 1, sizeof *deg);
+    double *deg = calloc((size_t)P + 1, sizeof *deg);
     force_key *key = malloc(((size_t)P + 1) * sizeof *key);
-    pn_status st = PN_OK;
-    if (pos == NULL || sum == NULL || deg == NULL || key == NULL)
-        st = pn_fail(err, PN_ERR_NOMEM, "MDD: out of memory for the level order");
-    for (uint32_t p = 0; st == PN_OK && p < P; p++) {
+    bool ok = pos != NULL && sum != NULL && deg != NULL && key != NULL;
+    for (uint32_t p = 0; ok && p < P; p++) {
         pos[p] = p;
         order[p] = p;
     }
-    uint64_t best = st == PN_OK ? force_span(cn, pos) : 0;
-    for (int round = 0; st == PN_OK && round < MDD_FORCE_ROUNDS; round++) {
-        force_round(cn, pos, sum, deg, key);
-        uint64_t span = force_span(cn, pos);
-        if (span < best) {
-            best = span;
-            for (uint32_t k = 0; k < P; k++)
-                order[k] = key[k].place;
+    uint64_t best = ok ? force_span(cn, pos) : 0;
+    for (int run = 0; ok && run < (classic ? 1 : 4); run++) {
+        if (run < 2)
+            for (uint32_t p = 0; p < P; p++)
+                pos[p] = p;
+        else
+            ok = force_start_small(cn, pos);
+        for (int round = run == 2 ? -1 : 0; ok && round < MDD_FORCE_ROUNDS; round++) {
+            if (round >= 0) {
+                force_round(cn, run & 1, pos, sum, deg, key);
+            } else { /* the start itself is a candidate */
+                for (uint32_t p = 0; p < P; p++)
+                    key[(uint32_t)pos[p]] = (force_key){pos[p], p};
+            }
+            uint64_t span = force_span(cn, pos);
+            if (span < best) {
+                best = span;
+                for (uint32_t k = 0; k < P; k++)
+                    order[k] = key[k].place;
+            }
         }
     }
     free(pos);
     free(sum);
     free(deg);
     free(key);
-    return st;
+    return ok ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "MDD: out of memory for the level order");
+}
+
+/* ---- garbage collection ------------------------------------------------- */
+
+/* A node's children are made before it, so they have smaller ids: one
+ * sweep down the ids marks what the roots reach, one sweep up moves each
+ * kept node to its new id (never above its old one, so in place) with its
+ * children already renamed. The operation cache names old ids: it is
+ * cleared. */
+bool pn_mdd_compact(pn_mdd *d, pn_mdd_ref *roots, uint32_t n)
+{
+    if (d->status == PN_ERR_NOMEM || d->status == PN_ERR_INTERNAL)
+        return false;
+    uint32_t *to = calloc(d->n_nodes, sizeof *to); /* new id + 1; 0: dropped */
+    if (to == NULL)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (roots[i] < d->n_nodes)
+            to[roots[i]] = 1;
+    for (uint64_t x = d->n_nodes; x-- > 2;)
+        if (to[x] != 0)
+            for (uint64_t i = d->off[x]; i < d->off[x] + d->cnt[x]; i++)
+                to[d->kid[i]] = 1;
+    uint64_t nodes = 2, edges = 0;
+    to[0] = 1;
+    to[1] = 2;
+    for (uint64_t x = 2; x < d->n_nodes; x++) {
+        if (to[x] == 0)
+            continue;
+        uint64_t from = d->off[x], cnt = d->cnt[x];
+        d->lvl[nodes] = d->lvl[x];
+        d->cnt[nodes] = (uint32_t)cnt;
+        d->off[nodes] = edges;
+        for (uint64_t i = 0; i < cnt; i++) {
+            d->val[edges + i] = d->val[from + i];
+            d->kid[edges + i] = to[d->kid[from + i]] - 1;
+        }
+        edges += cnt;
+        to[x] = (uint32_t)(++nodes);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (roots[i] < d->n_nodes)
+            roots[i] = to[roots[i]] - 1;
+    free(to);
+    d->n_nodes = nodes;
+    d->n_edges = edges;
+    memset(d->uniq, 0, d->uniq_n * sizeof *d->uniq);
+    for (uint64_t x = 2; x < d->n_nodes; x++) {
+        uint64_t h = mdd_hash(d->lvl[x], d->val + d->off[x], d->kid + d->off[x], d->cnt[x]);
+        uint64_t i = h & (d->uniq_n - 1);
+        while (d->uniq[i] != 0)
+            i = (i + 1) & (d->uniq_n - 1);
+        d->uniq[i] = MDD_TAG(h) | x;
+    }
+    memset(d->cache, 0, (d->cache_mask + 1) * sizeof *d->cache);
+    if (d->status == PN_ERR_OUT_OF_MEMORY)
+        d->status = PN_OK;
+    return true;
 }
 
 /* ---- the forest --------------------------------------------------------- */
