@@ -524,8 +524,10 @@ static pn_mdd_ref mdd_pre_all(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
 {
     if (a == PN_MDD_STOP || c == PN_MDD_STOP)
         return PN_MDD_STOP;
-    if (a <= 1 || c <= 1)
-        return PN_MDD_EMPTY; /* the terminal: no level left to change */
+    if (a == PN_MDD_EMPTY || c == PN_MDD_EMPTY)
+        return PN_MDD_EMPTY;
+    if (a == 1) /* below the last level: a transition without arcs is a self-loop */
+        return d->ev_off[d->P] < d->ev_off[d->P + 1] ? 1 : PN_MDD_EMPTY;
     pn_mdd_ref r;
     if (mdd_cached(d, OP_PREALL, a, c, &r))
         return r;
