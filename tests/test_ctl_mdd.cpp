@@ -271,6 +271,36 @@ TEST(Mdd, TheOrderKeepsEachReadersPlacesTogether)
     EXPECT_LT(pn_mdd_nodes(f.d), 20u * P);
 }
 
+// Two places counting down from N and M, one transition each: (N+1)(M+1)
+// markings in one saturated node per level, forward and backward. The
+// saturations build each level's node in place: a node remade after every
+// new value would hold 1 + 2 + ... + N edges (5 * 10^9 here), far past the
+// budget.
+TEST(Mdd, ACountThatClimbsMakesOneNodePerLevel)
+{
+    const uint64_t N = 100000, M = 70000;
+    RandomNetSpec s;
+    s.m0 = {N, M};
+    s.n_trans = 2;
+    s.arcs.push_back(RandomArc{0, 0, true, 1});
+    s.arcs.push_back(RandomArc{1, 1, true, 1});
+    Net n = build(s);
+    Forest f(n.cn.get(), nullptr, 64u << 20);
+    pn_mdd_ref r = pn_mdd_reachable(f.d, pn_mdd_marking(f.d, n.cn->m0));
+    ASSERT_NE(r, PN_MDD_STOP) << pn_mdd_status(f.d);
+    EXPECT_EQ(pn_mdd_count(f.d, r), (double)(N + 1) * (double)(M + 1));
+    EXPECT_LE(pn_mdd_nodes(f.d), 6u); // the terminals, {m0}'s two, the two saturated
+    uint64_t corner[2] = {0, M}, outside[2] = {N + 1, 0};
+    EXPECT_TRUE(pn_mdd_member(f.d, r, corner));
+    EXPECT_FALSE(pn_mdd_member(f.d, r, outside));
+    // Backward, the same climb: every marking reaches p0 = 0, within the set.
+    const int64_t first[2] = {1, 0};
+    pn_mdd_ref zero = pn_mdd_linear(f.d, r, first, 0);
+    EXPECT_EQ(pn_mdd_count(f.d, zero), (double)(M + 1));
+    EXPECT_EQ(pn_mdd_backward(f.d, zero, r), r);
+    EXPECT_LE(pn_mdd_nodes(f.d), 7u);
+}
+
 // pn_mdd_linear against evaluating the constraint on each marking.
 TEST(Mdd, LinearConstraintsAgreeWithEvaluation)
 {

@@ -654,10 +654,7 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     it->techniques = techniques;
     check_count_work(c);
-    /* Single-threaded callers read the answer at once (the portfolio's
-     * open count), listener or not. */
-    check_write_decided(c, i);
-    check_tell(c, i);
+    check_tell_decided(c, i);
 }
 
 /* ---- merging across the ranks of a distributed exploration -------------- */

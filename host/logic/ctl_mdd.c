@@ -221,9 +221,10 @@ static pn_status sym_build(pn_ctl_mdd *s, const uint32_t *order, const pn_budget
 static pn_status sym_reachable(pn_ctl_mdd *s, const pn_budget *budget, pn_error *err)
 {
     const uint32_t P = s->cn->n_places;
-    uint32_t *order = malloc(2 * ((size_t)P + 1) * sizeof *order), *classic = order + P + 1;
+    uint32_t *order = malloc(2 * ((size_t)P + 1) * sizeof *order);
     if (order == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
+    uint32_t *classic = order + P + 1;
     pn_status st = pn_mdd_order_force(s->cn, false, order, err);
     if (st == PN_OK)
         st = pn_mdd_order_force(s->cn, true, classic, err);

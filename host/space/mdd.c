@@ -6,8 +6,10 @@
  * over node ids) makes nodes canonical; a direct-mapped operation cache,
  * which may forget, memoises the recursions. Results are built on a stack
  * of edges: a call pushes its node's edges above the caller's and makes a
- * node of them, so recursion needs no allocation per call. Everything is
- * addressed by index: the arrays move when they grow. */
+ * node of them, so recursion needs no allocation per call; the
+ * saturations grow their node in a row per level (mdd_row) instead, and
+ * make it once. Everything is addressed by index: the arrays move when
+ * they grow. */
 #include "space/mdd.h"
 
 #include <math.h>
@@ -27,6 +29,16 @@ typedef struct mdd_tr { /* a touched level of a transition */
     uint64_t pre;
     int64_t delta;
 } mdd_tr;
+
+/* A node under construction by saturation (mdd_sat): its edges in value
+ * order, and the values whose child this level's transitions have not yet
+ * fired on (dirty, and stacked on todo). One row per level: a saturation
+ * at level L calls others only below L, so a level has one at a time. */
+typedef struct mdd_row {
+    uint32_t *v, *k, *todo;
+    uint8_t *dirty;
+    uint64_t n, cap, nt;
+} mdd_row;
 
 typedef struct mdd_entry {
     uint64_t b;
@@ -59,6 +71,8 @@ struct pn_mdd {
     const int64_t *lin_coef;
     int64_t lin_bound;
     uint8_t *pos_below, *neg_below; /* P + 1: a coefficient > 0 / < 0 at this level or below */
+    mdd_row *rows;           /* P */
+    uint64_t row_bytes;
 };
 
 pn_status pn_mdd_status(const pn_mdd *d) { return d->status; }
@@ -75,7 +89,8 @@ uint64_t pn_mdd_bytes(const pn_mdd *d)
 {
     return d->cap_nodes * (2 * sizeof(uint32_t) + sizeof(uint64_t)) +
            d->cap_edges * 2 * sizeof(uint32_t) + d->uniq_n * sizeof(uint64_t) +
-           (d->cache_mask + 1) * sizeof(mdd_entry) + d->cap_stack * 2 * sizeof(uint32_t);
+           (d->cache_mask + 1) * sizeof(mdd_entry) + d->cap_stack * 2 * sizeof(uint32_t) +
+           d->row_bytes;
 }
 
 static pn_mdd_ref mdd_stop(pn_mdd *d, pn_status why)
@@ -457,50 +472,151 @@ pn_mdd_ref pn_mdd_pre_within(pn_mdd *d, uint32_t t, pn_mdd_ref a, pn_mdd_ref c)
     return mdd_prew(d, t, d->tr_off[t], a, c);
 }
 
-/* Saturation (Ciardo, Marmorstein, Siminiceanu, STTT 2006), in a form
- * without mutable nodes: a node is saturated when its set is closed under
- * every transition whose top touched level is at or below its own. Its
- * children are saturated first; then the transitions whose top level is
- * the node's own are fired to a fixed point, the children of each result
- * saturated in turn. Union keeps children saturated (the closure of a
- * union is the union of the closures), so the fixed point is the closure.
- * Each transition is thus fired where it acts, on sets that are already
- * closed below, instead of over the whole set in every breadth-first
- * round. */
-static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a);
-
-static pn_mdd_ref mdd_sat_kids(pn_mdd *d, pn_mdd_ref a)
+/* Room in row r for one more edge (and its todo entry). */
+static bool mdd_row_grow(pn_mdd *d, mdd_row *r)
 {
-    if (a <= 1 || a == PN_MDD_STOP)
-        return a;
+    if (r->n < r->cap)
+        return true;
+    const size_t each = 3 * sizeof(uint32_t) + 1;
+    uint64_t c = r->cap ? 2 * r->cap : 64;
+    if (!mdd_fits(d, (c - r->cap) * each) || !mdd_resize(d, &r->v, c, sizeof(uint32_t)) ||
+        !mdd_resize(d, &r->k, c, sizeof(uint32_t)) ||
+        !mdd_resize(d, &r->todo, c, sizeof(uint32_t)) || !mdd_resize(d, &r->dirty, c, 1))
+        return false;
+    d->row_bytes += (c - r->cap) * each;
+    r->cap = c;
+    return true;
+}
+
+/* The first index in [lo, hi) of sorted v whose value is >= x. */
+static uint64_t mdd_lower(const uint32_t *v, uint64_t lo, uint64_t hi, uint32_t x)
+{
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint64_t mdd_row_find(const mdd_row *r, uint32_t v) { return mdd_lower(r->v, 0, r->n, v); }
+
+/* The set at value v of row r grows by c; a change marks v dirty. Both
+ * are closed under op's recursion (key: its second operand), and so is
+ * their union (the closure of a union is the union of the closures),
+ * which the cache is told. */
+static bool mdd_row_add(pn_mdd *d, mdd_row *r, uint32_t v, pn_mdd_ref c, uint32_t op,
+                        uint64_t key)
+{
+    uint64_t i = mdd_row_find(r, v);
+    if (i == r->n || r->v[i] != v) {
+        if (!mdd_row_grow(d, r))
+            return false;
+        memmove(r->v + i + 1, r->v + i, (r->n - i) * sizeof *r->v);
+        memmove(r->k + i + 1, r->k + i, (r->n - i) * sizeof *r->k);
+        memmove(r->dirty + i + 1, r->dirty + i, (r->n - i) * sizeof *r->dirty);
+        r->v[i] = v;
+        r->k[i] = PN_MDD_EMPTY;
+        r->dirty[i] = 0;
+        r->n++;
+    }
+    pn_mdd_ref u = mdd_apply(d, OP_UNION, r->k[i], c);
+    if (u == PN_MDD_STOP)
+        return false;
+    if (u == r->k[i])
+        return true;
+    mdd_keep(d, op, u, key, u);
+    r->k[i] = u;
+    if (!r->dirty[i]) {
+        r->dirty[i] = 1;
+        r->todo[r->nt++] = v;
+    }
+    return true;
+}
+
+/* The node of row r's edges at level L. */
+static pn_mdd_ref mdd_row_make(pn_mdd *d, const mdd_row *r, uint32_t L)
+{
     uint64_t base = d->top;
-    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
-        pn_mdd_ref c = mdd_sat(d, d->kid[i]);
-        if (c == PN_MDD_STOP || !mdd_push(d, d->val[i], c)) {
+    for (uint64_t i = 0; i < r->n; i++)
+        if (r->k[i] != PN_MDD_EMPTY && !mdd_push(d, r->v[i], r->k[i])) {
             d->top = base;
             return PN_MDD_STOP;
         }
+    return mdd_make(d, L, base);
+}
+
+/* The next dirty value of row r, its flag cleared; false when none. */
+static bool mdd_row_next(mdd_row *r, uint32_t *v, pn_mdd_ref *child)
+{
+    if (r->nt == 0)
+        return false;
+    *v = r->todo[--r->nt];
+    uint64_t i = mdd_row_find(r, *v);
+    r->dirty[i] = 0;
+    *child = r->k[i];
+    return true;
+}
+
+/* Saturation (Ciardo, Marmorstein, Siminiceanu, STTT 2006): a node is
+ * saturated when its set is closed under every transition whose top
+ * touched level is at or below its own. Its children are saturated first;
+ * then the transitions whose top level is the node's own fire on each
+ * value's child, their images saturated below and added to the values
+ * they lead to, until no value's child changes. The node is built in a
+ * row, in place, as the paper's algorithm updates its nodes: only the
+ * final node is made, and a value is fired on again only when its child
+ * grew (a level whose count climbs to N makes one node, not N of growing
+ * size, and fires each value once per change instead of every value in
+ * each round). Union keeps children saturated (the closure of a union is
+ * the union of the closures), so the fixed point is the closure. */
+static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a);
+
+static bool mdd_sat_fire(pn_mdd *d, mdd_row *r, uint32_t L, uint32_t v, pn_mdd_ref x)
+{
+    for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1]; k++) {
+        const uint32_t t = d->ev[k];
+        const mdd_tr e = d->tr[d->tr_off[t]];
+        if (v < e.pre)
+            continue;
+        uint64_t w = (uint64_t)v + (uint64_t)e.delta; /* >= v - pre >= 0 */
+        if (w > UINT32_MAX - 1) {
+            mdd_stop(d, PN_ERR_UNSUPPORTED);
+            return false;
+        }
+        pn_mdd_ref y = mdd_sat(d, mdd_fire(d, OP_POST, t, d->tr_off[t] + 1, x));
+        if (y == PN_MDD_STOP ||
+            (y != PN_MDD_EMPTY && !mdd_row_add(d, r, (uint32_t)w, y, OP_SAT, 0)))
+            return false;
     }
-    return mdd_make(d, d->lvl[a], base);
+    return true;
 }
 
 static pn_mdd_ref mdd_sat(pn_mdd *d, pn_mdd_ref a)
 {
     if (a <= 1 || a == PN_MDD_STOP)
         return a;
-    pn_mdd_ref r;
-    if (mdd_cached(d, OP_SAT, a, 0, &r))
-        return r;
+    pn_mdd_ref res;
+    if (mdd_cached(d, OP_SAT, a, 0, &res))
+        return res;
     if (!mdd_tick(d))
         return PN_MDD_STOP;
     const uint32_t L = d->lvl[a];
-    pn_mdd_ref b = mdd_sat_kids(d, a), prev;
-    do {
-        prev = b;
-        for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && b != PN_MDD_STOP; k++)
-            b = mdd_apply(d, OP_UNION, b, mdd_sat_kids(d, mdd_fire_top(d, OP_POST, d->ev[k], b)));
-    } while (b != prev && b != PN_MDD_STOP);
-    return mdd_keep(d, OP_SAT, a, 0, b);
+    mdd_row *r = &d->rows[L];
+    r->n = r->nt = 0;
+    for (uint64_t i = d->off[a]; i < d->off[a] + d->cnt[a]; i++) {
+        pn_mdd_ref c = mdd_sat(d, d->kid[i]);
+        if (c == PN_MDD_STOP || !mdd_row_add(d, r, d->val[i], c, OP_SAT, 0))
+            return PN_MDD_STOP;
+    }
+    uint32_t v;
+    pn_mdd_ref x;
+    while (mdd_row_next(r, &v, &x))
+        if (!mdd_tick(d) || !mdd_sat_fire(d, r, L, v, x))
+            return PN_MDD_STOP;
+    return mdd_keep(d, OP_SAT, a, 0, mdd_row_make(d, r, L));
 }
 
 /* A transition without arcs (top level P) changes nothing: no level
@@ -509,10 +625,9 @@ pn_mdd_ref pn_mdd_reachable(pn_mdd *d, pn_mdd_ref a) { return mdd_sat(d, a); }
 
 /* ---- predecessors of a set, all transitions at once ---------------------- */
 
-/* The node at c's level whose child at v is f(a's child at v, c's child at
- * v), for the values both have (a's child alone, with EMPTY as c's, when
- * keep_a). */
-static pn_mdd_ref mdd_pair_kids(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref c, bool keep_a);
+/* The node at c's level whose child at v is pre_all(a's child at v, c's
+ * child at v), for the values both have. */
+static pn_mdd_ref mdd_pair_kids(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c);
 
 /* pre(a) & c over every transition: those whose top level is c's fire
  * here (mdd_prew), the others act below and leave this level's value
@@ -534,43 +649,13 @@ static pn_mdd_ref mdd_pre_all(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
     if (!mdd_tick(d))
         return PN_MDD_STOP;
     const uint32_t L = d->lvl[c];
-    r = mdd_pair_kids(d, OP_PREALL, a, c, false);
+    r = mdd_pair_kids(d, a, c);
     for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && r != PN_MDD_STOP; k++)
         r = mdd_apply(d, OP_UNION, r, mdd_prew(d, d->ev[k], d->tr_off[d->ev[k]], a, c));
     return mdd_keep(d, OP_PREALL, a, c, r);
 }
 
-/* E[c U a]: a and the markings of c that reach it through c, by
- * saturation run backwards and kept inside c (Y. Zhao, G. Ciardo,
- * "Symbolic CTL model checking of asynchronous systems using constrained
- * saturation", ATVA 2009): a node is closed under the predecessors, within
- * c, of the transitions whose top level is at or below its own; children
- * first, then this level's transitions to a fixed point. The closure of a
- * union is the union of the closures, as forward. */
-static pn_mdd_ref mdd_bsat(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
-{
-    if (a <= 1 || a == PN_MDD_STOP || c == PN_MDD_STOP)
-        return a == PN_MDD_STOP || c == PN_MDD_STOP ? PN_MDD_STOP : a;
-    if (c == PN_MDD_EMPTY)
-        return a;
-    pn_mdd_ref r;
-    if (mdd_cached(d, OP_BSAT, a, c, &r))
-        return r;
-    if (!mdd_tick(d))
-        return PN_MDD_STOP;
-    const uint32_t L = d->lvl[a];
-    pn_mdd_ref b = mdd_pair_kids(d, OP_BSAT, a, c, true), prev;
-    do {
-        prev = b;
-        for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1] && b != PN_MDD_STOP; k++) {
-            pn_mdd_ref x = mdd_prew(d, d->ev[k], d->tr_off[d->ev[k]], b, c);
-            b = mdd_apply(d, OP_UNION, b, mdd_pair_kids(d, OP_BSAT, x, c, true));
-        }
-    } while (b != prev && b != PN_MDD_STOP);
-    return mdd_keep(d, OP_BSAT, a, c, b);
-}
-
-static pn_mdd_ref mdd_pair_kids(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref c, bool keep_a)
+static pn_mdd_ref mdd_pair_kids(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
 {
     if (a <= 1 || a == PN_MDD_STOP)
         return a;
@@ -579,16 +664,88 @@ static pn_mdd_ref mdd_pair_kids(pn_mdd *d, uint32_t op, pn_mdd_ref a, pn_mdd_ref
         uint32_t v = d->val[i];
         while (j < je && d->val[j] < v)
             j++;
-        pn_mdd_ref ck = j < je && d->val[j] == v ? d->kid[j] : PN_MDD_EMPTY, x;
-        if (ck == PN_MDD_EMPTY && !keep_a)
+        if (j == je || d->val[j] != v)
             continue;
-        x = op == OP_PREALL ? mdd_pre_all(d, d->kid[i], ck) : mdd_bsat(d, d->kid[i], ck);
+        pn_mdd_ref x = mdd_pre_all(d, d->kid[i], d->kid[j]);
         if (x == PN_MDD_STOP || (x != PN_MDD_EMPTY && !mdd_push(d, v, x))) {
             d->top = base;
             return PN_MDD_STOP;
         }
     }
     return mdd_make(d, d->lvl[a], base);
+}
+
+/* E[c U a]: a and the markings of c that reach it through c, by
+ * saturation run backwards and kept inside c (Y. Zhao, G. Ciardo,
+ * "Symbolic CTL model checking of asynchronous systems using constrained
+ * saturation", ATVA 2009): a node is closed under the predecessors, within
+ * c, of the transitions whose top level is at or below its own; children
+ * first, then this level's transitions to a fixed point, the node built
+ * in a row as forward (mdd_sat). The closure of a union is the union of
+ * the closures, as forward. */
+static pn_mdd_ref mdd_bsat(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c);
+
+/* c's child at value v; EMPTY when c has none. */
+static pn_mdd_ref mdd_kid_at(const pn_mdd *d, pn_mdd_ref c, uint32_t v)
+{
+    uint64_t end = d->off[c] + d->cnt[c], i = mdd_lower(d->val, d->off[c], end, v);
+    return i < end && d->val[i] == v ? d->kid[i] : PN_MDD_EMPTY;
+}
+
+/* The predecessors within c, by this level's transitions, of the
+ * markings with value w here and x below, closed below and added to row
+ * r at their values. */
+static bool mdd_bsat_fire(pn_mdd *d, mdd_row *r, uint32_t L, uint32_t w, pn_mdd_ref x,
+                          pn_mdd_ref c)
+{
+    for (uint32_t k = d->ev_off[L]; k < d->ev_off[L + 1]; k++) {
+        const uint32_t t = d->ev[k];
+        const mdd_tr e = d->tr[d->tr_off[t]];
+        if (e.delta > 0 && w < (uint64_t)e.delta)
+            continue;
+        uint64_t v = (uint64_t)w - (uint64_t)e.delta; /* v + delta = w */
+        if (v < e.pre || v > UINT32_MAX - 1)
+            continue;
+        pn_mdd_ref cv = mdd_kid_at(d, c, (uint32_t)v);
+        if (cv == PN_MDD_EMPTY)
+            continue;
+        pn_mdd_ref y = mdd_bsat(d, mdd_prew(d, t, d->tr_off[t] + 1, x, cv), cv);
+        if (y == PN_MDD_STOP ||
+            (y != PN_MDD_EMPTY && !mdd_row_add(d, r, (uint32_t)v, y, OP_BSAT, cv)))
+            return false;
+    }
+    return true;
+}
+
+static pn_mdd_ref mdd_bsat(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
+{
+    if (a <= 1 || a == PN_MDD_STOP || c == PN_MDD_STOP)
+        return a == PN_MDD_STOP || c == PN_MDD_STOP ? PN_MDD_STOP : a;
+    if (c == PN_MDD_EMPTY)
+        return a;
+    pn_mdd_ref res;
+    if (mdd_cached(d, OP_BSAT, a, c, &res))
+        return res;
+    if (!mdd_tick(d))
+        return PN_MDD_STOP;
+    const uint32_t L = d->lvl[a];
+    mdd_row *r = &d->rows[L];
+    r->n = r->nt = 0;
+    for (uint64_t i = d->off[a], j = d->off[c], je = j + d->cnt[c]; i < d->off[a] + d->cnt[a]; i++) {
+        uint32_t v = d->val[i];
+        while (j < je && d->val[j] < v)
+            j++;
+        pn_mdd_ref cv = j < je && d->val[j] == v ? d->kid[j] : PN_MDD_EMPTY;
+        pn_mdd_ref x = mdd_bsat(d, d->kid[i], cv);
+        if (x == PN_MDD_STOP || !mdd_row_add(d, r, v, x, OP_BSAT, cv))
+            return PN_MDD_STOP;
+    }
+    uint32_t w;
+    pn_mdd_ref x;
+    while (mdd_row_next(r, &w, &x))
+        if (!mdd_tick(d) || !mdd_bsat_fire(d, r, L, w, x, c))
+            return PN_MDD_STOP;
+    return mdd_keep(d, OP_BSAT, a, c, mdd_row_make(d, r, L));
 }
 
 pn_mdd_ref pn_mdd_pre_all(pn_mdd *d, pn_mdd_ref a, pn_mdd_ref c)
@@ -1066,10 +1223,11 @@ pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *
     d->lvl = malloc(d->cap_nodes * sizeof *d->lvl);
     d->cnt = malloc(d->cap_nodes * sizeof *d->cnt);
     d->off = malloc(d->cap_nodes * sizeof *d->off);
+    d->rows = calloc((size_t)d->P + 1, sizeof *d->rows);
     pn_status st = PN_OK;
     if (d->cache == NULL || d->uniq == NULL || d->level_place == NULL || place_level == NULL ||
         d->pos_below == NULL || d->neg_below == NULL || d->lvl == NULL || d->cnt == NULL ||
-        d->off == NULL)
+        d->off == NULL || d->rows == NULL)
         st = PN_ERR_NOMEM;
     for (uint32_t L = 0; st == PN_OK && L < d->P; L++)
         place_level[L] = UINT32_MAX;
@@ -1119,5 +1277,12 @@ void pn_mdd_free(pn_mdd *d)
     free(d->ev);
     free(d->pos_below);
     free(d->neg_below);
+    for (uint32_t L = 0; d->rows != NULL && L < d->P; L++) {
+        free(d->rows[L].v);
+        free(d->rows[L].k);
+        free(d->rows[L].todo);
+        free(d->rows[L].dirty);
+    }
+    free(d->rows);
     free(d);
 }

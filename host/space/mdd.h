@@ -14,9 +14,9 @@
  *
  * One level per place, in the order given (NULL: the net's); every path
  * from a node visits every level below it (quasi-reduced), so a set is
- * canonical: equal sets are equal refs. Nodes are hash-consed and never
- * freed before pn_mdd_free (no garbage collection: a run that outgrows its
- * memory budget stops). Every operation keeps the budget: past the deadline
+ * canonical: equal sets are equal refs. Nodes are hash-consed and freed
+ * only by pn_mdd_compact, which the caller runs between operations (an
+ * operation that outgrows the memory budget stops). Every operation keeps the budget: past the deadline
  * or the memory, it returns PN_MDD_STOP and so does every later one; the
  * reason is pn_mdd_status. Not thread-safe: one forest per thread. */
 #ifndef PETREL_SPACE_MDD_H
