@@ -716,6 +716,34 @@ TEST_F(Cli, NestedCtlAndLtlAreAnsweredOnTheDecisionDiagram)
     }
 }
 
+// With two threads the local checker and the decision diagrams run beside
+// each other (host/examine/beside.c) over one check: every value printed is
+// the oracle's, and each side is credited with some (the summary line).
+TEST_F(Cli, LocalAndDecisionDiagramsRunBesideEachOther)
+{
+    NEED_MCC("ShieldPPPt-PT-002A");
+    const std::string dir = kMcc + "/ShieldPPPt-PT-002A";
+    Run r = run("-e CTLFireability --threads 2 --timeout 20 -v " + quote(dir));
+    ASSERT_EQ(r.code, 0) << show(r);
+    std::ifstream oracle(dir + "/ShieldPPPt-PT-002A-CTLF.out");
+    std::string line;
+    size_t values = 0;
+    while (std::getline(oracle, line)) {
+        size_t at = line.find(" TECHNIQUES");
+        if (line.rfind("FORMULA ", 0) != 0 || at == std::string::npos)
+            continue;
+        std::string id = line.substr(0, line.find(' ', 8));
+        if (line.find(" ? TECHNIQUES") != std::string::npos ||
+            contains(r.out, id + " CANNOT_COMPUTE"))
+            continue;
+        EXPECT_TRUE(contains(r.out, line.substr(0, at) + " TECHNIQUES")) << line << show(r);
+        values++;
+    }
+    EXPECT_GE(values, 1u) << show(r);
+    EXPECT_GE(answers_by(r.err, "local"), 1) << show(r);
+    EXPECT_GE(answers_by(r.err, "symbolic"), 1) << show(r);
+}
+
 // ---- under mpirun (petrel/dist.h) ---------------------------------------------------------
 
 namespace {

@@ -432,6 +432,81 @@ TEST(CtlMdd, AnUnboundedNetStopsOnItsBudget)
     EXPECT_EQ(pn_mdd_count(f.d, one), 1.0);
 }
 
+// pn_ctl_mdd_check keeps the sets of temporal sub-formulas and fireability
+// atoms: a formula equal to one checked before (built apart, so only
+// pn_fml_equal relates them) adds none and is answered with a budget
+// already spent, as is a Boolean combination of kept parts; a new temporal
+// operator over a kept atom adds one.
+TEST(CtlMdd, FinishedSubformulasAreKeptForTheNextTurn)
+{
+    RandomNetSpec spec; // p0 -> t0 -> p1 -> t1 -> p2, one token: three markings
+    spec.m0 = {1, 0, 0};
+    spec.n_trans = 2;
+    spec.arcs = {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {2, 1, false, 1}};
+    Net n = build(spec);
+    uint32_t t1 = 1;
+    auto on_t1 = [&](pn_fml_kind q, pn_fml_kind op) { // q op fireable(t1)
+        return pn_fml_unary(q, pn_fml_unary(op, pn_fml_list(PN_FML_FIREABLE, &t1, 1)));
+    };
+    pn_fml_node *first = on_t1(PN_FML_A, PN_FML_F), *again = on_t1(PN_FML_A, PN_FML_F),
+                *negated = pn_fml_unary(PN_FML_NOT, on_t1(PN_FML_A, PN_FML_F)),
+                *other = on_t1(PN_FML_E, PN_FML_G);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_budget b = pn_budget_make(60.0, nullptr, 0);
+    pn_budget spent = pn_budget_make(60.0, nullptr, 0);
+    spent.deadline = pn_clock_now() - 1.0;
+    pn_ctl_mdd *s = nullptr;
+    ASSERT_EQ(pn_ctl_mdd_new(n.cn.get(), &b, &s, &err), PN_OK) << err.msg;
+    EXPECT_EQ(pn_ctl_mdd_kept(s), 0u);
+    bool v = false;
+    ASSERT_EQ(pn_ctl_mdd_check(s, first, &b, &v, &err), PN_OK) << err.msg;
+    EXPECT_TRUE(v); // every path from {p0} fires t0 and then has t1 enabled
+    EXPECT_EQ(pn_ctl_mdd_kept(s), 2u); // A F fireable(t1), fireable(t1)
+    v = false;
+    EXPECT_EQ(pn_ctl_mdd_check(s, again, &spent, &v, &err), PN_OK) << err.msg;
+    EXPECT_TRUE(v);
+    v = true;
+    EXPECT_EQ(pn_ctl_mdd_check(s, negated, &spent, &v, &err), PN_OK) << err.msg;
+    EXPECT_FALSE(v);
+    EXPECT_EQ(pn_ctl_mdd_kept(s), 2u);
+    EXPECT_EQ(pn_ctl_mdd_check(s, other, &b, &v, &err), PN_OK) << err.msg;
+    EXPECT_FALSE(v); // t1 is not enabled at {p0}
+    EXPECT_EQ(pn_ctl_mdd_kept(s), 3u); // E G fireable(t1) joins; the atom is shared
+    pn_ctl_mdd_free(s); /* before the formulas: it kept their sub-formulas' sets */
+    for (pn_fml_node *f : {first, again, negated, other})
+        pn_fml_free(f);
+}
+
+// The graph step is skipped when the forest counts more markings than the
+// memory holds at EX_GRAPH_MIN_BYTES each or than the threads explore in
+// the time left at EX_GRAPH_MAX_RATE each: on the three markings of a chain,
+// a budget of 16 bytes or one already spent; never without a forest.
+TEST(CtlMdd, TheGraphIsSkippedWhenTheSetIsTooLargeToRecord)
+{
+    RandomNetSpec spec; // p0 -> t0 -> p1 -> t1 -> p2, one token: three markings
+    spec.m0 = {1, 0, 0};
+    spec.n_trans = 2;
+    spec.arcs = {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {2, 1, false, 1}};
+    Net n = build(spec);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_budget roomy = pn_budget_make(60.0, nullptr, 256u << 20);
+    ex_sym_forest f = {};
+    EXPECT_FALSE(ex_sym_hopeless(&f, &roomy, 2)); // no set counted
+    ASSERT_EQ(pn_ctl_mdd_new(n.cn.get(), &roomy, &f.s, &err), PN_OK) << err.msg;
+    ASSERT_EQ(pn_ctl_mdd_states(f.s), 3.0);
+    EXPECT_FALSE(ex_sym_hopeless(&f, &roomy, 2));
+    EXPECT_FALSE(ex_sym_hopeless(&f, nullptr, 1)); // no limits
+    pn_budget tiny = pn_budget_make(60.0, nullptr, 16); // 3 x 8 bytes do not fit
+    EXPECT_TRUE(ex_sym_hopeless(&f, &tiny, 2));
+    pn_budget spent = roomy;
+    spent.deadline = pn_clock_now() - 1.0;
+    EXPECT_TRUE(ex_sym_hopeless(&f, &spent, 2));
+    ex_sym_forest_free(&f);
+    EXPECT_EQ(f.s, nullptr);
+}
+
 // The MCC's maximal-path semantics on a hand-checked net (docs/semantics.md):
 // one place p holding a token and one transition emptying it. From {p} the
 // only path is {p} -> {} and {} is a deadlock.
@@ -478,9 +553,10 @@ TEST(CtlMdd, DeadlocksEndPathsAsTheSemanticsSay)
         bool v = !c.want;
         EXPECT_EQ(pn_ctl_mdd_check(s, c.f, &b, &v, &err), PN_OK) << err.msg;
         EXPECT_EQ(v, c.want) << c.why;
-        pn_fml_free(c.f);
     }
-    pn_ctl_mdd_free(s);
+    pn_ctl_mdd_free(s); /* before the formulas: it kept their sub-formulas' sets */
+    for (const Case &c : cases)
+        pn_fml_free(c.f);
 }
 
 // The portfolio's step (ex_symbolic) on ReachabilityCardinality /
@@ -508,7 +584,7 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
         ASSERT_EQ(pn_check_new(cn, exam, dead_case ? nullptr : rc.set.get(), 1, &c, &err), PN_OK)
             << err.msg;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), EX_SYM_TARGETS, &b, 1.0, nullptr, c);
+        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), EX_SYM_TARGETS, &b, 1.0, nullptr, c, nullptr, nullptr);
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_answer *a = pn_check_answer(c, i);
             ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);

@@ -166,7 +166,7 @@ TEST(Passes, CtlWorkersAgreeWithTheGraphChecker)
         /* Once a worker has met every state the step hands the rest to the
          * graph (ex_graph_now): called again, it goes on. */
         for (int round = 0; round < 6 && ex_open_count(c) > 0; round++)
-            ex_ctl_otf(cn, set, &b, 1.0, &eo, workers, nullptr, c, &res);
+            ex_ctl_otf(cn, set, &b, 1.0, &eo, workers, nullptr, c, nullptr, &res);
         for (uint32_t i = 0; i < set->n; i++) {
             pn_verdict want = cc.want[i];
             pn_verdict got = pn_check_answer(c, i)->verdict;

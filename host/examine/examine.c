@@ -124,6 +124,11 @@ typedef enum step_kind {
 typedef struct portfolio_step {
     step_kind kind;
     double share;
+    /* With two threads or more, this step and the next run beside each
+     * other, each on its own thread, over the time the two would have had
+     * one after the other, and each with half of the memory (beside.h):
+     * steps that use one thread each. One thread: one after the other. */
+    bool with_next;
 } portfolio_step;
 
 static const char *const step_names[] = {"linear", "walk", "split", "explore", "graph",
@@ -133,41 +138,48 @@ static const char *const step_names[] = {"linear", "walk", "split", "explore", "
 /* Reachability-shaped answers only: RC, RF, UB, RD, the global properties,
  * and CTL / LTL examinations whose formulas all are E F / A G / state
  * formulas (under the MCC semantics, docs/semantics.md). */
-static const portfolio_step plan_reach[] = {
-    {STEP_LINEAR, 1.0 / 3}, {STEP_PROBE, 1.0 / 10}, {STEP_WALK, 1.0 / 6},
-    {STEP_STUBBORN, 1.0 / 4}, {STEP_EXPLORE, 1.0}};
+static const portfolio_step plan_reach[] = {{STEP_LINEAR, 1.0 / 3, false},
+                                            {STEP_PROBE, 1.0 / 10, false},
+                                            {STEP_WALK, 1.0 / 6, false},
+                                            {STEP_STUBBORN, 1.0 / 4, false},
+                                            {STEP_EXPLORE, 1.0, false}};
 /* CTL beyond reachability, Liveness: local CTL answers what it can without
- * the whole state space; then one exploration records the graph and feeds
- * the visitor, which decides the reachability-shaped ones. A graph that
- * fills the memory ends long before the deadline (the MCC's 16 GB hold a
- * few hundred million states: minutes of a 3600 s run): the local checker
- * gets the time it leaves. */
-static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5},
-                                          {STEP_PROBE, 1.0 / 10},
-                                          {STEP_WALK, 1.0 / 8},
-                                          {STEP_SPLIT, 1.0 / 4},
-                                          {STEP_LOCAL, 1.0 / 2},
-                                          {STEP_SYMBOLIC, 1.0 / 2},
-                                          {STEP_GRAPH, 1.0},
-                                          {STEP_LOCAL, 1.0}};
+ * the whole state space, the decision diagrams beside it (on one thread:
+ * after it) what they can where the reachable set closes; then one
+ * exploration records the graph and feeds the visitor, which decides the
+ * reachability-shaped ones. A graph that fills the memory ends long before
+ * the deadline (the MCC's 16 GB hold a few hundred million states: minutes
+ * of a 3600 s run), and one that the decision diagrams count too large to
+ * record in the time or memory left is not started: the two before it get
+ * the time it leaves, the diagrams going on with their forest. */
+static const portfolio_step plan_ctl[] = {{STEP_LINEAR, 1.0 / 5, false},
+                                          {STEP_PROBE, 1.0 / 10, false},
+                                          {STEP_WALK, 1.0 / 8, false},
+                                          {STEP_SPLIT, 1.0 / 4, false},
+                                          {STEP_LOCAL, 1.0 / 2, true},
+                                          {STEP_SYMBOLIC, 1.0 / 2, false},
+                                          {STEP_GRAPH, 1.0, false},
+                                          {STEP_LOCAL, 1.0, true},
+                                          {STEP_SYMBOLIC, 1.0, false}};
 /* LTL beyond reachability: the reachability-shaped formulas get a BFS of
- * their own, then the decision diagrams a third (their product with the
- * automaton, where the reachable set closes), the others the LTL product
- * with what is left (the product answers most LTL formulas: the split gets
- * less than in CTL). */
-static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5},
-                                          {STEP_WALK, 1.0 / 8},
-                                          {STEP_SPLIT, 1.0 / 4},
-                                          {STEP_EXPLORE, 1.0 / 3},
-                                          {STEP_SYMBOLIC, 1.0 / 3},
-                                          {STEP_GRAPH, 1.0}};
+ * their own, then the decision diagrams (their product with the automaton,
+ * where the reachable set closes) and the LTL product run beside each
+ * other (on one thread: the diagrams a third, the product the rest; the
+ * product answers most LTL formulas, so the split gets less than in CTL). */
+static const portfolio_step plan_ltl[] = {{STEP_LINEAR, 1.0 / 5, false},
+                                          {STEP_WALK, 1.0 / 8, false},
+                                          {STEP_SPLIT, 1.0 / 4, false},
+                                          {STEP_EXPLORE, 1.0 / 3, false},
+                                          {STEP_SYMBOLIC, 1.0 / 3, true},
+                                          {STEP_GRAPH, 1.0, false}};
 
 /* LTL with --trace: every FALSE answer needs its lasso, which only the
  * product gives. */
-static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0}};
+static const portfolio_step plan_ltl_trace[] = {{STEP_GRAPH, 1.0, false}};
 /* CTL with --trace: the local checker's searches give the paths (E F / E U
  * witnesses, A G / A F / A U counterexamples); the graph what is left. */
-static const portfolio_step plan_ctl_trace[] = {{STEP_LOCAL, 1.0 / 2}, {STEP_GRAPH, 1.0}};
+static const portfolio_step plan_ctl_trace[] = {{STEP_LOCAL, 1.0 / 2, false},
+                                                {STEP_GRAPH, 1.0, false}};
 
 typedef struct portfolio {
     const pn_cnet *cn;
@@ -189,6 +201,10 @@ typedef struct portfolio {
     /* The examination's own portfolio in an MPI job (o->dist): its first
      * exploration runs on every rank (pn_dist_command). */
     bool dist_top;
+    /* While two steps run beside each other: their lock and flags; the
+     * check is read and written only under the lock. NULL otherwise. */
+    ex_beside *beside;
+    ex_sym_forest *forest; /* the symbolic steps' (symbolic.h) */
 } portfolio;
 
 static uint32_t portfolio_open_targets(const pn_check *c)
@@ -313,10 +329,12 @@ static bool portfolio_see_all(void *ctx, uint32_t worker, uint64_t id, const uin
 static pn_status step_graph(portfolio *p, pn_error *err)
 {
     if (examine_is_ltl(p->exam)) {
+        ex_beside_lock(p->beside);
         if (!p->finished) /* again would forget what completeness proved */
             pn_check_finish(p->c, NULL);
-        return ex_ltl_otf(p->cn, p->set, p->o, EX_OTF_WORKERS, p->budget, p->c, p->res,
-                          p->diag, err);
+        ex_beside_unlock(p->beside);
+        return ex_ltl_otf(p->cn, p->set, p->o, EX_OTF_WORKERS, p->budget, p->c, p->beside,
+                          p->res, p->diag, err);
     }
     if (!examine_uses_graph(p->exam, p->c)) { /* the split decided them */
         if (!pn_check_decided(p->c))
@@ -325,6 +343,13 @@ static pn_status step_graph(portfolio *p, pn_error *err)
             pn_check_finish(p->c, NULL);
         return PN_OK;
     }
+    if (ex_sym_hopeless(p->forest, p->budget, p->o->threads)) {
+        if (p->diag != NULL && p->o->verbose)
+            fprintf(p->diag, "petrel: graph: %.4g reachable markings: not recorded\n",
+                    pn_ctl_mdd_states(p->forest->s));
+        return PN_OK;
+    }
+    ex_sym_forest_free(p->forest); /* its memory is the graph's now */
     bool visit = !pn_check_decided(p->c);
     pn_engine_opts eo = *p->o;
     p->inner = *pn_check_visitor(p->c);
@@ -452,9 +477,20 @@ static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, boo
     return plan_ctl;
 }
 
+/* Open answers, under the lock of a step beside (if any). */
+static uint32_t portfolio_open(const portfolio *p)
+{
+    ex_beside_lock(p->beside);
+    uint32_t n = ex_open_count(p->c);
+    ex_beside_unlock(p->beside);
+    return n;
+}
+
 static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_error *err)
 {
+    ex_beside_lock(p->beside);
     bool targets = portfolio_open_targets(p->c) > 0;
+    ex_beside_unlock(p->beside);
     switch (s->kind) {
     case STEP_LINEAR:
         if (targets)
@@ -475,15 +511,16 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_GRAPH: return step_graph(p, err);
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
-            ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
+            portfolio_open(p) > 0 && !pn_budget_expired(p->budget))
             ex_ctl_otf(p->cn, p->set, p->budget, s->share, p->o, EX_OTF_WORKERS,
-                       p->o->verbose ? p->diag : NULL, p->c,
+                       p->o->verbose ? p->diag : NULL, p->c, p->beside,
                        p->graph_tried ? NULL : p->res); /* keep the graph's figures */
         return PN_OK;
     case STEP_SYMBOLIC:
-        if (p->exam != PN_EXAM_LIVENESS && ex_open_count(p->c) > 0 && !pn_budget_expired(p->budget))
+        if (p->exam != PN_EXAM_LIVENESS && portfolio_open(p) > 0 && !pn_budget_expired(p->budget))
             ex_symbolic(p->cn, p->set, examine_is_ltl(p->exam) ? EX_SYM_LTL : EX_SYM_CTL,
-                        p->budget, s->share, p->o->verbose ? p->diag : NULL, p->c);
+                        p->budget, s->share, p->o->verbose ? p->diag : NULL, p->c, p->beside,
+                        p->forest);
         return PN_OK;
     case STEP_PROBE:
         if (targets || (examine_uses_graph(p->exam, p->c) && portfolio_open_others(p)))
@@ -536,11 +573,77 @@ static pn_status portfolio_follow(portfolio *p, pn_error *err)
     return st;
 }
 
+/* ---- two steps beside each other ------------------------------------------ */
+
+typedef struct pair_side {
+    portfolio p;         /* the portfolio, with this side's budget */
+    portfolio_step step; /* over the whole of it */
+    pn_budget budget;
+    pn_status st;
+    pn_error err;
+} pair_side;
+
+static void pair_side_run(void *arg)
+{
+    pair_side *s = arg;
+    s->st = portfolio_step_run(&s->p, &s->step, &s->err);
+}
+
+/* Steps a and b (a->with_next) beside each other over the time they would
+ * have had in turn, 1 - (1 - a's share)(1 - b's), each with half of the
+ * memory left. The decision diagrams yield: the other step leads, and
+ * when it ends they end (its end is the graph's turn, or the deadline).
+ * Answers are credited by their technique. */
+static pn_status portfolio_pair(portfolio *p, const portfolio_step *a, const portfolio_step *b,
+                                pn_error *err)
+{
+    ex_beside bs;
+    if (ex_beside_init(&bs, pn_check_count(p->c), err) != PN_OK)
+        return err->code;
+    pn_budget both = pn_budget_share(p->budget, 1.0 - (1.0 - a->share) * (1.0 - b->share));
+    uint64_t memory = pn_budget_memory(&both);
+    const portfolio_step *order[2] = {a, b};
+    if (a->kind == STEP_SYMBOLIC) { /* side[0] leads */
+        order[0] = b;
+        order[1] = a;
+    }
+    pair_side side[2];
+    for (int k = 0; k < 2; k++) {
+        side[k] = (pair_side){.p = *p, .step = {order[k]->kind, 1.0, false}, .budget = both};
+        if (memory != 0)
+            side[k].budget.memory = k == 0 ? memory - memory / 2 : memory / 2;
+        side[k].p.budget = &side[k].budget;
+        side[k].p.beside = &bs;
+    }
+    ex_beside_follow(&bs, &side[1].budget);
+    ex_beside_run(&bs, pair_side_run, &side[0], pair_side_run, &side[1]);
+    ex_beside_free(&bs);
+    for (int k = 0; k < 2; k++) {
+        p->finished |= side[k].p.finished;
+        p->graph_tried |= side[k].p.graph_tried;
+    }
+    for (uint32_t i = 0; i < pn_check_count(p->c); i++) {
+        const pn_answer *an = pn_check_answer(p->c, i);
+        if (p->by[i] != NULL || an->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        bool dd = (an->techniques & PN_TECH_DECISION_DIAGRAMS) != 0;
+        p->by[i] = step_names[dd && order[1]->kind == STEP_SYMBOLIC ? order[1]->kind
+                                                                    : order[0]->kind];
+        p->at[i] = pn_clock_now() - p->t0;
+    }
+    int bad = side[0].st != PN_OK ? 0 : side[1].st != PN_OK ? 1 : -1;
+    if (bad >= 0)
+        *err = side[bad].err;
+    return bad >= 0 ? side[bad].st : PN_OK;
+}
+
 static pn_status portfolio_run(portfolio *p, pn_error *err)
 {
     if (p->dist_top && pn_dist_rank(p->o->dist) != 0)
         return portfolio_follow(p, err);
     uint32_t n = pn_check_count(p->c), n_steps = 0;
+    ex_sym_forest forest = {0};
+    p->forest = &forest;
     p->target = calloc((size_t)n + 1, 1);
     p->by = calloc((size_t)n + 1, sizeof *p->by);
     p->at = calloc((size_t)n + 1, sizeof *p->at);
@@ -557,6 +660,11 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
     /* A complete exploration (the probe's) writes every answer: the steps
      * after it would only look again at targets already final. */
     for (uint32_t k = 0; st == PN_OK && k < n_steps && ex_open_count(p->c) > 0; k++) {
+        if (plan[k].with_next && k + 1 < n_steps && p->o->threads >= 2) {
+            st = portfolio_pair(p, &plan[k], &plan[k + 1], err);
+            k++;
+            continue;
+        }
         st = portfolio_step_run(p, &plan[k], err);
         portfolio_mark(p, plan[k].kind);
     }
@@ -564,6 +672,8 @@ static pn_status portfolio_run(portfolio *p, pn_error *err)
         portfolio_report(p);
     if (p->dist_top) /* no exploration for the other ranks: release them */
         pn_dist_command(p->o->dist, false, NULL, NULL);
+    ex_sym_forest_free(&forest);
+    p->forest = NULL;
     free(p->target);
     free(p->by);
     free(p->at);

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "examine/beside.h"
 #include "examine/passes.h"
 #include "petrel/ctl.h"
 #include "petrel/ltl.h"
@@ -67,6 +68,7 @@ typedef struct ltl_run {
     const pn_engine_opts *opts;
     const pn_budget *budget;
     pn_check *c;
+    ex_beside *beside;     /* NULL: no step runs beside this one */
     uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
     ltl_slot *slot;        /* per worker */
     FILE *diag;
@@ -97,8 +99,10 @@ static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
 static bool ltl_open(void *ctx, uint32_t i)
 {
     const ltl_run *r = ctx;
-    return pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN &&
-           r->graph_only[i] != LTL_GRAPH_ONLY;
+    ex_beside_lock(r->beside);
+    bool open = pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
+    ex_beside_unlock(r->beside);
+    return open && r->graph_only[i] != LTL_GRAPH_ONLY;
 }
 
 /* One formula on the fly within share, over its own reduced space where
@@ -114,7 +118,9 @@ static pn_status ltl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
         return pn_fail(err, PN_ERR_UNSUPPORTED, "no formula to check");
     pn_lazy *reduced = ltl_reduced(r, z, i, root);
     s->lasso = (pn_ltl_lasso){0};
-    pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : z, root, share, &s->v, NULL,
+    pn_budget mine = *share;
+    ex_beside_watch(r->beside, i, &mine);
+    pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : z, root, &mine, &s->v, NULL,
                                     r->opts->keep_parents ? &s->lasso : NULL, err);
     s->reduced = reduced != NULL;
     if (reduced != NULL) {
@@ -141,13 +147,20 @@ static bool ltl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
         r->reduced_states = s->reduced_states;
         r->reduced_edges = s->reduced_edges;
     }
-    if (st == PN_OK) {
+    ex_beside_lock(r->beside);
+    if (st == PN_OK && pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN) {
         if (s->reduced)
             pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
         pn_check_set(r->c, i, s->v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
         if (!s->v && r->opts->keep_parents)
             pn_check_set_lasso(r->c, i, s->lasso.trans, s->lasso.prefix, s->lasso.cycle);
+        else
+            pn_ltl_lasso_free(&s->lasso);
+        ex_beside_settled(r->beside, i);
+    } else {
+        pn_ltl_lasso_free(&s->lasso); /* none, or the step beside decided i meanwhile */
     }
+    ex_beside_unlock(r->beside);
     if (st == PN_ERR_UNSUPPORTED)
         r->graph_only[i] = LTL_GRAPH_ONLY;
     if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i] == LTL_GRAPH_ONLY) &&
@@ -157,12 +170,13 @@ static bool ltl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
 }
 
 pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_opts *opts,
-                     uint32_t workers, pn_budget *budget, pn_check *c, pn_engine_result *res,
-                     FILE *diag, pn_error *err)
+                     uint32_t workers, pn_budget *budget, pn_check *c, ex_beside *beside,
+                     pn_engine_result *res, FILE *diag, pn_error *err)
 {
     double t0 = pn_clock_now();
     workers = workers ? workers : 1;
-    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c, .diag = diag};
+    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c,
+                 .beside = beside, .diag = diag};
     r.graph_only = calloc(pn_check_count(c) + 1, 1);
     r.slot = calloc(workers, sizeof *r.slot);
     if (r.graph_only == NULL || r.slot == NULL) {
@@ -215,6 +229,7 @@ typedef struct ctl_run {
     const pn_fml_set *set;
     const pn_budget *budget; /* the examination's: the graph's room */
     pn_check *c;
+    ex_beside *beside;       /* NULL: no step runs beside this one */
     bool trace;
     FILE *verbose;
     double t0;
@@ -224,7 +239,10 @@ typedef struct ctl_run {
 static bool ctl_open(void *ctx, uint32_t i)
 {
     const ctl_run *r = ctx;
-    return pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN && otf_root(r->set, i) != NULL;
+    ex_beside_lock(r->beside);
+    bool open = pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
+    ex_beside_unlock(r->beside);
+    return open && otf_root(r->set, i) != NULL;
 }
 
 static pn_status ctl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
@@ -234,25 +252,33 @@ static pn_status ctl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
     ctl_slot *s = &r->slot[worker];
     (void)pass;
     s->path = (pn_ltl_lasso){0};
-    return pn_ctl_check_otf_trace(z, otf_root(r->set, i), share, &s->v,
+    pn_budget mine = *share;
+    ex_beside_watch(r->beside, i, &mine);
+    return pn_ctl_check_otf_trace(z, otf_root(r->set, i), &mine, &s->v,
                                   r->trace ? &s->path : NULL, err);
 }
 
-/* Answers are decided in the check (pn_check_decide_answer), so that a
- * later pn_check_finish keeps them. */
-static bool ctl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i, int pass,
-                       pn_status st, const pn_error *err, double seconds)
+/* ctl_commit under the lock. Answers are decided in the check
+ * (pn_check_decide_answer), so that a later pn_check_finish keeps them; one
+ * the step beside decided meanwhile is left as it is. */
+static bool ctl_settle(ctl_run *r, ctl_slot *s, uint32_t worker, const pn_lazy *z, uint32_t i,
+                       int pass, pn_status st, const pn_error *err, double seconds)
 {
-    ctl_run *r = ctx;
-    ctl_slot *s = &r->slot[worker];
+    bool beside = st == PN_OK && pn_check_answer(r->c, i)->verdict != PN_VERDICT_UNKNOWN;
     if (r->verbose != NULL)
-        fprintf(r->verbose, "petrel: local: %s: %s in %.3f s (pass %d, worker %u, %lu states known)\n",
+        fprintf(r->verbose, "petrel: local: %s: %s%s in %.3f s (pass %d, worker %u, %lu states known)\n",
                 pn_check_answer(r->c, i)->id, st != PN_OK ? err->msg : s->v ? "TRUE" : "FALSE",
-                seconds, pass, worker, (unsigned long)pn_lazy_states(z));
-    if (st == PN_OK && r->trace && s->path.trans != NULL)
-        pn_check_set_lasso(r->c, i, s->path.trans, s->path.prefix, s->path.cycle);
-    if (st == PN_OK)
+                beside ? " (decided beside meanwhile)" : "", seconds, pass, worker,
+                (unsigned long)pn_lazy_states(z));
+    if (beside) {
+        free(s->path.trans);
+        s->path = (pn_ltl_lasso){0};
+    } else if (st == PN_OK) {
+        if (r->trace && s->path.trans != NULL)
+            pn_check_set_lasso(r->c, i, s->path.trans, s->path.prefix, s->path.cycle);
         pn_check_decide_answer(r->c, i, s->v, PN_TECH_EXPLICIT);
+        ex_beside_settled(r->beside, i);
+    }
     if (ex_graph_now(z, r->budget, ex_open_count(r->c), pn_clock_now() - r->t0)) {
         if (r->verbose != NULL)
             fprintf(r->verbose, "petrel: local: every reachable state is known (%lu): the "
@@ -263,13 +289,23 @@ static bool ctl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
     return true;
 }
 
+static bool ctl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i, int pass,
+                       pn_status st, const pn_error *err, double seconds)
+{
+    ctl_run *r = ctx;
+    ex_beside_lock(r->beside);
+    bool go_on = ctl_settle(r, &r->slot[worker], worker, z, i, pass, st, err, seconds);
+    ex_beside_unlock(r->beside);
+    return go_on;
+}
+
 void ex_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget, double share_of_left,
                 const pn_engine_opts *opts, uint32_t workers, FILE *verbose, pn_check *c,
-                pn_engine_result *res)
+                ex_beside *beside, pn_engine_result *res)
 {
     workers = workers ? workers : 1;
-    ctl_run r = {.set = set, .budget = budget, .c = c, .trace = opts->keep_parents,
-                 .verbose = verbose, .t0 = pn_clock_now()};
+    ctl_run r = {.set = set, .budget = budget, .c = c, .beside = beside,
+                 .trace = opts->keep_parents, .verbose = verbose, .t0 = pn_clock_now()};
     r.slot = calloc(workers, sizeof *r.slot);
     if (r.slot == NULL)
         return;

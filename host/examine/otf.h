@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "examine/beside.h"
 #include "petrel/check.h"
 #include "petrel/engine.h"
 #include "petrel/formula.h"
@@ -28,10 +29,12 @@ bool ex_unbound(const pn_fml_set *set, uint32_t i);
 #define EX_OTF_WORKERS 1
 
 /* LTL: every open formula of c on the fly within budget, on `workers`
- * workers; res reports the states they generated (PN_RUN_STOPPED). */
+ * workers; res reports the states they generated (PN_RUN_STOPPED).
+ * beside: NULL, or the lock and flags of a step running beside this one
+ * (examine/beside.h); the same for ex_ctl_otf. */
 pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_opts *opts,
-                     uint32_t workers, pn_budget *budget, pn_check *c, pn_engine_result *res,
-                     FILE *diag, pn_error *err);
+                     uint32_t workers, pn_budget *budget, pn_check *c, ex_beside *beside,
+                     pn_engine_result *res, FILE *diag, pn_error *err);
 
 /* CTL: every open formula of c on the fly within `share_of_left` of the
  * time left, on `workers` workers (opts->keep_parents: the traces). It
@@ -40,7 +43,7 @@ pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_o
  * statistics of the states the workers generated. */
 void ex_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget, double share_of_left,
                 const pn_engine_opts *opts, uint32_t workers, FILE *verbose, pn_check *c,
-                pn_engine_result *res);
+                ex_beside *beside, pn_engine_result *res);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,16 @@
 #include "space/mdd.h"
 
 #define CTL_MDD_MAX_CONST (1ULL << 62) /* constants beyond: unsupported */
+#define CTL_MDD_MAX_MEMO 4096          /* sub-formula sets kept at most */
+
+/* A sub-formula's set, kept while the forest lives: a formula whose turn
+ * ran out resumes from its finished sub-formulas in its next turn (a
+ * fixed point is not kept half-done), and formulas share the sub-formulas
+ * they have in common (the same fireability atoms, often). */
+typedef struct sym_memo {
+    const pn_fml_node *f; /* borrowed: the caller's formulas outlive the forest */
+    pn_mdd_ref set;
+} sym_memo;
 
 struct pn_ctl_mdd {
     const pn_cnet *cn;
@@ -17,13 +27,32 @@ struct pn_ctl_mdd {
     pn_mdd_ref reach, dead, live; /* live: markings with a successor */
     uint64_t kept;                /* nodes left by the last collection */
     int64_t *coef;                /* per place: an INT_LE atom's */
+    sym_memo *memo;               /* CTL_MDD_MAX_MEMO */
+    uint32_t n_memo;
 };
 
 typedef struct sym {
     pn_ctl_mdd *s;
     pn_error *err;
     bool unsupported; /* err says why */
+    bool memo;        /* the formulas outlive the forest: keep their sets */
 } sym;
+
+/* The kept set of a sub-formula equal to n; STOP when none. */
+static pn_mdd_ref sym_memo_find(const pn_ctl_mdd *s, const pn_fml_node *n)
+{
+    for (uint32_t i = 0; i < s->n_memo; i++)
+        if (s->memo[i].f->kind == n->kind && pn_fml_equal(s->memo[i].f, n))
+            return s->memo[i].set;
+    return PN_MDD_STOP;
+}
+
+static pn_mdd_ref sym_memo_keep(pn_ctl_mdd *s, const pn_fml_node *n, pn_mdd_ref set)
+{
+    if (set != PN_MDD_STOP && s->n_memo < CTL_MDD_MAX_MEMO)
+        s->memo[s->n_memo++] = (sym_memo){n, set};
+    return set;
+}
 
 static pn_mdd_ref sym_unsupported(sym *y, const char *what)
 {
@@ -134,11 +163,27 @@ static pn_mdd_ref sym_quantified(sym *y, bool all, const pn_fml_node *path)
     }
 }
 
+static pn_mdd_ref sym_eval_node(sym *y, const pn_fml_node *n);
+
+/* The set of n's markings; temporal sub-formulas and fireability atoms
+ * (unions over many transitions) are kept (sym_memo). */
 static pn_mdd_ref sym_eval(sym *y, const pn_fml_node *n)
 {
     pn_ctl_mdd *s = y->s;
     if (y->unsupported || pn_mdd_status(s->d) != PN_OK)
         return PN_MDD_STOP;
+    bool keep = y->memo && (n->kind == PN_FML_A || n->kind == PN_FML_E ||
+                            n->kind == PN_FML_FIREABLE);
+    pn_mdd_ref r = keep ? sym_memo_find(s, n) : PN_MDD_STOP;
+    if (r != PN_MDD_STOP)
+        return r;
+    r = sym_eval_node(y, n);
+    return keep ? sym_memo_keep(s, n, r) : r;
+}
+
+static pn_mdd_ref sym_eval_node(sym *y, const pn_fml_node *n)
+{
+    pn_ctl_mdd *s = y->s;
     switch (n->kind) {
     case PN_FML_TRUE: return s->reach;
     case PN_FML_FALSE: return PN_MDD_EMPTY;
@@ -180,20 +225,33 @@ static pn_status sym_fail(const pn_ctl_mdd *s, bool unsupported, pn_error *err)
     }
 }
 
-/* Between two formulas only reach, dead and live are alive: the nodes of
- * the last formula's fixed points go once they outnumber the kept ones
- * (a forest without collection filled its budget after a few nested
- * formulas). A stop for memory is lifted by it. */
-static void sym_collect(pn_ctl_mdd *s)
+/* Between two formulas only reach, dead, live and the kept sub-formula
+ * sets are alive: the nodes of the last formulas' fixed points go once
+ * they outnumber the kept ones and the forest holds a quarter of the
+ * memory (a forest without collection filled its budget after a few
+ * nested formulas). Not sooner: a collection empties the operation cache,
+ * which lets a formula whose turn ran out redo its unfinished fixed point
+ * cheaply in its next turn. A stop for memory is lifted by it, and then
+ * the sub-formula sets go too. */
+static void sym_collect(pn_ctl_mdd *s, const pn_budget *budget)
 {
-    if (pn_mdd_nodes(s->d) < 2 * s->kept + (1u << 20) && pn_mdd_status(s->d) == PN_OK)
+    uint64_t room = pn_budget_memory(budget);
+    bool full = pn_mdd_nodes(s->d) >= 2 * s->kept + (1u << 20) &&
+                (room == 0 || pn_mdd_bytes(s->d) > room / 4);
+    if (!full && pn_mdd_status(s->d) == PN_OK)
         return;
-    pn_mdd_ref roots[3] = {s->reach, s->dead, s->live};
-    if (!pn_mdd_compact(s->d, roots, 3))
+    if (pn_mdd_status(s->d) == PN_ERR_OUT_OF_MEMORY)
+        s->n_memo = 0;
+    pn_mdd_ref roots[3 + CTL_MDD_MAX_MEMO] = {s->reach, s->dead, s->live};
+    for (uint32_t i = 0; i < s->n_memo; i++)
+        roots[3 + i] = s->memo[i].set;
+    if (!pn_mdd_compact(s->d, roots, 3 + s->n_memo))
         return;
     s->reach = roots[0];
     s->dead = roots[1];
     s->live = roots[2];
+    for (uint32_t i = 0; i < s->n_memo; i++)
+        s->memo[i].set = roots[3 + i];
     s->kept = pn_mdd_nodes(s->d);
 }
 
@@ -250,14 +308,15 @@ pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd 
         return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
     s->cn = cn;
     s->coef = calloc((size_t)cn->n_places + 1, sizeof *s->coef);
-    pn_status st = s->coef == NULL
+    s->memo = malloc(CTL_MDD_MAX_MEMO * sizeof *s->memo);
+    pn_status st = s->coef == NULL || s->memo == NULL
                        ? pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory")
                        : sym_reachable(s, budget, err);
     if (st != PN_OK) {
         pn_ctl_mdd_free(s);
         return st;
     }
-    sym_collect(s);
+    sym_collect(s, budget);
     *out = s;
     return PN_OK;
 }
@@ -266,8 +325,8 @@ pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s);
-    sym y = {.s = s, .err = err};
+    sym_collect(s, budget);
+    sym y = {.s = s, .err = err, .memo = true};
     pn_mdd_ref sat = sym_eval(&y, phi);
     if (sat == PN_MDD_STOP)
         return sym_fail(s, y.unsupported, err);
@@ -279,7 +338,7 @@ pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *some, bool *all, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s);
+    sym_collect(s, budget);
     sym y = {.s = s, .err = err};
     pn_mdd_ref sat = pn_fml_is_state(phi) ? sym_eval(&y, phi)
                                           : sym_unsupported(&y, "not a state formula");
@@ -426,7 +485,7 @@ pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget 
                          bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s);
+    sym_collect(s, budget);
     ltl_formula f;
     ltl_buchi *raw = NULL, *b = NULL;
     pn_status st = ltl_negation_automaton(phi, LTL_MDD_MAX_AUTOMATON, budget, &f, &raw, &b, err);
@@ -468,11 +527,19 @@ pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget 
 double pn_ctl_mdd_states(pn_ctl_mdd *s) { return pn_mdd_count(s->d, s->reach); }
 uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s) { return pn_mdd_nodes(s->d); }
 
+uint32_t pn_ctl_mdd_kept(const pn_ctl_mdd *s) { return s->n_memo; }
+
+void pn_ctl_mdd_set_budget(pn_ctl_mdd *s, const pn_budget *budget)
+{
+    pn_mdd_set_budget(s->d, budget);
+}
+
 void pn_ctl_mdd_free(pn_ctl_mdd *s)
 {
     if (s == NULL)
         return;
     pn_mdd_free(s->d);
     free(s->coef);
+    free(s->memo);
     free(s);
 }

@@ -29,8 +29,11 @@ typedef struct pn_ctl_mdd pn_ctl_mdd;
 pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd **out,
                          pn_error *err);
 /* The value of CTL formula phi at m0, within budget (borrowed until the
- * next call); the forest's nodes and caches stay, so a later formula
- * pays less for what it shares. PN_ERR_UNSUPPORTED for an atom this checker has
+ * next call); the forest's nodes and caches stay, and so do the sets of
+ * phi's temporal sub-formulas and fireability atoms: a later call for phi
+ * (after a time limit) resumes from those it finished, and a formula that
+ * has an equal sub-formula (pn_fml_equal) pays nothing for it. phi must
+ * outlive s. PN_ERR_UNSUPPORTED for an atom this checker has
  * no set for (actions, bounds, counts beyond 2^62). */
 pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget *budget,
                            bool *value, pn_error *err);
@@ -52,6 +55,12 @@ pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
  * listed) over the reachable markings: an UpperBounds value. */
 pn_status pn_ctl_mdd_bound(pn_ctl_mdd *s, const uint32_t *places, uint32_t n, uint64_t *max,
                            pn_error *err);
+/* The budget the forest's own work (bounds' memos) keeps until the next
+ * call that takes one; NULL: none. */
+void pn_ctl_mdd_set_budget(pn_ctl_mdd *s, const pn_budget *budget);
+/* Sub-formula sets kept by pn_ctl_mdd_check (until a collection that
+ * follows a stop for memory drops them). */
+uint32_t pn_ctl_mdd_kept(const pn_ctl_mdd *s);
 /* Reachable markings, and the forest's nodes. */
 double pn_ctl_mdd_states(pn_ctl_mdd *s);
 uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s);

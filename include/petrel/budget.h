@@ -18,6 +18,10 @@ extern "C" {
 typedef struct pn_budget {
     double deadline;            /* pn_clock_now() seconds; 0: none */
     const volatile int *cancel; /* optional: non-zero stops every phase */
+    /* Optional: non-zero once what this share works on was decided
+     * elsewhere (a step running beside it, examine/beside.h); set by
+     * another thread, read atomically; a share of this budget keeps it. */
+    const volatile int *drop;
     uint64_t memory;            /* bytes the run may hold; 0: unlimited */
     uint64_t held;              /* bytes charged by what outlives a phase */
 } pn_budget;
@@ -28,7 +32,8 @@ double pn_clock_now(void);
 /* timeout_s <= 0: no deadline; memory 0: unlimited; cancel may be NULL. */
 pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory);
 
-/* PN_OK, PN_ERR_CANCELLED or PN_ERR_TIMEOUT. b may be NULL (no limits). */
+/* PN_OK, PN_ERR_CANCELLED (the cancel flag, or drop) or PN_ERR_TIMEOUT.
+ * b may be NULL (no limits). */
 pn_status pn_budget_status(const pn_budget *b);
 bool pn_budget_expired(const pn_budget *b);
 /* pn_budget_status as an error: err names `what` ran out of time or was
