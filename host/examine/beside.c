@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "examine/otf.h"
+
 pn_status ex_beside_init(ex_beside *b, uint32_t n, pn_error *err)
 {
     b->n = n;
@@ -34,6 +36,22 @@ void ex_beside_unlock(ex_beside *b)
 {
     if (b != NULL)
         pthread_mutex_unlock(&b->lock);
+}
+
+bool ex_beside_open(ex_beside *b, const pn_check *c, uint32_t i)
+{
+    ex_beside_lock(b);
+    bool open = pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
+    ex_beside_unlock(b);
+    return open;
+}
+
+uint32_t ex_beside_open_count(ex_beside *b, const pn_check *c)
+{
+    ex_beside_lock(b);
+    uint32_t n = ex_open_count(c);
+    ex_beside_unlock(b);
+    return n;
 }
 
 void ex_beside_settled(ex_beside *b, uint32_t i)

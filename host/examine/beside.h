@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "petrel/budget.h"
+#include "petrel/check.h"
 #include "petrel/error.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,11 @@ void ex_beside_free(ex_beside *b);
  * b is NULL (a step running alone). */
 void ex_beside_lock(ex_beside *b);
 void ex_beside_unlock(ex_beside *b);
+
+/* Whether answer i of c is still unknown, and how many are: read under
+ * the lock (b may be NULL). */
+bool ex_beside_open(ex_beside *b, const pn_check *c, uint32_t i);
+uint32_t ex_beside_open_count(ex_beside *b, const pn_check *c);
 
 /* Under the lock, after answer i was decided: the other step drops it. */
 void ex_beside_settled(ex_beside *b, uint32_t i);

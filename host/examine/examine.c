@@ -477,15 +477,6 @@ static const portfolio_step *portfolio_plan(pn_exam exam, const pn_check *c, boo
     return plan_ctl;
 }
 
-/* Open answers, under the lock of a step beside (if any). */
-static uint32_t portfolio_open(const portfolio *p)
-{
-    ex_beside_lock(p->beside);
-    uint32_t n = ex_open_count(p->c);
-    ex_beside_unlock(p->beside);
-    return n;
-}
-
 static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_error *err)
 {
     ex_beside_lock(p->beside);
@@ -511,13 +502,14 @@ static pn_status portfolio_step_run(portfolio *p, const portfolio_step *s, pn_er
     case STEP_GRAPH: return step_graph(p, err);
     case STEP_LOCAL:
         if (p->set != NULL && !examine_is_ltl(p->exam) && p->exam != PN_EXAM_LIVENESS &&
-            portfolio_open(p) > 0 && !pn_budget_expired(p->budget))
+            ex_beside_open_count(p->beside, p->c) > 0 && !pn_budget_expired(p->budget))
             ex_ctl_otf(p->cn, p->set, p->budget, s->share, p->o, EX_OTF_WORKERS,
                        p->o->verbose ? p->diag : NULL, p->c, p->beside,
                        p->graph_tried ? NULL : p->res); /* keep the graph's figures */
         return PN_OK;
     case STEP_SYMBOLIC:
-        if (p->exam != PN_EXAM_LIVENESS && portfolio_open(p) > 0 && !pn_budget_expired(p->budget))
+        if (p->exam != PN_EXAM_LIVENESS && ex_beside_open_count(p->beside, p->c) > 0 &&
+            !pn_budget_expired(p->budget))
             ex_symbolic(p->cn, p->set, examine_is_ltl(p->exam) ? EX_SYM_LTL : EX_SYM_CTL,
                         p->budget, s->share, p->o->verbose ? p->diag : NULL, p->c, p->beside,
                         p->forest);

@@ -99,10 +99,7 @@ static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
 static bool ltl_open(void *ctx, uint32_t i)
 {
     const ltl_run *r = ctx;
-    ex_beside_lock(r->beside);
-    bool open = pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
-    ex_beside_unlock(r->beside);
-    return open && r->graph_only[i] != LTL_GRAPH_ONLY;
+    return ex_beside_open(r->beside, r->c, i) && r->graph_only[i] != LTL_GRAPH_ONLY;
 }
 
 /* One formula on the fly within share, over its own reduced space where
@@ -239,10 +236,7 @@ typedef struct ctl_run {
 static bool ctl_open(void *ctx, uint32_t i)
 {
     const ctl_run *r = ctx;
-    ex_beside_lock(r->beside);
-    bool open = pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN;
-    ex_beside_unlock(r->beside);
-    return open && otf_root(r->set, i) != NULL;
+    return ex_beside_open(r->beside, r->c, i) && otf_root(r->set, i) != NULL;
 }
 
 static pn_status ctl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,

@@ -71,23 +71,6 @@ static pn_ctl_mdd *sym_open(const pn_cnet *cn, const pn_budget *reach, FILE *ver
     return s;
 }
 
-/* Answers still open, under the lock of the step beside (if any). */
-static uint32_t sym_open_count(const pn_check *c, ex_beside *beside)
-{
-    ex_beside_lock(beside);
-    uint32_t n = ex_open_count(c);
-    ex_beside_unlock(beside);
-    return n;
-}
-
-static bool sym_is_open(const pn_check *c, ex_beside *beside, uint32_t i)
-{
-    ex_beside_lock(beside);
-    bool open = pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
-    ex_beside_unlock(beside);
-    return open;
-}
-
 void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, ex_sym_logic logic,
                  const pn_budget *budget, double share_of_left, FILE *verbose, pn_check *c,
                  ex_beside *beside, ex_sym_forest *keep)
@@ -112,10 +95,11 @@ void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, ex_sym_logic logic,
      * formula resumes from the sub-formulas it finished in its last turn
      * (pn_ctl_mdd_check keeps their sets), so the quick ones are decided
      * first at little cost to the others. */
+    const uint32_t n = pn_check_count(c);
     for (int pass = 0; s != NULL && pass < 3 && !memory && !pn_budget_expired(&part); pass++) {
-        uint32_t left = sym_open_count(c, beside);
-        for (uint32_t i = 0; i < pn_check_count(c) && !memory && !pn_budget_expired(&part); i++) {
-            if (!sym_is_open(c, beside, i))
+        uint32_t left = ex_beside_open_count(beside, c);
+        for (uint32_t i = 0; i < n && !memory && !pn_budget_expired(&part); i++) {
+            if (!ex_beside_open(beside, c, i))
                 continue;
             double f = pass == 2 || left == 0 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
             pn_budget turn = pn_budget_share(&part, f);
