@@ -180,13 +180,17 @@ pn_fml_node *rand_ctl(std::mt19937_64 &rng, const pn_cnet *cn, int depth,
     }
 }
 
-// Calls each(m) on count random bounded nets whose exploration completed
-// with at most 3,000 states.
-template <class Each> void random_models(std::mt19937_64 &rng, int count, Each each)
+// Calls each(m) on count random nets (random_bounded_spec, or another
+// generator of the same signature) whose exploration completed with at
+// most 3,000 states.
+template <class Each>
+void random_models(std::mt19937_64 &rng, int count, Each each,
+                   RandomNetSpec (*gen)(std::mt19937_64 &, uint32_t, uint32_t) =
+                       random_bounded_spec)
 {
     for (int nets = 0; nets < count;) {
         uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
-        Model m(random_bounded_spec(rng, P, T));
+        Model m(gen(rng, P, T));
         if (!m.complete || m.res.states > 3000)
             continue;
         nets++;
@@ -628,4 +632,178 @@ TEST(CtlOtf, CliTracePrintsPaths)
     EXPECT_EQ(pclose(p), 0);
     EXPECT_EQ(answers, 16);
     EXPECT_GE(traces, 4);
+}
+
+// ---- nets whose runs are all finite (lin_terminate.c, formula_finite.c) ----
+
+namespace {
+
+// No cycle in the recorded graph (iterative depth-first search).
+bool acyclic(const pn_graph *g)
+{
+    std::vector<uint8_t> colour(g->n_states, 0); // 0 new, 1 on the stack, 2 done
+    std::vector<std::pair<uint32_t, uint64_t>> stack;
+    for (uint32_t r = 0; r < g->n_states; r++) {
+        if (colour[r] != 0)
+            continue;
+        stack.push_back({r, g->off[r]});
+        colour[r] = 1;
+        while (!stack.empty()) {
+            auto &[s, e] = stack.back();
+            if (e == g->off[s + 1]) {
+                colour[s] = 2;
+                stack.pop_back();
+                continue;
+            }
+            uint32_t d = g->dst[e++];
+            if (colour[d] == 1)
+                return false;
+            if (colour[d] == 0) {
+                colour[d] = 1;
+                stack.push_back({d, g->off[d]});
+            }
+        }
+    }
+    return true;
+}
+
+bool terminates(const Model &m)
+{
+    bool finite = false;
+    pn_error err = {};
+    EXPECT_EQ(pn_linear_terminates(m.cn, 10.0, &finite, &err), PN_OK) << err.msg;
+    return finite;
+}
+
+std::string folded(pn_fml_node *f, bool ltl)
+{
+    uint32_t k = pn_fml_fold_finite(&f, ltl);
+    char *t = pn_fml_to_string(f, nullptr);
+    std::string s = std::to_string(k) + " " + (t != nullptr ? t : "");
+    free(t);
+    pn_fml_free(f);
+    return s;
+}
+
+} // namespace
+
+// By hand: the chain ends at a deadlock, the fork's t2 loops forever.
+TEST(Finite, ChainTerminatesForkDoesNot)
+{
+    Model chained(chain()), fork(forked());
+    EXPECT_TRUE(terminates(chained));
+    EXPECT_FALSE(terminates(fork));
+    uint32_t t0 = 0;
+    auto fire0 = [&] { return pn_fml_list(PN_FML_FIREABLE, &t0, 1); };
+    // Every path's last state enables nothing.
+    EXPECT_EQ(folded(q(PN_FML_E, PN_FML_G, fire0()), false), "1 false");
+    EXPECT_EQ(folded(q(PN_FML_A, PN_FML_F, lnot(fire0())), false), "1 true");
+    EXPECT_EQ(folded(q(PN_FML_E, PN_FML_F, pn_fml_leaf(PN_FML_DEADLOCK)), false), "1 true");
+    // CTL: AX is TRUE at a deadlock, EX FALSE; token counts are unknown.
+    EXPECT_EQ(folded(q(PN_FML_A, PN_FML_F, q(PN_FML_A, PN_FML_X, has(1))), false), "1 true");
+    EXPECT_EQ(folded(q(PN_FML_A, PN_FML_G, q(PN_FML_E, PN_FML_X, has(1))), false), "1 false");
+    EXPECT_EQ(folded(q(PN_FML_E, PN_FML_F, has(1)), false), "0 EF(1 <= p#1)");
+    // LTL: X reads the repeated deadlock; G F fireable fails, F G !fireable holds.
+    EXPECT_EQ(folded(pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, pn_fml_unary(PN_FML_F, fire0()))),
+                     true),
+              "1 A(false)");
+    EXPECT_EQ(folded(pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_F, pn_fml_unary(PN_FML_X,
+                                                                          lnot(fire0())))),
+                     true),
+              "1 A(true)");
+    // pn_ctl_simplify applies them (the linear layer alone cannot: t0 is
+    // enabled at m0) on the chain, not on the fork.
+    std::vector<pn_fml_prop> props = {{(char *)"f", q(PN_FML_E, PN_FML_G, fire0()), PN_OK,
+                                       nullptr}};
+    uint32_t k = 0;
+    pn_fml_set *a = simplified(chained, props, false, &k), *b = simplified(fork, props, false, &k);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(a->props[0].root->kind, PN_FML_FALSE);
+    EXPECT_TRUE(pn_fml_equal(b->props[0].root, props[0].root));
+    pn_fml_set_free(a);
+    pn_fml_set_free(b);
+    pn_fml_free(props[0].root);
+    // The values agree with the graph.
+    EXPECT_FALSE(chained.check(q(PN_FML_E, PN_FML_G, fire0())));
+    EXPECT_TRUE(chained.check(q(PN_FML_A, PN_FML_F, q(PN_FML_A, PN_FML_X, has(1)))));
+}
+
+// A ranking function is claimed only for nets without a cycle, and found
+// for every net built with one (random_terminating_spec).
+TEST(Finite, RankingFunctionsOnlyWhereEveryRunEnds)
+{
+    std::mt19937_64 rng(1989);
+    int bounded = 0, claimed = 0, built = 0, found = 0;
+    random_models(rng, 1000, [&](Model &m) {
+        bounded++;
+        if (terminates(m)) {
+            claimed++;
+            EXPECT_TRUE(acyclic(m.res.graph)) << "net " << bounded;
+        }
+    });
+    random_models(
+        rng, 1000,
+        [&](Model &m) {
+            built++;
+            found += terminates(m);
+            EXPECT_TRUE(acyclic(m.res.graph));
+        },
+        random_terminating_spec);
+    EXPECT_EQ(found, built);
+    EXPECT_GT(claimed, 10);            // some bounded nets terminate too
+    EXPECT_LT(claimed, bounded - 100); // most have cycles
+    printf("%d bounded nets, %d proven terminating; %d of %d built to terminate\n", bounded,
+           claimed, found, built);
+}
+
+// Random CTL and LTL formulas on nets that terminate: the simplified
+// formula (with the finite-run rules) has the original's value.
+TEST(Finite, RandomFormulasKeepTheirValue)
+{
+    std::mt19937_64 rng(2026);
+    int nets = 0, formulas = 0, disagree = 0, constant = 0;
+    random_models(
+        rng, 1000,
+        [&](Model &m) {
+            nets++;
+            const int n = 8;
+            std::vector<pn_fml_prop> ctl(n), ltl(n);
+            std::vector<NodePtr> atoms;
+            for (int k = 0; k < 4; k++)
+                atoms.emplace_back(rand_atom(rng, m.cn, 1 + rng() % 3));
+            for (int i = 0; i < n; i++) {
+                ctl[i] = {(char *)"f", rand_ctl(rng, m.cn, 1 + (int)(rng() % 4)), PN_OK, nullptr};
+                ltl[i] = {(char *)"f",
+                          pn_fml_unary(PN_FML_A, random_formula(rng, atoms, atoms.size(), 4)),
+                          PN_OK, nullptr};
+            }
+            uint32_t k = 0;
+            pn_fml_set *c = simplified(m, ctl, false, &k), *l = simplified(m, ltl, true, &k);
+            ASSERT_NE(c, nullptr);
+            ASSERT_NE(l, nullptr);
+            for (int i = 0; i < n; i++) {
+                const pn_fml_node *f = ctl[i].root, *g = c->props[i].root;
+                bool want = m.graph(f);
+                formulas++;
+                constant += pn_fml_is_state(g) && !pn_fml_is_state(f);
+                if ((m.graph(g) != want || m.otf(g) != want) && ++disagree <= 5)
+                    differs(nets, f, want, g);
+                f = ltl[i].root;
+                g = l->props[i].root;
+                int lw = ltl_value(m, f), lg = lw < 0 ? -1 : ltl_value(m, g);
+                formulas += lw >= 0;
+                constant += lw >= 0 && pn_fml_is_state(g);
+                if (lg >= 0 && lg != lw && ++disagree <= 5)
+                    differs(nets, f, lw, g);
+                pn_fml_free(ctl[i].root);
+                pn_fml_free(ltl[i].root);
+            }
+            pn_fml_set_free(c);
+            pn_fml_set_free(l);
+        },
+        random_terminating_spec);
+    EXPECT_EQ(disagree, 0);
+    EXPECT_GT(constant, formulas / 5); // the rules do fold
+    printf("%d nets, %d formulas, %d folded to state formulas\n", nets, formulas, constant);
 }

@@ -48,6 +48,42 @@ inline RandomNetSpec random_bounded_spec(std::mt19937_64 &rng, uint32_t P, uint3
     return s;
 }
 
+// Nets whose runs are all finite: places weigh 1 to 3, and each transition
+// produces less weight than it consumes, so the weighted token sum is a
+// ranking function (pn_linear_terminates must find one, maybe another).
+inline RandomNetSpec random_terminating_spec(std::mt19937_64 &rng, uint32_t P, uint32_t T)
+{
+    std::uniform_int_distribution<uint32_t> place(0, P - 1), w(1, 3);
+    std::vector<uint64_t> weight(P);
+    RandomNetSpec s;
+    s.m0.resize(P);
+    s.n_trans = T;
+    for (uint32_t p = 0; p < P; p++) {
+        weight[p] = w(rng);
+        s.m0[p] = rng() % 4;
+    }
+    for (uint32_t t = 0; t < T; t++) {
+        uint64_t in = 0;
+        uint32_t n_in = 1 + (uint32_t)(rng() % 2);
+        for (uint32_t i = 0; i < n_in; i++) {
+            uint32_t p = place(rng);
+            uint64_t x = w(rng);
+            s.arcs.push_back({p, t, true, x});
+            in += x * weight[p];
+        }
+        uint64_t left = in - 1; // strictly less weight out
+        for (int tries = 0; tries < 4 && left > 0; tries++) {
+            uint32_t p = place(rng);
+            uint64_t x = std::min<uint64_t>(w(rng), left / weight[p]);
+            if (x > 0) {
+                s.arcs.push_back({p, t, false, x});
+                left -= x * weight[p];
+            }
+        }
+    }
+    return s;
+}
+
 // N independent counters: c tokens move one by one between two places and
 // back, (c + 1)^N states.
 inline RandomNetSpec counters_spec(uint32_t N, uint64_t c)

@@ -23,11 +23,17 @@
  * state formula, which the portfolio routes to those paths. Rounds repeat
  * while one replaced something and time is left.
  *
+ * On a net whose runs all end (a linear ranking function,
+ * pn_linear_terminates), F and G fold over what holds at the deadlocks
+ * every path ends in (formula_finite.c): by structure, or with one more
+ * question per F / G node, E F (deadlock & !phi) or E F (deadlock & phi).
+ *
  * LTL (pn_ltl_simplify) takes the state-formula part only: every position
  * of a path from m0 is a reachable marking, so a state sub-formula that
  * holds at no reachable marking is FALSE at every position (ITS-Tools and
  * TAPAAL simplify LTL atoms the same way); one round, then the sound
- * rewrites of pn_fml_simplify, never the CTL rules. */
+ * rewrites of pn_fml_simplify, never the CTL rules (the finite-run rules
+ * hold for LTL's F and G too). */
 #include "examine/ctl_simplify.h"
 
 #include <stdlib.h>
@@ -37,6 +43,7 @@
 
 #define CS_QUESTIONS_MAX 512
 #define CS_ROUNDS 3
+#define CS_FINITE_SECONDS 2.0
 
 typedef struct cs_use {
     const pn_fml_node *node;
@@ -46,6 +53,8 @@ typedef struct cs_use {
 
 typedef struct cs {
     bool ltl;          /* state sub-formulas only (pn_ltl_simplify) */
+    bool finite;       /* every run is finite (pn_linear_terminates) */
+    uint32_t folded;   /* nodes pn_fml_fold_finite replaced */
     pn_fml_set aux;    /* the questions, as E F q */
     uint32_t cap;
     cs_use *uses;
@@ -155,6 +164,21 @@ static pn_status cs_ask(cs *s, const pn_fml_node *node, bool neg, pn_fml_node *q
     return PN_OK;
 }
 
+/* On a net whose runs all end at a deadlock (pn_fml_fold_finite): F phi
+ * is TRUE when no reachable deadlock has !phi, G phi FALSE when none has
+ * phi; phi read at a deadlock (pn_fml_at_deadlock) may count tokens, which
+ * the linear layer judges. */
+static void cs_ask_final(cs *s, const pn_fml_node *n)
+{
+    const pn_fml_node *t = pn_fml_finite_temporal(n, s->ltl);
+    if (!s->finite || t == NULL)
+        return;
+    pn_fml_node *d = pn_fml_at_deadlock(t->kids[0], s->ltl);
+    bool f = t->kind == PN_FML_F;
+    cs_ask(s, n, f, pn_fml_binary(PN_FML_AND, pn_fml_leaf(PN_FML_DEADLOCK),
+                                  f ? pn_fml_unary(PN_FML_NOT, d) : d));
+}
+
 /* The questions of every sub-formula of n; top: n is a formula's root
  * (a state formula there is decided at the initial marking anyway). */
 static void cs_walk(cs *s, const pn_fml_node *n, bool top)
@@ -168,6 +192,7 @@ static void cs_walk(cs *s, const pn_fml_node *n, bool top)
         }
         return;
     }
+    cs_ask_final(s, n);
     if (s->ltl) { /* every kid of a path formula is read at reachable markings */
         for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
             cs_walk(s, n->kids[i], false);
@@ -271,24 +296,47 @@ static uint32_t cs_ltl_next(pn_fml_node **pp)
 }
 
 /* The rules of the logic: CTL's rewrite (pn_fml_ctl_rewrite), or for LTL
- * the sound rewrites every logic shares and the folding of X, until
- * nothing changes. */
-static pn_status cs_rewrite(const cs *s, pn_fml_set *set, pn_error *err)
+ * the sound rewrites every logic shares and the folding of X, then, on a
+ * net whose runs are all finite, pn_fml_fold_finite; until nothing
+ * changes. */
+static pn_status cs_rewrite(cs *s, pn_fml_set *set, pn_error *err)
 {
     pn_status st = PN_OK;
     for (uint32_t i = 0; st == PN_OK && i < set->n; i++) {
         pn_fml_node **root = &set->props[i].root;
         if (set->props[i].status != PN_OK || *root == NULL)
             continue;
-        if (!s->ltl) {
-            st = pn_fml_ctl_rewrite(root, err);
-            continue;
+        for (;;) {
+            if (!s->ltl)
+                st = pn_fml_ctl_rewrite(root, err);
+            else
+                do
+                    st = pn_fml_simplify(root, err);
+                while (st == PN_OK && cs_ltl_next(root) > 0);
+            /* A fold to a constant may let the rules fold more. */
+            uint32_t folded = st == PN_OK && s->finite ? pn_fml_fold_finite(root, s->ltl) : 0;
+            s->folded += folded;
+            if (folded == 0)
+                break;
         }
-        do
-            st = pn_fml_simplify(root, err);
-        while (st == PN_OK && cs_ltl_next(root) > 0);
     }
     return st;
+}
+
+/* Whether every run of cn is finite, asked once per simplification with a
+ * slice of the budget (a ranking function, or nothing learnt). */
+static bool cs_finite(const pn_cnet *cn, const pn_linear_opts *lin, FILE *verbose)
+{
+    double left = pn_budget_left_s(lin->budget), t0 = pn_clock_now();
+    double seconds = left / 8 < CS_FINITE_SECONDS ? left / 8 : CS_FINITE_SECONDS;
+    bool finite = false;
+    pn_error e = {0};
+    if (seconds > 0.01 && pn_linear_terminates(cn, seconds, &finite, &e) != PN_OK)
+        finite = false;
+    if (verbose != NULL)
+        fprintf(verbose, "petrel: simplification: %s (ranking function, %.3f s)\n",
+                finite ? "every run is finite" : "runs may be infinite", pn_clock_now() - t0);
+    return finite;
 }
 
 static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
@@ -301,8 +349,8 @@ static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_
     pn_fml_set *copy = pn_fml_set_clone(set);
     if (copy == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory simplifying formulas");
-    cs s = {.ltl = ltl, .aux.net = set->net};
-    pn_status st = ltl ? PN_OK : cs_rewrite(&s, copy, err);
+    cs s = {.ltl = ltl, .aux.net = set->net, .finite = cs_finite(cn, lin, verbose)};
+    pn_status st = ltl && !s.finite ? PN_OK : cs_rewrite(&s, copy, err);
     for (int round = 0; st == PN_OK && round < (ltl ? 1 : CS_ROUNDS) &&
                         !pn_budget_expired(lin->budget);
          round++) {
@@ -316,6 +364,8 @@ static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_
         if (replaced == 0)
             break;
     }
+    if (decided != NULL)
+        *decided += s.folded;
     free(s.uses);
     free(s.aux.props);
     if (st != PN_OK) {

@@ -158,6 +158,20 @@ pn_status pn_fml_set_simplify(pn_fml_set *set, pn_error *err);
  * into reachability questions. For CTL formulas only (a path quantifier
  * over each temporal operator); the same guarantees on NOMEM. */
 pn_status pn_fml_ctl_rewrite(pn_fml_node **root, pn_error *err);
+/* Rules that hold when every run of the net is finite (pn_linear_terminates),
+ * so every maximal path ends at a deadlock (formula_finite.c): with phi's
+ * value at every deadlock known from its structure (fireable FALSE,
+ * deadlock TRUE; CTL's EX FALSE, AX TRUE), Q F phi is TRUE where phi holds
+ * at deadlocks and Q G phi FALSE where it fails there. ltl: F and G are
+ * LTL's, unquantified, on paths whose deadlock repeats forever. Returns
+ * the nodes folded to a constant (0 when out of memory). */
+uint32_t pn_fml_fold_finite(pn_fml_node **root, bool ltl);
+/* A state formula with n's value at every deadlock (ltl: LTL's reading,
+ * the deadlock repeated); NULL for an action formula or out of memory. */
+pn_fml_node *pn_fml_at_deadlock(const pn_fml_node *n, bool ltl);
+/* The F or G node of n when n is one (ltl) or quantifies one (CTL), the
+ * operators the rules above fold; else NULL. */
+const pn_fml_node *pn_fml_finite_temporal(const pn_fml_node *n, bool ltl);
 /* A copy of set (ids, errors, trees); NULL on NOMEM. */
 pn_fml_set *pn_fml_set_clone(const pn_fml_set *set);
 
