@@ -11,9 +11,9 @@
  * other warps hide the latency.
  *
  * In tree mode (pn_table_view.tree) the stored states are tree keys: a state
- * is decoded before its expansion, each successor is marked against it as
- * it is fired (pn_tstore_mark: the parent's refs, the changed paths dirty),
- * and a full batch is encoded together (pn_tstore_encode_batch) into
+ * is decoded before its expansion, each successor takes its parent's refs
+ * and its transition's dirty positions (pn_tstore.fire_pos) as it is
+ * fired, and a full batch is encoded together (pn_tstore_encode_batch) into
  * one-word keys that the set then takes like any one-word state. */
 #ifndef PETREL_PN_EXPAND_H
 #define PETREL_PN_EXPAND_H
@@ -54,10 +54,16 @@ typedef struct pn_expand_scratch {
     pn_outbox *outbox;
     /* Tree mode, with W = tree->words: the state being expanded (W words,
      * 2W - 1 refs), and per batched successor its W words (wide), 2W - 1
-     * refs and up to 2W - 2 dirty positions. */
+     * refs and its dirty positions (its transition's list). */
     uint64_t *cur, *wide;
-    uint32_t *cur_refs, *refs, *dirty;
+    uint32_t *cur_refs, *refs;
+    const uint32_t *dirty[PN_EXPAND_BATCH];
     uint32_t n_dirty[PN_EXPAND_BATCH];
+    /* The batch's lookups gathered as its successors were fired (host:
+     * allocated by the engine), and where each successor's later ones
+     * start in its dirty list (pn_tstore_gather_low). */
+    pn_tstore_chunk *chunk;
+    uint32_t at[PN_EXPAND_BATCH];
 } pn_expand_scratch;
 
 /* Compact mode: a new state gets the next id and joins the store window
@@ -84,7 +90,7 @@ PN_HD static uint64_t pn_expand_home(const pn_table_view *v, uint64_t h)
 PN_HD static void pn_expand_encode(const pn_table_view *v, pn_expand_scratch *b)
 {
     const pn_tstore *t = v->tree;
-    pn_tstore_encode_batch(t, b->n, b->wide, b->refs, b->dirty, b->n_dirty, b->succ);
+    pn_tstore_encode_rest(t, b->n, b->refs, b->dirty, b->n_dirty, b->at, b->chunk, b->succ);
     for (uint32_t i = 0; i < b->n; i++) {
         b->hash[i] = pn_state_hash(&b->succ[i], 1);
         PN_PREFETCH(&(v->ctable.n ? v->ctable.slots : v->slots)[pn_expand_home(v, b->hash[i])]);
@@ -140,9 +146,14 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
         return;
     }
     if (ts != 0) { /* hashed once encoded, at the flush; never distributed */
-        uint64_t R = 2ULL * g->words - 1, D = R - 1;
-        b->n_dirty[b->n] = pn_tstore_mark(ts, s, b->cur_refs, succ, b->refs + b->n * R,
-                                          b->dirty + b->n * D);
+        const uint32_t R = 2 * g->words - 1;
+        uint32_t *refs = b->refs + (uint64_t)b->n * R;
+        for (uint32_t k = 0; k + 1 < R; k++)
+            refs[k] = b->cur_refs[k];
+        b->dirty[b->n] = ts->fire_pos + ts->fire_off[t];
+        b->n_dirty[b->n] = (uint32_t)(ts->fire_off[t + 1] - ts->fire_off[t]);
+        b->at[b->n] = pn_tstore_gather_low(ts, b->chunk, succ, b->refs, b->n * R,
+                                           b->dirty[b->n], b->n_dirty[b->n]);
     } else {
         uint64_t h = pn_state_hash(succ, g->words);
 #if !defined(__CUDA_ARCH__)

@@ -147,4 +147,14 @@ PN_HD static bool pn_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t des
 #endif
 }
 
+/* Sets bits in a word of a bitmap that other threads set too. */
+PN_HD static void pn_atomic_or_u32(uint32_t *p, uint32_t bits)
+{
+#if defined(__CUDA_ARCH__)
+    atomicOr(p, bits);
+#else
+    __atomic_fetch_or(p, bits, __ATOMIC_RELEASE);
+#endif
+}
+
 #endif

@@ -184,6 +184,10 @@ PN_HD static uint64_t pn_mix64(uint64_t x)
 
 PN_HD static uint64_t pn_state_hash(const uint64_t *s, uint32_t words)
 {
+    /* One word (compact markings, tree keys): one finalizer round, a
+     * bijection, is enough, and runs once per successor. */
+    if (words == 1)
+        return pn_mix64(s[0] ^ 0x632be59bd9b4e019ULL);
     uint64_t h = 0x9e3779b97f4a7c15ULL * (words + 1);
     for (uint32_t w = 0; w < words; w++)
         h = pn_mix64(h ^ s[w]) + 0x632be59bd9b4e019ULL;

@@ -20,17 +20,33 @@
  * moves when the set grows and is rebuilt. Nodes are never removed. Refs
  * are 32-bit and the set is never more than 3/4 full, so a slot is 32 bits
  * (pn_tnodes below), half of pn_table.h's: the ref + 1 in the low bits, as
- * many as the slot count needs, and hash bits as a tag in the rest. At most
- * PN_TSTORE_MAX_NODES nodes (3/4 of 2^32 slots).
+ * many as the slot count needs, and hash bits as a tag in the rest, the
+ * top one the node's kind (pair nodes, below). At most PN_TSTORE_MAX_NODES
+ * nodes (3/4 of 2^31 slots).
  *
  * Shape: leaves are positions 0 .. W-1; inner positions W .. 2W-2 pair
  * adjacent positions level by level (an odd one out moves up a level), so
  * children always precede their parent and the root is position 2W-2. For
  * W = 1 the key is the word itself and the set holds no nodes.
  *
- * Successors are encoded in batches (pn_tstore_mark, then
- * pn_tstore_encode_batch): the dirty nodes of every successor in the batch
- * are looked up one level at a time, their slots and then their stored
+ * Pair nodes. The nodes of the first round of pairing (two leaves each,
+ * W >= 3) are found by the two words they stand for rather than by their
+ * children's refs: their hash is the words', and a candidate is compared
+ * through its stored refs, by ref for a leaf the successor kept and by the
+ * leaf's stored word for one it changed. So a successor looks up a changed
+ * word's leaf only when the pair above it is new, which is rare (Peterson-
+ * PT-3: 3.5 lookups a successor become 1.6). A pair node carries a kind
+ * bit in its slot's tag (PN_TNODES_PAIR) and in the set's per-ref bitmap:
+ * a lookup of one kind never matches a node of the other (a pair's stored
+ * refs can equal a leaf word or another node's refs), and a grown set
+ * rehashes each node the way it is found.
+ *
+ * Successors are encoded in batches (pn_tstore_encode_batch): the nodes to
+ * look up again are those above the words a transition changes, the same
+ * for every firing of it (its net effect), so they are listed once per
+ * transition (pn_tstore_above, fire_off / fire_pos) and a successor only
+ * takes a copy of its parent's refs. The dirty nodes of every successor in
+ * the batch are looked up one level at a time, their slots and then their stored
  * values prefetched before any is compared, so that a CPU thread waits for
  * a batch's cache misses at once rather than for a chain of them per
  * successor (the batching pn_expand.h does for whole markings).
@@ -41,7 +57,15 @@
 #include "pn_ctable.h"
 #include "pn_state.h"
 
-#define PN_TSTORE_MAX_NODES (3ULL << 30)
+#define PN_TSTORE_MAX_NODES (3ULL << 29)
+
+/* The tag bit of a pair node: the ref field stays below it, as the set has
+ * at most 2^31 slots. */
+#define PN_TNODES_PAIR 0x80000000u
+
+/* Marks a position whose node is still to be looked up; as a result of
+ * pn_tnodes_find_pair, no such node. */
+#define PN_TSTORE_DIRTY 0xFFFFFFFFu
 
 /* The node set. A 64-bit id table slot (24-bit tag, 40-bit id) spent 8
  * bytes a slot on refs that never pass 32 bits, and its power-of-two slot
@@ -58,13 +82,14 @@
  * value and publishes the ref. */
 typedef struct pn_tnodes {
     uint32_t *slots;     /* tag | (ref + 1); 0: empty */
-    uint64_t n;          /* slot count, 8 .. 2^32 */
+    uint64_t n;          /* slot count, 8 .. 2^31 */
     uint32_t ref_mask;   /* the ref + 1 field: 2^b - 1 >= n - 1 */
     uint64_t *store;     /* node values by ref */
+    uint32_t *pair;      /* a bit per ref: a pair node */
     uint64_t *count;     /* refs handed out so far */
 } pn_tnodes;
 
-/* Points the set at n (8 .. 2^32) empty slots. */
+/* Points the set at n (8 .. 2^31) empty slots. */
 PN_HD static void pn_tnodes_reset(pn_tnodes *t, uint32_t *slots, uint64_t n)
 {
     uint64_t m = n - 1;
@@ -75,16 +100,43 @@ PN_HD static void pn_tnodes_reset(pn_tnodes *t, uint32_t *slots, uint64_t n)
     t->ref_mask = (uint32_t)m;
 }
 
-/* The ref of value v (hash h), inserted if new. */
-PN_HD static uint32_t pn_tnodes_insert(const pn_tnodes *t, uint64_t v, uint64_t h)
+/* The hash a node is found by: one round of SplitMix64's finalizer, a
+ * bijection (a full multi-word pn_state_hash costs twice the instructions,
+ * on the path every successor takes several times). The slot comes from
+ * its high half, the tag from its low bits. */
+PN_HD static uint64_t pn_tnodes_hash(uint64_t v) { return pn_mix64(v ^ 0x9e3779b97f4a7c15ULL); }
+
+/* The hash of the pair node standing for words w0, w1. */
+PN_HD static uint64_t pn_tnodes_pair_hash(uint64_t w0, uint64_t w1)
 {
-    const uint32_t m = t->ref_mask, tag = (uint32_t)h & ~m;
-    for (uint64_t i = pn_ctable_home(h, t->n);; i = i + 1 == t->n ? 0 : i + 1) {
+    return pn_mix64(pn_tnodes_hash(w0) ^ w1);
+}
+
+/* The tag of a node of hash h, a pair node if pair. */
+PN_HD static uint32_t pn_tnodes_tag(const pn_tnodes *t, uint64_t h, uint32_t pair)
+{
+    return ((uint32_t)h & ~t->ref_mask & ~PN_TNODES_PAIR) | (pair ? PN_TNODES_PAIR : 0);
+}
+
+PN_HD static uint32_t pn_tnodes_is_pair(const pn_tnodes *t, uint32_t ref)
+{
+    return t->pair[ref / 32] >> (ref % 32) & 1;
+}
+
+/* The ref of value v (home slot i, tag from pn_tnodes_tag), inserted if
+ * new. */
+PN_HD static uint32_t pn_tnodes_insert_at(const pn_tnodes *t, uint64_t v, uint64_t i,
+                                          uint32_t tag)
+{
+    const uint32_t m = t->ref_mask;
+    for (;; i = i + 1 == t->n ? 0 : i + 1) {
         uint32_t cur = pn_atomic_load_u32(&t->slots[i]);
         if (cur == 0) {
             if (pn_atomic_cas_u32(&t->slots[i], 0, tag | m)) {
                 uint64_t ref = pn_atomic_add_u64(t->count, 1);
                 t->store[ref] = v;
+                if (tag & PN_TNODES_PAIR)
+                    pn_atomic_or_u32(&t->pair[ref / 32], 1u << (ref % 32));
                 pn_atomic_store_u32(&t->slots[i], tag | (uint32_t)(ref + 1));
                 return (uint32_t)ref;
             }
@@ -100,11 +152,52 @@ PN_HD static uint32_t pn_tnodes_insert(const pn_tnodes *t, uint64_t v, uint64_t 
     }
 }
 
-/* Re-insertion of stored ref (its value's hash h) after the slots grew, by
- * several threads at once (each ref once: claiming a slot publishes it). */
+/* The ref of value v (hash h; a pair node if pair), inserted if new. */
+PN_HD static uint32_t pn_tnodes_insert(const pn_tnodes *t, uint64_t v, uint64_t h, uint32_t pair)
+{
+    return pn_tnodes_insert_at(t, v, pn_ctable_home(h, t->n), pn_tnodes_tag(t, h, pair));
+}
+
+/* The pair node standing for words w0, w1 whose leaf refs are k0, k1 where
+ * the caller knows them (else PN_TSTORE_DIRTY), from home slot i with tag
+ * (pn_tnodes_pair_hash, pn_tnodes_tag); PN_TSTORE_DIRTY if there is none
+ * yet. */
+PN_HD static uint32_t pn_tnodes_find_pair(const pn_tnodes *t, uint64_t w0, uint64_t w1,
+                                          uint32_t k0, uint32_t k1, uint64_t i, uint32_t tag)
+{
+    const uint32_t m = t->ref_mask;
+    for (;; i = i + 1 == t->n ? 0 : i + 1) {
+        uint32_t cur = pn_atomic_load_u32(&t->slots[i]);
+        if (cur == 0)
+            return PN_TSTORE_DIRTY;
+        if ((cur & ~m) != tag)
+            continue;
+        while ((cur & m) == m)
+            cur = pn_atomic_load_u32(&t->slots[i]);
+        const uint32_t ref = (cur & m) - 1;
+        const uint64_t v = t->store[ref];
+        const uint32_t c0 = (uint32_t)(v >> 32), c1 = (uint32_t)v;
+        if ((k0 != PN_TSTORE_DIRTY ? c0 == k0 : t->store[c0] == w0) &&
+            (k1 != PN_TSTORE_DIRTY ? c1 == k1 : t->store[c1] == w1))
+            return ref;
+    }
+}
+
+/* The hash stored ref is found by (a pair node's: its words'). */
+PN_HD static uint64_t pn_tnodes_hash_of(const pn_tnodes *t, uint32_t ref)
+{
+    const uint64_t v = t->store[ref];
+    if (pn_tnodes_is_pair(t, ref))
+        return pn_tnodes_pair_hash(t->store[v >> 32], t->store[(uint32_t)v]);
+    return pn_tnodes_hash(v);
+}
+
+/* Re-insertion of stored ref (hash h: pn_tnodes_hash_of) after the slots
+ * grew, by several threads at once (each ref once: claiming a slot
+ * publishes it). */
 PN_HD static void pn_tnodes_reinsert(const pn_tnodes *t, uint32_t ref, uint64_t h)
 {
-    const uint32_t tag = (uint32_t)h & ~t->ref_mask;
+    const uint32_t tag = pn_tnodes_tag(t, h, pn_tnodes_is_pair(t, ref));
     for (uint64_t i = pn_ctable_home(h, t->n);; i = i + 1 == t->n ? 0 : i + 1)
         if (pn_atomic_load_u32(&t->slots[i]) == 0 &&
             pn_atomic_cas_u32(&t->slots[i], 0, tag | (ref + 1)))
@@ -115,20 +208,6 @@ PN_HD static void pn_tnodes_reinsert(const pn_tnodes *t, uint32_t ref, uint64_t 
 PN_HD static const uint32_t *pn_tnodes_home(const pn_tnodes *t, uint64_t h)
 {
     return &t->slots[pn_ctable_home(h, t->n)];
-}
-
-/* Pass 0: prefetches the home slot of value hash h; pass 1: the stored
- * value that slot names if its tag matches. */
-PN_HD static void pn_tnodes_prefetch(const pn_tnodes *t, uint64_t h, uint32_t pass)
-{
-    const uint32_t *slot = pn_tnodes_home(t, h);
-    if (pass == 0) {
-        PN_PREFETCH(slot);
-        return;
-    }
-    const uint32_t m = t->ref_mask, cur = pn_atomic_load_u32(slot), ref1 = cur & m;
-    if (ref1 != 0 && ref1 != m && (cur & ~m) == ((uint32_t)h & ~m))
-        PN_PREFETCH(t->store + ref1 - 1);
 }
 
 typedef struct pn_tstore {
@@ -142,10 +221,12 @@ typedef struct pn_tstore {
     /* depth + 1: positions below round_end[r] were made by round r of the
      * pairing (leaves: round 0), so each round needs only earlier ones. */
     const uint32_t *round_end;
+    /* Optional (the engine's): per transition t, fire_pos[fire_off[t] ..
+     * fire_off[t + 1]) are the positions above the words t changes. */
+    const uint64_t *fire_off;
+    const uint32_t *fire_pos;
 } pn_tstore;
 
-/* Marks a position whose node is still to be looked up. */
-#define PN_TSTORE_DIRTY 0xFFFFFFFFu
 /* Successors one pn_tstore_encode_batch call takes at most. */
 #define PN_TSTORE_BATCH_MAX 64
 
@@ -177,21 +258,25 @@ PN_HD static uint32_t pn_tstore_shape(uint32_t W, uint32_t *kid, uint32_t *up,
     return depth;
 }
 
-/* Nodes one successor can add at most when its transition writes `changed`
- * words: a leaf and the inner nodes above it, below the root, per word. */
-PN_HD static uint64_t pn_tstore_nodes_per_change(const pn_tstore *t, uint32_t changed)
-{
-    if (t->words == 1)
-        return 0;
-    uint64_t n = (uint64_t)changed * t->depth, all = 2ULL * t->words - 2;
-    return n < all ? n : all;
-}
-
-/* The ref of node value v, inserted if new. */
+/* The ref of node value v found by its value (a leaf, or a pair above
+ * the first round), inserted if new. */
 PN_HD static uint32_t pn_tstore_node(const pn_tstore *t, uint64_t v)
 {
-    return pn_tnodes_insert(&t->nodes, v, pn_state_hash(&v, 1));
+    return pn_tnodes_insert(&t->nodes, v, pn_tnodes_hash(v), 0);
 }
+
+/* Positions W .. pn_tstore_pair_end - 1 are pair nodes (two leaves below;
+ * none when W = 2, whose leaves' pair is the key). */
+PN_HD static uint32_t pn_tstore_pair_end(const pn_tstore *t)
+{
+    return t->depth >= 2 ? t->round_end[1] : t->words;
+}
+
+/* A dirty list's entry (pn_tstore_above): the position, and for a pair
+ * node which of its two leaves changed. */
+#define PN_TSTORE_POS 0x3FFFFFFFu
+#define PN_TSTORE_LEFT 0x40000000u
+#define PN_TSTORE_RIGHT 0x80000000u
 
 PN_HD static uint64_t pn_tstore_pair(uint32_t a, uint32_t b) { return (uint64_t)a << 32 | b; }
 
@@ -207,42 +292,70 @@ PN_HD static uint64_t pn_tstore_encode(const pn_tstore *t, const uint64_t *s, ui
     const uint32_t W = t->words;
     if (W == 1)
         return s[0];
+    const uint32_t pair_end = pn_tstore_pair_end(t);
     for (uint32_t k = 0; k < W; k++)
         refs[k] = pn_tstore_node(t, s[k]);
-    for (uint32_t i = 0; i + 2 < W; i++)
-        refs[W + i] = pn_tstore_node(t, pn_tstore_pair(refs[t->kid[2 * i]], refs[t->kid[2 * i + 1]]));
+    for (uint32_t i = 0; i + 2 < W; i++) {
+        const uint32_t *k = t->kid + 2 * i;
+        const uint64_t v = pn_tstore_pair(refs[k[0]], refs[k[1]]);
+        refs[W + i] = W + i < pair_end
+                          ? pn_tnodes_insert(&t->nodes, v, pn_tnodes_pair_hash(s[k[0]], s[k[1]]), 1)
+                          : pn_tstore_node(t, v);
+    }
     return pn_tstore_root(t, refs);
 }
 
-/* Prepares s, a successor of ps whose refs are prefs, for
- * pn_tstore_encode_batch: refs gets prefs with the positions above words
- * that differ marked PN_TSTORE_DIRTY (root excluded), and dirty those
- * positions in increasing order; returns how many (at most 2W - 2). */
-PN_HD static uint32_t pn_tstore_mark(const pn_tstore *t, const uint64_t *ps,
-                                     const uint32_t *prefs, const uint64_t *s, uint32_t *refs,
-                                     uint32_t *dirty)
+/* The dirty list of a successor whose words w[0 .. n) changed (repeats
+ * allowed; a listed word may also have kept its value): the positions
+ * above them, the root excluded, in increasing order (round by round, as
+ * pn_tstore_encode_batch takes them), but for the leaves under pair nodes,
+ * which their pair's entry names instead (PN_TSTORE_LEFT, _RIGHT). flag
+ * holds 2W - 1 zero bytes, zero again on return. pos needs room for 2W - 2
+ * entries, as many as it may hold on the way; returns how many it holds. */
+PN_HD static uint32_t pn_tstore_above(const pn_tstore *t, const uint32_t *w, uint32_t n,
+                                      uint8_t *flag, uint32_t *pos)
 {
-    const uint32_t W = t->words, root = 2 * W - 2;
-    for (uint32_t k = 0; k < root; k++)
-        refs[k] = prefs[k];
-    uint32_t n = 0;
-    for (uint32_t w = 0; w < W; w++)
-        for (uint32_t p = w; s[w] != ps[w] && p != root && refs[p] != PN_TSTORE_DIRTY;
-             p = t->up[p])
-            refs[p] = PN_TSTORE_DIRTY;
-    for (uint32_t p = 0; p < root; p++) /* in position order: round by round */
-        if (refs[p] == PN_TSTORE_DIRTY)
-            dirty[n++] = p;
-    return n;
+    /* Visits only the paths above w (a net's transition lists are short
+     * and its markings can be thousands of words wide). */
+    const uint32_t W = t->words, root = 2 * W - 2, pair_end = pn_tstore_pair_end(t);
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t p = w[k]; p != root && !flag[p]; p = t->up[p]) {
+            flag[p] = 1;
+            pos[m++] = p;
+        }
+    for (uint32_t i = 1; i < m; i++) /* insertion sort: short lists (all W words: once a widening) */
+        for (uint32_t j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
+            const uint32_t x = pos[j];
+            pos[j] = pos[j - 1];
+            pos[j - 1] = x;
+        }
+    uint32_t e = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t p = pos[i];
+        if (p < W && t->up[p] < pair_end)
+            continue;
+        uint32_t x = p;
+        if (p >= W && p < pair_end) {
+            const uint32_t *k = t->kid + 2 * (p - W);
+            x |= (flag[k[0]] ? PN_TSTORE_LEFT : 0) | (flag[k[1]] ? PN_TSTORE_RIGHT : 0);
+        }
+        pos[e++] = x;
+    }
+    for (uint32_t k = 0; k < n; k++) /* everything above a cleared position is */
+        for (uint32_t p = w[k]; p != root && flag[p]; p = t->up[p])
+            flag[p] = 0;
+    return e;
 }
 
-PN_HD static uint64_t pn_tstore_value(const pn_tstore *t, const uint64_t *s,
-                                      const uint32_t *refs, uint32_t p)
+/* Nodes a successor with dirty list d[0 .. n) can add at most: one per
+ * entry, and a pair's changed leaves. */
+PN_HD static uint32_t pn_tstore_adds(const uint32_t *d, uint32_t n)
 {
-    if (p < t->words)
-        return s[p];
-    const uint32_t *k = t->kid + 2 * (p - t->words);
-    return pn_tstore_pair(refs[k[0]], refs[k[1]]);
+    uint32_t a = n;
+    for (uint32_t j = 0; j < n; j++)
+        a += (d[j] & PN_TSTORE_LEFT ? 1 : 0) + (d[j] & PN_TSTORE_RIGHT ? 1 : 0);
+    return a;
 }
 
 /* Lookups one chunk of a round of pn_tstore_encode_batch gathers: their
@@ -250,62 +363,166 @@ PN_HD static uint64_t pn_tstore_value(const pn_tstore *t, const uint64_t *s,
  * insertion. */
 #define PN_TSTORE_CHUNK 256
 
-/* Prefetches (host only: slots, then the stored nodes their tags name) and
- * inserts c gathered lookups: value v[k] of position p[k] of successor
- * i[k], hash h[k]. */
-PN_HD static void pn_tstore_chunk(const pn_tstore *t, uint32_t c, const uint32_t *i,
-                                  const uint32_t *p, const uint64_t *v, const uint64_t *h,
-                                  uint32_t *refs)
+/* A chunk of gathered lookups (pn_tstore_encode_batch), each to land in
+ * refs[at[k]], its home slot and tag computed once for the prefetches and
+ * the lookup: a node found by value v[k], or (the tag's kind bit) a pair
+ * node standing for words v[k], w1[k] with leaf refs k0[k], k1[k] where
+ * the successor kept them (else PN_TSTORE_DIRTY). A lookup's home slot is
+ * prefetched as it is added. */
+typedef struct pn_tstore_chunk {
+    uint32_t n;
+    uint32_t at[PN_TSTORE_CHUNK];
+    uint32_t tag[PN_TSTORE_CHUNK];
+    uint64_t home[PN_TSTORE_CHUNK];
+    uint64_t v[PN_TSTORE_CHUNK];
+    uint64_t w1[PN_TSTORE_CHUNK];
+    uint32_t k0[PN_TSTORE_CHUNK], k1[PN_TSTORE_CHUNK];
+} pn_tstore_chunk;
+
+PN_HD static void pn_tstore_chunk_add(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t at,
+                                      uint64_t v)
 {
+    const uint64_t h = pn_tnodes_hash(v);
+    c->at[c->n] = at;
+    c->v[c->n] = v;
+    c->home[c->n] = pn_ctable_home(h, t->n);
+    c->tag[c->n] = pn_tnodes_tag(t, h, 0);
 #if !defined(__CUDA_ARCH__)
-    for (uint32_t pass = 0; pass < 2; pass++)
-        for (uint32_t k = 0; k < c; k++)
-            pn_tnodes_prefetch(&t->nodes, h[k], pass);
+    PN_PREFETCH(&t->slots[c->home[c->n]]);
 #endif
-    const uint32_t R = 2 * t->words - 1;
-    for (uint32_t k = 0; k < c; k++)
-        refs[(uint64_t)i[k] * R + p[k]] = pn_tnodes_insert(&t->nodes, v[k], h[k]);
+    c->n++;
 }
 
-/* The keys of n <= PN_TSTORE_BATCH_MAX successors marked by pn_tstore_mark
- * (successor i: words s + i W, refs + i (2W - 1), its n_dirty[i] dirty
- * positions at dirty + i (2W - 2)), round by round: a round's lookups are
- * gathered in chunks, each chunk's prefetched, slots first, then the stored
- * nodes their tags point to, before any is compared. W >= 2. */
-PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
-                                         const uint64_t *s, uint32_t *refs,
-                                         const uint32_t *dirty, const uint32_t *n_dirty,
-                                         uint64_t *keys)
+PN_HD static void pn_tstore_chunk_add_pair(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t at,
+                                           uint64_t w0, uint64_t w1, uint32_t k0, uint32_t k1)
 {
-    const uint32_t W = t->words, R = 2 * W - 1, D = 2 * W - 2;
-    uint32_t at[PN_TSTORE_BATCH_MAX];
-    uint32_t ci[PN_TSTORE_CHUNK], cp[PN_TSTORE_CHUNK];
-    uint64_t cv[PN_TSTORE_CHUNK], ch[PN_TSTORE_CHUNK];
-    for (uint32_t i = 0; i < n; i++)
-        at[i] = 0;
-    for (uint32_t r = 0; r < t->depth; r++) {
+    const uint64_t h = pn_tnodes_pair_hash(w0, w1);
+    c->at[c->n] = at;
+    c->v[c->n] = w0;
+    c->w1[c->n] = w1;
+    c->k0[c->n] = k0;
+    c->k1[c->n] = k1;
+    c->home[c->n] = pn_ctable_home(h, t->n);
+    c->tag[c->n] = pn_tnodes_tag(t, h, 1);
+#if !defined(__CUDA_ARCH__)
+    PN_PREFETCH(&t->slots[c->home[c->n]]);
+#endif
+    c->n++;
+}
+
+/* Prefetches (host only) the stored nodes whose tags match in the home
+ * slots, then looks up the chunk's nodes (a pair node new, with its
+ * changed leaves). */
+PN_HD static void pn_tstore_chunk_run(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t *refs)
+{
+#if !defined(__CUDA_ARCH__)
+    const uint32_t m = t->ref_mask;
+    for (uint32_t k = 0; k < c->n; k++) {
+        const uint32_t cur = pn_atomic_load_u32(&t->slots[c->home[k]]), ref1 = cur & m;
+        if (ref1 - 1 < m - 1 && (cur & ~m) == c->tag[k]) /* a ref, not empty or busy */
+            PN_PREFETCH(t->store + ref1 - 1);
+    }
+#endif
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (!(c->tag[k] & PN_TNODES_PAIR)) {
+            refs[c->at[k]] = pn_tnodes_insert_at(t, c->v[k], c->home[k], c->tag[k]);
+            continue;
+        }
+        uint32_t ref = pn_tnodes_find_pair(t, c->v[k], c->w1[k], c->k0[k], c->k1[k],
+                                           c->home[k], c->tag[k]);
+        if (ref == PN_TSTORE_DIRTY) { /* new: its changed leaves first */
+            uint32_t r0 = c->k0[k], r1 = c->k1[k];
+            if (r0 == PN_TSTORE_DIRTY)
+                r0 = pn_tnodes_insert(t, c->v[k], pn_tnodes_hash(c->v[k]), 0);
+            if (r1 == PN_TSTORE_DIRTY)
+                r1 = pn_tnodes_insert(t, c->w1[k], pn_tnodes_hash(c->w1[k]), 0);
+            ref = pn_tnodes_insert_at(t, pn_tstore_pair(r0, r1), c->home[k], c->tag[k]);
+        }
+        refs[c->at[k]] = ref;
+    }
+    c->n = 0;
+}
+
+/* Adds to chunk c the lookups of one successor that need no ref computed
+ * for it (its leaves and pair nodes: words si, refs + base its 2W - 1
+ * refs, dirty list d[0 .. nd)), running c whenever it is full; returns
+ * the index in d of its first later entry. A caller that fires successors
+ * one by one calls it as each is fired, so that these lookups' slots are
+ * prefetched a batch before they are read. */
+PN_HD static uint32_t pn_tstore_gather_low(const pn_tstore *t, pn_tstore_chunk *c,
+                                           const uint64_t *si, uint32_t *refs, uint32_t base,
+                                           const uint32_t *d, uint32_t nd)
+{
+    const uint32_t W = t->words, pair_end = pn_tstore_pair_end(t);
+    const uint32_t *kid = t->kid - 2 * W; /* kid[2p], kid[2p + 1]: inner position p's */
+    uint32_t j = 0;
+    for (; j < nd && (d[j] & PN_TSTORE_POS) < pair_end; j++) {
+        if (c->n == PN_TSTORE_CHUNK)
+            pn_tstore_chunk_run(&t->nodes, c, refs);
+        const uint32_t e = d[j], p = e & PN_TSTORE_POS;
+        if (p < W) {
+            pn_tstore_chunk_add(&t->nodes, c, base + p, si[p]);
+        } else {
+            const uint32_t a = kid[2 * p], b = kid[2 * p + 1];
+            pn_tstore_chunk_add_pair(&t->nodes, c, base + p, si[a], si[b],
+                                     e & PN_TSTORE_LEFT ? PN_TSTORE_DIRTY : refs[base + a],
+                                     e & PN_TSTORE_RIGHT ? PN_TSTORE_DIRTY : refs[base + b]);
+        }
+    }
+    return j;
+}
+
+/* The keys of n <= PN_TSTORE_BATCH_MAX successors (successor i: refs +
+ * i (2W - 1) holding the refs of every position but those
+ * its dirty list names, n_dirty[i] entries at dirty[i] as pn_tstore_above
+ * lists them) whose first lookups are in chunk c (pn_tstore_gather_low,
+ * which returned at[i]): c's lookups, then the later rounds one by one,
+ * each gathered in chunks whose stored nodes are prefetched before any is
+ * compared. The refs of leaves under pair nodes are left as they were. */
+PN_HD static void pn_tstore_encode_rest(const pn_tstore *t, uint32_t n, uint32_t *refs,
+                                        const uint32_t *const *dirty,
+                                        const uint32_t *n_dirty, uint32_t *at,
+                                        pn_tstore_chunk *c, uint64_t *keys)
+{
+    const uint32_t W = t->words, R = 2 * W - 1;
+    const uint32_t *kid = t->kid - 2 * W;
+    pn_tstore_chunk_run(&t->nodes, c, refs);
+    for (uint32_t r = 2; r < t->depth; r++) { /* pairs of refs */
         const uint32_t end = t->round_end[r];
-        uint32_t c = 0;
         for (uint32_t i = 0; i < n; i++) {
+            const uint32_t *d = dirty[i], nd = n_dirty[i], base = i * R;
             uint32_t j = at[i];
-            for (; j < n_dirty[i] && dirty[i * D + j] < end; j++) {
-                if (c == PN_TSTORE_CHUNK) {
-                    pn_tstore_chunk(t, c, ci, cp, cv, ch, refs);
-                    c = 0;
-                }
-                uint32_t p = dirty[i * D + j];
-                ci[c] = i;
-                cp[c] = p;
-                cv[c] = pn_tstore_value(t, s + (uint64_t)i * W, refs + (uint64_t)i * R, p);
-                ch[c] = pn_state_hash(&cv[c], 1);
-                c++;
+            for (; j < nd && d[j] < end; j++) {
+                if (c->n == PN_TSTORE_CHUNK)
+                    pn_tstore_chunk_run(&t->nodes, c, refs);
+                const uint32_t p = d[j];
+                pn_tstore_chunk_add(&t->nodes, c, base + p,
+                                    pn_tstore_pair(refs[base + kid[2 * p]],
+                                                   refs[base + kid[2 * p + 1]]));
             }
             at[i] = j;
         }
-        pn_tstore_chunk(t, c, ci, cp, cv, ch, refs);
+        pn_tstore_chunk_run(&t->nodes, c, refs);
     }
     for (uint32_t i = 0; i < n; i++)
         keys[i] = pn_tstore_root(t, refs + (uint64_t)i * R);
+}
+
+/* pn_tstore_encode_rest of n successors none of whose lookups is gathered
+ * yet. W >= 2. */
+PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
+                                         const uint64_t *s, uint32_t *refs,
+                                         const uint32_t *const *dirty,
+                                         const uint32_t *n_dirty, uint64_t *keys)
+{
+    const uint32_t W = t->words, R = 2 * W - 1;
+    uint32_t at[PN_TSTORE_BATCH_MAX];
+    pn_tstore_chunk c;
+    c.n = 0;
+    for (uint32_t i = 0; i < n; i++)
+        at[i] = pn_tstore_gather_low(t, &c, s + (uint64_t)i * W, refs, i * R, dirty[i],
+                                     n_dirty[i]);
+    pn_tstore_encode_rest(t, n, refs, dirty, n_dirty, at, &c, keys);
 }
 
 /* Prefetches the nodes the root of key names (the leaves, when W = 2): a

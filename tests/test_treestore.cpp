@@ -20,12 +20,13 @@ namespace {
 // A tree store over vectors of W words with room for `cap` nodes (at most
 // 3/4 of the slots, whose count is no power of two).
 struct Store {
-    std::vector<uint32_t> kid, up, round_end, lvl, slots;
+    std::vector<uint32_t> kid, up, round_end, lvl, slots, pair;
     std::vector<uint64_t> nodes;
     uint64_t count = 0;
     pn_tstore t;
     Store(uint32_t W, uint64_t cap)
-        : kid(2 * W), up(2 * W), round_end(34), lvl(W), slots(cap / 2 * 3 + 9), nodes(cap)
+        : kid(2 * W), up(2 * W), round_end(34), lvl(W), slots(cap / 2 * 3 + 9),
+          pair(cap / 32 + 1), nodes(cap)
     {
         t = pn_tstore{};
         t.words = W;
@@ -35,6 +36,7 @@ struct Store {
         t.depth = pn_tstore_shape(W, kid.data(), up.data(), round_end.data(), lvl.data());
         pn_tnodes_reset(&t.nodes, slots.data(), slots.size());
         t.nodes.store = nodes.data();
+        t.nodes.pair = pair.data();
         t.nodes.count = &count;
     }
     uint64_t encode(const std::vector<uint64_t> &s)
@@ -124,7 +126,7 @@ TEST(TreeStore, KeysAreExactAndDecodeBack)
 TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
 {
     std::mt19937_64 rng(21);
-    uint32_t batch_leaves = 0, max_leaves = 0; // leaf lookups in one batch's first round
+    uint32_t max_round = 0; // lookups in one round of one batch, at most
     for (uint32_t W : {2u, 3u, 7u, 16u, 45u}) {
         SCOPED_TRACE("W " + std::to_string(W));
         Store st(W, 400000);
@@ -136,23 +138,41 @@ TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
             uint32_t n = 1 + (uint32_t)(rng() % PN_TSTORE_BATCH_MAX);
             std::vector<uint64_t> succ((size_t)n * W), keys(n);
             std::vector<uint32_t> refs((size_t)n * R), dirty((size_t)n * D), n_dirty(n);
+            std::vector<const uint32_t *> dirty_of(n);
+            std::vector<uint32_t> per_round(st.t.depth + 1, 0);
+            std::vector<uint8_t> flag(R, 0);
             for (uint32_t i = 0; i < n; i++) {
                 uint64_t *s = succ.data() + (size_t)i * W;
                 for (uint32_t w = 0; w < W; w++)
                     s[w] = parent[w];
-                // 0 to 3 words change; on wide markings up to 12, so that a
-                // round's lookups can pass one chunk (PN_TSTORE_CHUNK)
-                for (uint32_t c = (uint32_t)(rng() % (W >= 16 ? 13 : 4)); c-- > 0;)
-                    s[rng() % W] = rng() % 6;
-                n_dirty[i] = pn_tstore_mark(&st.t, parent.data(), prefs.data(), s,
-                                            refs.data() + (size_t)i * R,
-                                            dirty.data() + (size_t)i * D);
-                for (uint32_t j = 0; j < n_dirty[i]; j++)
-                    batch_leaves += dirty[(size_t)i * D + j] < W;
+                // 0 to 3 words written (maybe with the value they had: a
+                // listed word need not change); on wide markings up to 12,
+                // so that a round's lookups can pass one chunk (PN_TSTORE_CHUNK)
+                std::vector<uint32_t> written;
+                for (uint32_t c = (uint32_t)(rng() % (W >= 16 ? 13 : 4)); c-- > 0;) {
+                    written.push_back((uint32_t)(rng() % W));
+                    s[written.back()] = rng() % 6;
+                }
+                uint32_t *d = dirty.data() + (size_t)i * D;
+                n_dirty[i] = pn_tstore_above(&st.t, written.data(), (uint32_t)written.size(),
+                                             flag.data(), d);
+                dirty_of[i] = d;
+                for (uint32_t j = 0; j + 1 < R; j++) // the parent's refs, dirty ones too
+                    refs[(size_t)i * R + j] = prefs[j];
+                for (uint32_t j = 0; j < n_dirty[i]; j++) {
+                    const uint32_t p = d[j] & PN_TSTORE_POS;
+                    ASSERT_TRUE(j == 0 || (d[j - 1] & PN_TSTORE_POS) < p) << "increasing";
+                    ASSERT_LT(p, R - 1) << "the root is the key";
+                    uint32_t r = 0;
+                    while (p >= st.t.round_end[r])
+                        r++;
+                    per_round[r]++;
+                }
+                ASSERT_TRUE(std::all_of(flag.begin(), flag.end(), [](uint8_t f) { return f == 0; }));
             }
-            max_leaves = std::max(max_leaves, batch_leaves);
-            batch_leaves = 0;
-            pn_tstore_encode_batch(&st.t, n, succ.data(), refs.data(), dirty.data(),
+            for (uint32_t r : per_round)
+                max_round = std::max(max_round, r);
+            pn_tstore_encode_batch(&st.t, n, succ.data(), refs.data(), dirty_of.data(),
                                    n_dirty.data(), keys.data());
             for (uint32_t i = 0; i < n; i++) {
                 std::vector<uint64_t> s(succ.begin() + (size_t)i * W,
@@ -176,7 +196,7 @@ TEST(TreeStore, BatchedIncrementalEncodingMatchesThePlainOne)
             }
         }
     }
-    EXPECT_GT(max_leaves, (uint32_t)PN_TSTORE_CHUNK) << "no round passed one chunk";
+    EXPECT_GT(max_round, (uint32_t)PN_TSTORE_CHUNK) << "no round passed one chunk";
 }
 
 TEST(TreeStore, OneWordIsItsOwnKey)
@@ -216,7 +236,10 @@ TEST(TreeStore, ThreadsEncodingAtOnceAgreeOnEveryKey)
     for (size_t i = 0; i < vs.size(); i++)
         for (uint32_t k = 1; k < 4; k++)
             ASSERT_EQ(keys[k][i], keys[0][i]) << "vector " << i;
-    std::set<uint64_t> distinct(st.nodes.begin(), st.nodes.begin() + (long)st.count);
+    // A value may be stored twice only as nodes of the two kinds.
+    std::set<std::pair<uint64_t, uint32_t>> distinct;
+    for (uint32_t r = 0; r < st.count; r++)
+        distinct.insert({st.nodes[r], pn_tnodes_is_pair(&st.t.nodes, r)});
     EXPECT_EQ(distinct.size(), st.count) << "a node stored twice";
     for (size_t i = 0; i < vs.size(); i++)
         ASSERT_EQ(st.decode(keys[0][i]), vs[i]);
@@ -233,10 +256,12 @@ TEST(TreeStore, NodeSetKeepsRefsAcrossGrowthAtThreeQuartersLoad)
         const uint64_t fill = n / 4 * 3;
         std::vector<uint32_t> slots(n), big(n / 2 * 3);
         std::vector<uint64_t> store(fill), vals;
+        std::vector<uint32_t> pair(fill / 32 + 1); // every node found by value
         uint64_t count = 0;
         pn_tnodes t{};
         pn_tnodes_reset(&t, slots.data(), n);
         t.store = store.data();
+        t.pair = pair.data();
         t.count = &count;
         EXPECT_GE((uint64_t)t.ref_mask, n - 1);
         EXPECT_LT((uint64_t)t.ref_mask, 2 * n);
@@ -244,7 +269,7 @@ TEST(TreeStore, NodeSetKeepsRefsAcrossGrowthAtThreeQuartersLoad)
         while (ref_of.size() < fill) {
             // small values (as leaves are) and pairs of refs (as inner nodes)
             uint64_t v = rng() % 2 ? rng() % (fill * 2) : (rng() % fill) << 32 | (rng() % fill);
-            uint32_t r = pn_tnodes_insert(&t, v, pn_state_hash(&v, 1));
+            uint32_t r = pn_tnodes_insert(&t, v, pn_tnodes_hash(v), 0);
             auto it = ref_of.find(v);
             if (it != ref_of.end())
                 ASSERT_EQ(r, it->second) << "one value, two refs";
@@ -257,9 +282,59 @@ TEST(TreeStore, NodeSetKeepsRefsAcrossGrowthAtThreeQuartersLoad)
             ASSERT_EQ(ref_of.at(store[i]), i);
         pn_tnodes_reset(&t, big.data(), big.size());
         for (uint32_t r = 0; r < fill; r++)
-            pn_tnodes_reinsert(&t, r, pn_state_hash(&store[r], 1));
+            pn_tnodes_reinsert(&t, r, pn_tnodes_hash_of(&t, r));
         for (const auto &[v, r] : ref_of)
-            ASSERT_EQ(pn_tnodes_insert(&t, v, pn_state_hash(&v, 1)), r);
+            ASSERT_EQ(pn_tnodes_insert(&t, v, pn_tnodes_hash(v), 0), r);
         EXPECT_EQ(count, fill) << "a value inserted again after the growth";
+    }
+}
+
+TEST(TreeStore, PairNodesAreFoundByTheirWordsAcrossGrowth)
+{
+    // Words of 0 .. 5 make leaf words, pairs' stored refs and upper pairs
+    // equal values often, so nodes of the two kinds share values. After the
+    // slots are rebuilt (each ref reinserted by the hash it is found by),
+    // every vector gets the key it had, found again without a new node, by
+    // the plain and the batched encoding alike.
+    std::mt19937_64 rng(77);
+    for (uint32_t W : {3u, 4u, 9u}) {
+        SCOPED_TRACE("W " + std::to_string(W));
+        Store st(W, 60000);
+        std::vector<std::vector<uint64_t>> vs;
+        std::vector<uint64_t> keys;
+        for (int i = 0; i < 2000; i++) {
+            vs.push_back(random_vector(rng, W));
+            keys.push_back(st.encode(vs.back()));
+        }
+        uint32_t pairs = 0, shared_values = 0;
+        std::map<uint64_t, uint32_t> kinds; // value -> kinds seen (bit 0 value, bit 1 pair)
+        for (uint32_t r = 0; r < st.count; r++) {
+            const uint32_t k = pn_tnodes_is_pair(&st.t.nodes, r);
+            pairs += k;
+            kinds[st.nodes[r]] |= 1u << k;
+        }
+        for (const auto &[v, k] : kinds)
+            shared_values += k == 3;
+        EXPECT_GT(pairs, 0u);
+        EXPECT_GT(shared_values, 0u) << "no value stored as both kinds: the test proves little";
+        const uint64_t nodes = st.count;
+        std::vector<uint32_t> big(st.slots.size() * 2 + 1);
+        pn_tnodes_reset(&st.t.nodes, big.data(), big.size());
+        for (uint32_t r = 0; r < nodes; r++)
+            pn_tnodes_reinsert(&st.t.nodes, r, pn_tnodes_hash_of(&st.t.nodes, r));
+        const uint32_t R = 2 * W - 1;
+        std::vector<uint32_t> all(W), d(R), refs(R);
+        std::vector<uint8_t> flag8(R, 0);
+        for (uint32_t w = 0; w < W; w++)
+            all[w] = w;
+        const uint32_t nd = pn_tstore_above(&st.t, all.data(), W, flag8.data(), d.data());
+        for (size_t i = 0; i < vs.size(); i++) {
+            ASSERT_EQ(st.encode(vs[i]), keys[i]) << "vector " << i;
+            const uint32_t *dl = d.data();
+            uint64_t key = 0;
+            pn_tstore_encode_batch(&st.t, 1, vs[i].data(), refs.data(), &dl, &nd, &key);
+            ASSERT_EQ(key, keys[i]) << "vector " << i << ", batched";
+        }
+        EXPECT_EQ(st.count, nodes) << "a node inserted again after the growth";
     }
 }

@@ -90,6 +90,8 @@ typedef struct engine {
     uint64_t node_count, node_slot_cap, node_store_cap;
     uint64_t node_rehash; /* tree: node ids still to reinsert after growth */
     uint64_t nodes_per_succ; /* tree: new nodes one successor can add */
+    uint64_t *fire_off;   /* tree: pn_tstore.fire_off */
+    uint32_t *fire_pos;   /* tree: pn_tstore.fire_pos */
     uint64_t *node_cost;  /* tree: per place, new nodes the firings of its trigger
                              list can add; [n_places]: of the free transitions */
     uint64_t node_degree; /* tree: new nodes one state of the level can add */
@@ -150,7 +152,9 @@ struct engine_worker {
     uint64_t n_pairs, cap_pairs, pairs_at_level;
     pn_outbox box;        /* distributed: successors for other ranks */
     uint64_t *rk_words, *rk_wide; /* tree widening: a marking, old and new packing */
-    uint32_t *rk_refs, *rk_dirty; /* ENGINE_REKEY_BATCH of each */
+    uint32_t *rk_refs;    /* ENGINE_REKEY_BATCH of them */
+    uint32_t *rk_dirty;   /* every word's dirty list, for each key of a batch */
+    uint32_t rk_n_dirty;
     pthread_t thread;
 };
 
@@ -169,10 +173,11 @@ static uint64_t engine_bytes(const engine *e, uint64_t slots, uint64_t store, ui
     return slots * sizeof(uint64_t) + store * (words * sizeof(uint64_t) + tree);
 }
 
-/* The tree's node set: 32-bit slots, 64-bit nodes (pn_tnodes). */
+/* The tree's node set: 32-bit slots, 64-bit nodes and a kind bit each
+ * (pn_tnodes). */
 static uint64_t engine_node_bytes(uint64_t slots, uint64_t store)
 {
-    return slots * sizeof(uint32_t) + store * sizeof(uint64_t);
+    return slots * sizeof(uint32_t) + store * sizeof(uint64_t) + (store + 31) / 32 * 4;
 }
 
 /* What the tables and stores hold now (compact: the window, not every id;
@@ -258,7 +263,7 @@ static void engine_reinsert_nodes(const pn_tnodes *t, uint64_t lo, uint64_t hi)
     for (uint64_t i = lo; i < hi; i += ENGINE_REINSERT_BATCH) {
         uint32_t n = hi - i < ENGINE_REINSERT_BATCH ? (uint32_t)(hi - i) : ENGINE_REINSERT_BATCH;
         for (uint32_t j = 0; j < n; j++) {
-            h[j] = pn_state_hash(&t->store[i + j], 1);
+            h[j] = pn_tnodes_hash_of(t, (uint32_t)(i + j));
             PN_PREFETCH(pn_tnodes_home(t, h[j]));
         }
         for (uint32_t j = 0; j < n; j++)
@@ -382,7 +387,7 @@ static int engine_grow_nodes(engine *e, uint64_t need)
         return PN_RUN_TOO_MANY_STATES;
     uint64_t slots = e->node_slot_cap ? e->node_slot_cap : ENGINE_MIN_SLOTS;
     if (want > slots / 4 * 3)
-        slots = 2 * want < (1ULL << 32) ? 2 * want : 1ULL << 32;
+        slots = 2 * want < (1ULL << 31) ? 2 * want : 1ULL << 31;
     uint64_t cap = e->node_store_cap;
     if (want > cap)
         cap = want + want / 8 < PN_TSTORE_MAX_NODES ? want + want / 8 : PN_TSTORE_MAX_NODES;
@@ -397,6 +402,12 @@ static int engine_grow_nodes(engine *e, uint64_t need)
         if (store == NULL)
             return PN_RUN_OUT_OF_MEMORY;
         v->store = store;
+        const uint64_t had = (e->node_store_cap + 31) / 32, words = (cap + 31) / 32;
+        uint32_t *pair = realloc(v->pair, words * sizeof *pair);
+        if (pair == NULL)
+            return PN_RUN_OUT_OF_MEMORY;
+        memset(pair + had, 0, (words - had) * sizeof *pair);
+        v->pair = pair;
         e->node_store_cap = cap;
     }
     if (slots != e->node_slot_cap) {
@@ -589,9 +600,10 @@ static bool engine_rekey_source(const engine *e, uint64_t i, uint64_t *old)
 static void engine_rekey_range(engine *e, engine_worker *w, uint64_t lo, uint64_t hi)
 {
     /* rk_refs holds the old refs (2 W0 - 1 each), then the new (W >= W0) */
-    const uint32_t W = e->g->words, D = 2 * W - 2, W0 = e->old_ts.words;
+    const uint32_t W = e->g->words, W0 = e->old_ts.words;
     uint64_t old[ENGINE_REKEY_BATCH], idx[ENGINE_REKEY_BATCH], key[ENGINE_REKEY_BATCH];
     uint32_t n_dirty[ENGINE_REKEY_BATCH];
+    const uint32_t *dirty[ENGINE_REKEY_BATCH];
     for (uint64_t i = lo; i < hi;) {
         uint32_t n = 0;
         for (; i < hi && n < ENGINE_REKEY_BATCH; i++)
@@ -601,9 +613,10 @@ static void engine_rekey_range(engine *e, engine_worker *w, uint64_t lo, uint64_
         for (uint32_t j = 0; j < n; j++) {
             pn_state_repack(&e->old_lay->prog, e->g, w->rk_words + (uint64_t)j * W0,
                             w->rk_wide + (uint64_t)j * W);
-            n_dirty[j] = D;
+            n_dirty[j] = w->rk_n_dirty;
+            dirty[j] = w->rk_dirty; /* every word changed */
         }
-        pn_tstore_encode_batch(&e->ts, n, w->rk_wide, w->rk_refs, w->rk_dirty, n_dirty, key);
+        pn_tstore_encode_batch(&e->ts, n, w->rk_wide, w->rk_refs, dirty, n_dirty, key);
         for (uint32_t j = 0; j < n; j++) {
             if (!e->compact)
                 e->view.store[idx[j]] = key[j];
@@ -637,11 +650,13 @@ static void engine_free_old_tree(engine *e)
 {
     free(e->old_ts.nodes.slots);
     free(e->old_ts.nodes.store);
+    free(e->old_ts.nodes.pair);
     free(e->old_kid);
     free(e->old_keys);
     pn_layout_free(e->old_lay);
     e->old_ts.nodes.slots = NULL;
     e->old_ts.nodes.store = NULL;
+    e->old_ts.nodes.pair = NULL;
     e->old_kid = NULL;
     e->old_keys = NULL;
     e->old_lay = NULL;
@@ -672,6 +687,24 @@ static int engine_rekey_finish(engine *e)
     return r;
 }
 
+/* The dirty list of a key whose every word is new (pn_tstore_above) into
+ * d (2W - 2 entries); UINT32_MAX when out of memory. */
+static uint32_t engine_all_dirty(const pn_tstore *t, uint32_t *d)
+{
+    const uint32_t W = t->words;
+    uint32_t *w = malloc(W * sizeof *w);
+    uint8_t *flag = calloc(2 * (size_t)W - 1, 1);
+    uint32_t n = UINT32_MAX;
+    if (w != NULL && flag != NULL) {
+        for (uint32_t k = 0; k < W; k++)
+            w[k] = k;
+        n = pn_tstore_above(t, w, W, flag, d);
+    }
+    free(w);
+    free(flag);
+    return n;
+}
+
 /* Tree mode: the keys of the old packing are re-encoded into a fresh node
  * set (the old nodes are of the old packing) by all workers at once
  * (engine_rekey_slice, then engine_rekey_finish): the id table's keys in
@@ -688,6 +721,7 @@ static int engine_widen_tree(engine *e, pn_layout *old)
     e->ts_kid = NULL;
     e->ts.nodes.slots = NULL;
     e->ts.nodes.store = NULL;
+    e->ts.nodes.pair = NULL;
     e->node_count = e->node_slot_cap = e->node_store_cap = e->node_rehash = 0;
     bool ok = engine_setup_tree(e);
     for (uint32_t i = 0; ok && i < e->nthreads; i++) {
@@ -696,9 +730,10 @@ static int engine_widen_tree(engine *e, pn_layout *old)
         ok = engine_renew(&w->rk_words, B * W0 * sizeof *w->rk_words) &&
              engine_renew(&w->rk_wide, B * W * sizeof *w->rk_wide) &&
              engine_renew(&w->rk_refs, B * (D + 1) * sizeof *w->rk_refs) &&
-             engine_renew(&w->rk_dirty, B * D * sizeof *w->rk_dirty);
-        for (size_t j = 0; ok && j < B * D; j++)
-            w->rk_dirty[j] = (uint32_t)(j % D); /* every position */
+             engine_renew(&w->rk_dirty, D * sizeof *w->rk_dirty);
+        if (ok)
+            w->rk_n_dirty = engine_all_dirty(&e->ts, w->rk_dirty);
+        ok = ok && w->rk_n_dirty != UINT32_MAX;
     }
     if (ok && e->compact) {
         pn_ctable *t = &e->view.ctable;
@@ -1210,7 +1245,7 @@ static void engine_release(engine *e)
             free(e->workers[i].scratch.wide);
             free(e->workers[i].scratch.cur_refs);
             free(e->workers[i].scratch.refs);
-            free(e->workers[i].scratch.dirty);
+            free(e->workers[i].scratch.chunk);
             free(e->workers[i].rk_words);
             free(e->workers[i].rk_wide);
             free(e->workers[i].rk_refs);
@@ -1226,7 +1261,10 @@ static void engine_release(engine *e)
     free(e->via);
     free(e->ts.nodes.slots);
     free(e->ts.nodes.store);
+    free(e->ts.nodes.pair);
     free(e->ts_kid);
+    free(e->fire_off);
+    free(e->fire_pos);
     free(e->node_cost);
     engine_free_old_tree(e);
     free(e->plan_words);
@@ -1252,49 +1290,70 @@ static void engine_choose_store(engine *e)
     e->compact = pn_engine_compact(o, e->g->words) || (e->tree && !ids);
 }
 
-/* Tree mode: per transition, the new nodes one firing can add (the paths
- * above the distinct words it writes), summed per trigger list (and over
+/* The words transition t changes, into words (room for its net
+ * consumption and production): every one of them changes when t fires. */
+static uint32_t engine_changed_words(const pn_prog *g, uint32_t t, uint32_t *words)
+{
+    uint32_t n = 0;
+    for (uint32_t k = g->dec_off[t]; k < g->dec_off[t + 1]; k++)
+        words[n++] = g->dec[k].word;
+    for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++)
+        words[n++] = g->inc[k].word;
+    return n;
+}
+
+/* Nodes one firing of t can add (its dirty list's, engine_node_costs). */
+static uint64_t engine_fire_adds(const engine *e, uint32_t t)
+{
+    return pn_tstore_adds(e->fire_pos + e->fire_off[t],
+                          (uint32_t)(e->fire_off[t + 1] - e->fire_off[t]));
+}
+
+/* Tree mode: per transition, the positions one firing looks up again (the
+ * paths above the words it changes: the tree's fire_off / fire_pos), and
+ * the new nodes it can add (as many), summed per trigger list (and over
  * the free transitions) for engine_state_degree; the most of them. */
 static bool engine_node_costs(engine *e)
 {
     const pn_prog *g = e->g;
-    uint32_t *seen = calloc(g->words, sizeof *seen);
-    uint64_t *cost = malloc(((size_t)g->n_transitions + 1) * sizeof *cost);
-    if (seen == NULL || cost == NULL ||
-        !engine_renew(&e->node_cost, ((size_t)g->n_places + 1) * sizeof *e->node_cost)) {
-        free(seen);
-        free(cost);
-        return false;
-    }
+    const uint32_t T = g->n_transitions, D = 2 * g->words - 2;
+    uint8_t *flag = calloc(D + 1, 1);
+    uint32_t *words = malloc(((size_t)g->dec_off[T] + g->inc_off[T] + 1) * sizeof *words);
+    uint32_t *pos = malloc(((size_t)D + 1) * sizeof *pos);
+    bool ok = flag != NULL && words != NULL && pos != NULL &&
+              engine_renew(&e->node_cost, ((size_t)g->n_places + 1) * sizeof *e->node_cost) &&
+              engine_renew(&e->fire_off, ((size_t)T + 1) * sizeof *e->fire_off);
+    if (ok)
+        e->fire_off[0] = 0;
+    for (uint32_t t = 0; ok && t < T; t++) /* the lists' lengths, then the lists */
+        e->fire_off[t + 1] =
+            e->fire_off[t] + pn_tstore_above(&e->ts, words, engine_changed_words(g, t, words),
+                                             flag, pos);
+    ok = ok && engine_renew(&e->fire_pos, ((size_t)e->fire_off[T] + 1) * sizeof *e->fire_pos);
     e->nodes_per_succ = 0;
-    for (uint32_t t = 0; t < g->n_transitions; t++) {
-        uint32_t distinct = 0;
-        for (uint32_t k = g->dec_off[t]; k < g->dec_off[t + 1]; k++)
-            if (seen[g->dec[k].word] != t + 1) {
-                seen[g->dec[k].word] = t + 1;
-                distinct++;
-            }
-        for (uint32_t k = g->inc_off[t]; k < g->inc_off[t + 1]; k++)
-            if (seen[g->inc[k].word] != t + 1) {
-                seen[g->inc[k].word] = t + 1;
-                distinct++;
-            }
-        cost[t] = pn_tstore_nodes_per_change(&e->ts, distinct);
-        e->nodes_per_succ = cost[t] > e->nodes_per_succ ? cost[t] : e->nodes_per_succ;
+    for (uint32_t t = 0; ok && t < T; t++) {
+        uint32_t n = pn_tstore_above(&e->ts, words, engine_changed_words(g, t, words), flag,
+                                     pos); /* pos: room for 2W - 2, fewer returned */
+        memcpy(e->fire_pos + e->fire_off[t], pos, n * sizeof *pos);
+        uint64_t m = engine_fire_adds(e, t);
+        e->nodes_per_succ = m > e->nodes_per_succ ? m : e->nodes_per_succ;
     }
-    for (uint32_t p = 0; p <= g->n_places; p++) {
+    for (uint32_t p = 0; ok && p <= g->n_places; p++) {
         uint64_t sum = 0;
         if (p < g->n_places)
             for (uint32_t k = g->trig_off[p]; k < g->trig_off[p + 1]; k++)
-                sum += cost[g->trig[k]];
+                sum += engine_fire_adds(e, g->trig[k]);
         else
             for (uint32_t k = 0; k < g->n_free; k++)
-                sum += cost[g->free_trans[k]];
+                sum += engine_fire_adds(e, g->free_trans[k]);
         e->node_cost[p] = sum;
     }
-    free(seen);
-    free(cost);
-    return true;
+    e->ts.fire_off = e->fire_off;
+    e->ts.fire_pos = e->fire_pos;
+    free(flag);
+    free(words);
+    free(pos);
+    return ok;
 }
 
 /* Tree mode, for the current layout (again after a widening): the shape,
@@ -1326,7 +1385,9 @@ static bool engine_setup_tree(engine *e)
              engine_renew(&b->wide, batch * W * sizeof *b->wide) &&
              engine_renew(&b->cur_refs, R * sizeof *b->cur_refs) &&
              engine_renew(&b->refs, batch * R * sizeof *b->refs) &&
-             engine_renew(&b->dirty, batch * (R - 1) * sizeof *b->dirty);
+             engine_renew(&b->chunk, sizeof *b->chunk);
+        if (ok)
+            b->chunk->n = 0;
     }
     return ok;
 }
