@@ -13,8 +13,10 @@
  * In tree mode (pn_table_view.tree) the stored states are tree keys: a state
  * is decoded before its expansion, each successor takes its parent's refs
  * and its transition's dirty positions (pn_tstore.fire_pos) as it is
- * fired, and a full batch is encoded together (pn_tstore_encode_batch) into
- * one-word keys that the set then takes like any one-word state. */
+ * fired, its first lookups joining the batch's chunk then
+ * (pn_tstore_gather_low), and a full batch is encoded together
+ * (pn_tstore_encode_rest) into one-word keys that the set then takes like
+ * any one-word state. */
 #ifndef PETREL_PN_EXPAND_H
 #define PETREL_PN_EXPAND_H
 
