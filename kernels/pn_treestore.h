@@ -100,11 +100,10 @@ PN_HD static void pn_tnodes_reset(pn_tnodes *t, uint32_t *slots, uint64_t n)
     t->ref_mask = (uint32_t)m;
 }
 
-/* The hash a node is found by: one round of SplitMix64's finalizer, a
- * bijection (a full multi-word pn_state_hash costs twice the instructions,
- * on the path every successor takes several times). The slot comes from
- * its high half, the tag from its low bits. */
-PN_HD static uint64_t pn_tnodes_hash(uint64_t v) { return pn_mix64(v ^ 0x9e3779b97f4a7c15ULL); }
+/* The hash a node is found by: a one-word state's (one round of
+ * SplitMix64's finalizer, a bijection). The slot comes from its high
+ * half, the tag from its low bits. */
+PN_HD static uint64_t pn_tnodes_hash(uint64_t v) { return pn_state_hash(&v, 1); }
 
 /* The hash of the pair node standing for words w0, w1. */
 PN_HD static uint64_t pn_tnodes_pair_hash(uint64_t w0, uint64_t w1)
@@ -379,35 +378,36 @@ typedef struct pn_tstore_chunk {
     uint32_t k0[PN_TSTORE_CHUNK], k1[PN_TSTORE_CHUNK];
 } pn_tstore_chunk;
 
+/* Adds to c a lookup of value v (a pair node's first word) and hash h
+ * that is to land in refs[at], its home slot prefetched; returns its
+ * index in c. */
+PN_HD static uint32_t pn_tstore_chunk_push(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t at,
+                                           uint64_t v, uint64_t h, uint32_t pair)
+{
+    const uint32_t k = c->n++;
+    c->at[k] = at;
+    c->v[k] = v;
+    c->home[k] = pn_ctable_home(h, t->n);
+    c->tag[k] = pn_tnodes_tag(t, h, pair);
+#if !defined(__CUDA_ARCH__)
+    PN_PREFETCH(&t->slots[c->home[k]]);
+#endif
+    return k;
+}
+
 PN_HD static void pn_tstore_chunk_add(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t at,
                                       uint64_t v)
 {
-    const uint64_t h = pn_tnodes_hash(v);
-    c->at[c->n] = at;
-    c->v[c->n] = v;
-    c->home[c->n] = pn_ctable_home(h, t->n);
-    c->tag[c->n] = pn_tnodes_tag(t, h, 0);
-#if !defined(__CUDA_ARCH__)
-    PN_PREFETCH(&t->slots[c->home[c->n]]);
-#endif
-    c->n++;
+    (void)pn_tstore_chunk_push(t, c, at, v, pn_tnodes_hash(v), 0);
 }
 
 PN_HD static void pn_tstore_chunk_add_pair(const pn_tnodes *t, pn_tstore_chunk *c, uint32_t at,
                                            uint64_t w0, uint64_t w1, uint32_t k0, uint32_t k1)
 {
-    const uint64_t h = pn_tnodes_pair_hash(w0, w1);
-    c->at[c->n] = at;
-    c->v[c->n] = w0;
-    c->w1[c->n] = w1;
-    c->k0[c->n] = k0;
-    c->k1[c->n] = k1;
-    c->home[c->n] = pn_ctable_home(h, t->n);
-    c->tag[c->n] = pn_tnodes_tag(t, h, 1);
-#if !defined(__CUDA_ARCH__)
-    PN_PREFETCH(&t->slots[c->home[c->n]]);
-#endif
-    c->n++;
+    const uint32_t k = pn_tstore_chunk_push(t, c, at, w0, pn_tnodes_pair_hash(w0, w1), 1);
+    c->w1[k] = w1;
+    c->k0[k] = k0;
+    c->k1[k] = k1;
 }
 
 /* Prefetches (host only) the stored nodes whose tags match in the home

@@ -106,6 +106,8 @@ typedef struct engine {
     uint64_t *old_keys, old_keys_n;
     bool old_zero;
     uint64_t rekey_total, rekey_cursor;
+    uint32_t *rk_dirty;   /* the dirty list of a key whose every word is new */
+    uint32_t rk_n_dirty;
     uint64_t has_zero;    /* compact: the all-zero marking is in the set */
     bool tight;           /* compact: the budget capped a growth (load 9/10) */
     uint64_t *old_slots;  /* compact: the table being replaced, or NULL */
@@ -153,8 +155,6 @@ struct engine_worker {
     pn_outbox box;        /* distributed: successors for other ranks */
     uint64_t *rk_words, *rk_wide; /* tree widening: a marking, old and new packing */
     uint32_t *rk_refs;    /* ENGINE_REKEY_BATCH of them */
-    uint32_t *rk_dirty;   /* every word's dirty list, for each key of a batch */
-    uint32_t rk_n_dirty;
     pthread_t thread;
 };
 
@@ -613,8 +613,8 @@ static void engine_rekey_range(engine *e, engine_worker *w, uint64_t lo, uint64_
         for (uint32_t j = 0; j < n; j++) {
             pn_state_repack(&e->old_lay->prog, e->g, w->rk_words + (uint64_t)j * W0,
                             w->rk_wide + (uint64_t)j * W);
-            n_dirty[j] = w->rk_n_dirty;
-            dirty[j] = w->rk_dirty; /* every word changed */
+            n_dirty[j] = e->rk_n_dirty;
+            dirty[j] = e->rk_dirty; /* every word changed */
         }
         pn_tstore_encode_batch(&e->ts, n, w->rk_wide, w->rk_refs, dirty, n_dirty, key);
         for (uint32_t j = 0; j < n; j++) {
@@ -729,12 +729,10 @@ static int engine_widen_tree(engine *e, pn_layout *old)
         const size_t B = ENGINE_REKEY_BATCH, D = 2 * (size_t)W - 2;
         ok = engine_renew(&w->rk_words, B * W0 * sizeof *w->rk_words) &&
              engine_renew(&w->rk_wide, B * W * sizeof *w->rk_wide) &&
-             engine_renew(&w->rk_refs, B * (D + 1) * sizeof *w->rk_refs) &&
-             engine_renew(&w->rk_dirty, D * sizeof *w->rk_dirty);
-        if (ok)
-            w->rk_n_dirty = engine_all_dirty(&e->ts, w->rk_dirty);
-        ok = ok && w->rk_n_dirty != UINT32_MAX;
+             engine_renew(&w->rk_refs, B * (D + 1) * sizeof *w->rk_refs);
     }
+    ok = ok && engine_renew(&e->rk_dirty, (2 * (size_t)W - 2) * sizeof *e->rk_dirty) &&
+         (e->rk_n_dirty = engine_all_dirty(&e->ts, e->rk_dirty)) != UINT32_MAX;
     if (ok && e->compact) {
         pn_ctable *t = &e->view.ctable;
         e->old_keys = t->slots;
@@ -1249,7 +1247,6 @@ static void engine_release(engine *e)
             free(e->workers[i].rk_words);
             free(e->workers[i].rk_wide);
             free(e->workers[i].rk_refs);
-            free(e->workers[i].rk_dirty);
         }
     free(e->workers);
     free(e->boxes);
@@ -1265,6 +1262,7 @@ static void engine_release(engine *e)
     free(e->ts_kid);
     free(e->fire_off);
     free(e->fire_pos);
+    free(e->rk_dirty);
     free(e->node_cost);
     engine_free_old_tree(e);
     free(e->plan_words);
@@ -1325,18 +1323,24 @@ static bool engine_node_costs(engine *e)
               engine_renew(&e->fire_off, ((size_t)T + 1) * sizeof *e->fire_off);
     if (ok)
         e->fire_off[0] = 0;
-    for (uint32_t t = 0; ok && t < T; t++) /* the lists' lengths, then the lists */
-        e->fire_off[t + 1] =
-            e->fire_off[t] + pn_tstore_above(&e->ts, words, engine_changed_words(g, t, words),
-                                             flag, pos);
-    ok = ok && engine_renew(&e->fire_pos, ((size_t)e->fire_off[T] + 1) * sizeof *e->fire_pos);
     e->nodes_per_succ = 0;
+    size_t cap = 0; /* fire_pos grows as it fills */
     for (uint32_t t = 0; ok && t < T; t++) {
         uint32_t n = pn_tstore_above(&e->ts, words, engine_changed_words(g, t, words), flag,
                                      pos); /* pos: room for 2W - 2, fewer returned */
-        memcpy(e->fire_pos + e->fire_off[t], pos, n * sizeof *pos);
-        uint64_t m = engine_fire_adds(e, t);
-        e->nodes_per_succ = m > e->nodes_per_succ ? m : e->nodes_per_succ;
+        const size_t at = e->fire_off[t];
+        if (at + n >= cap) { /* never empty: fire_pos + fire_off[t] must point somewhere */
+            cap = 2 * (at + n) + 1;
+            uint32_t *grown = realloc(e->fire_pos, cap * sizeof *grown);
+            ok = grown != NULL;
+            e->fire_pos = ok ? grown : e->fire_pos;
+        }
+        if (ok) {
+            memcpy(e->fire_pos + at, pos, n * sizeof *pos);
+            e->fire_off[t + 1] = at + n;
+            uint64_t m = engine_fire_adds(e, t);
+            e->nodes_per_succ = m > e->nodes_per_succ ? m : e->nodes_per_succ;
+        }
     }
     for (uint32_t p = 0; ok && p <= g->n_places; p++) {
         uint64_t sum = 0;
