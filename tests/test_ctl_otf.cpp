@@ -381,8 +381,10 @@ TEST(CtlRewrite, RandomNetsKeepTheValue)
 namespace {
 
 // The simplified copy of props (CTL or LTL rules) with the linear layer's
-// defaults and 10 s; *constants counts what was replaced. NULL on failure.
-pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint32_t *constants)
+// defaults and 10 s; *constants counts what was replaced; finite as
+// pn_ctl_simplify takes it. NULL on failure.
+pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint32_t *constants,
+                       int *finite = nullptr)
 {
     pn_fml_set set = {};
     set.n = (uint32_t)props.size();
@@ -393,8 +395,8 @@ pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint
     pn_fml_set *out = nullptr;
     pn_error err = {};
     uint32_t decided = 0;
-    pn_status st = ltl ? pn_ltl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err)
-                       : pn_ctl_simplify(m.cn, &set, &lo, nullptr, &out, &decided, &err);
+    pn_status st = ltl ? pn_ltl_simplify(m.cn, &set, &lo, finite, nullptr, &out, &decided, &err)
+                       : pn_ctl_simplify(m.cn, &set, &lo, finite, nullptr, &out, &decided, &err);
     EXPECT_EQ(st, PN_OK) << err.msg;
     *constants += decided;
     return st == PN_OK ? out : nullptr;
@@ -716,13 +718,23 @@ TEST(Finite, ChainTerminatesForkDoesNot)
     std::vector<pn_fml_prop> props = {{(char *)"f", q(PN_FML_E, PN_FML_G, fire0()), PN_OK,
                                        nullptr}};
     uint32_t k = 0;
-    pn_fml_set *a = simplified(chained, props, false, &k), *b = simplified(fork, props, false, &k);
+    int chain_finite = -1, fork_finite = -1, told = 0;
+    pn_fml_set *a = simplified(chained, props, false, &k, &chain_finite),
+               *b = simplified(fork, props, false, &k, &fork_finite);
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
     EXPECT_EQ(a->props[0].root->kind, PN_FML_FALSE);
     EXPECT_TRUE(pn_fml_equal(b->props[0].root, props[0].root));
+    EXPECT_EQ(chain_finite, 1); // asked once, kept for a second pass
+    EXPECT_EQ(fork_finite, 0);
     pn_fml_set_free(a);
     pn_fml_set_free(b);
+    // A caller's "not known" is taken as it is: the rules stay off.
+    a = simplified(chained, props, false, &k, &told);
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(pn_fml_equal(a->props[0].root, props[0].root));
+    EXPECT_EQ(told, 0);
+    pn_fml_set_free(a);
     pn_fml_free(props[0].root);
     // The values agree with the graph.
     EXPECT_FALSE(chained.check(q(PN_FML_E, PN_FML_G, fire0())));

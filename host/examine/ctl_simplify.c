@@ -340,16 +340,21 @@ static bool cs_finite(const pn_cnet *cn, const pn_linear_opts *lin, FILE *verbos
 }
 
 static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                             bool ltl, FILE *verbose, pn_fml_set **out, uint32_t *decided,
-                             pn_error *err)
+                             bool ltl, int *finite, FILE *verbose, pn_fml_set **out,
+                             uint32_t *decided, pn_error *err)
 {
+    int known = -1;
+    if (finite == NULL)
+        finite = &known;
+    if (*finite < 0)
+        *finite = cs_finite(cn, lin, verbose) ? 1 : 0;
     *out = NULL;
     if (decided != NULL)
         *decided = 0;
     pn_fml_set *copy = pn_fml_set_clone(set);
     if (copy == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory simplifying formulas");
-    cs s = {.ltl = ltl, .aux.net = set->net, .finite = cs_finite(cn, lin, verbose)};
+    cs s = {.ltl = ltl, .aux.net = set->net, .finite = *finite == 1};
     pn_status st = ltl && !s.finite ? PN_OK : cs_rewrite(&s, copy, err);
     for (int round = 0; st == PN_OK && round < (ltl ? 1 : CS_ROUNDS) &&
                         !pn_budget_expired(lin->budget);
@@ -381,15 +386,17 @@ static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_
 }
 
 pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
+                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
+                          pn_error *err)
 {
-    return cs_simplify(cn, set, lin, false, verbose, out, decided, err);
+    return cs_simplify(cn, set, lin, false, finite, verbose, out, decided, err);
 }
 
 pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err)
+                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
+                          pn_error *err)
 {
-    return cs_simplify(cn, set, lin, true, verbose, out, decided, err);
+    return cs_simplify(cn, set, lin, true, finite, verbose, out, decided, err);
 }
 
 static uint32_t cs_deadlocks(pn_fml_node **pp, bool replace)

@@ -18,16 +18,21 @@ extern "C" {
  * reachable markings of cn replaced by the constant, with the linear
  * layer's options lin (its budget may be NULL: the layer's own limit;
  * proofs_only is set here). *decided (may be NULL) counts the
- * sub-formulas replaced. verbose (may be NULL): what was asked and the
- * formulas after. PN_OK with *out, or PN_ERR_NOMEM. */
+ * sub-formulas replaced. *finite (finite may be NULL): 1 when every run
+ * of cn is known to be finite, 0 when not known, -1 to ask (a ranking
+ * function, pn_linear_terminates), then set to the answer, so a caller
+ * that simplifies again does not ask twice. verbose (may be NULL): what
+ * was asked and the formulas after. PN_OK with *out, or PN_ERR_NOMEM. */
 pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
+                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
+                          pn_error *err);
 
 /* The same for LTL formulas: only state sub-formulas are replaced (every
  * position of a path is a reachable marking), in one round, and only the
  * rewrites of pn_fml_simplify apply, never the CTL rules. */
 pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          FILE *verbose, pn_fml_set **out, uint32_t *decided, pn_error *err);
+                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
+                          pn_error *err);
 
 /* The deadlock atoms of set's formulas: counted, and with replace, each
  * replaced by FALSE, which is sound once no reachable marking is a

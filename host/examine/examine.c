@@ -1065,8 +1065,10 @@ static const pn_fml_set *examine_simplify(const pn_cnet *cn, const pn_fml_set *s
     double t0 = pn_clock_now();
     pn_error e = {0};
     pn_linear_opts lo = {.budget = &b, .no_smt = o->no_smt};
-    pn_status st = ltl ? pn_ltl_simplify(cn, set, &lo, verbose, &r->simplified, &decided, &e)
-                       : pn_ctl_simplify(cn, set, &lo, verbose, &r->simplified, &decided, &e);
+    int finite = -1; /* asked once, kept for the second pass */
+    pn_status st =
+        ltl ? pn_ltl_simplify(cn, set, &lo, &finite, verbose, &r->simplified, &decided, &e)
+            : pn_ctl_simplify(cn, set, &lo, &finite, verbose, &r->simplified, &decided, &e);
     /* The rules turn EX true into !deadlock: where no deadlock is
      * reachable, such atoms are FALSE, and another pass may fold more. */
     if (st == PN_OK && !ltl && pn_ctl_deadlock_atoms(r->simplified, false) > 0 &&
@@ -1074,7 +1076,7 @@ static const pn_fml_set *examine_simplify(const pn_cnet *cn, const pn_fml_set *s
         uint32_t more = 0, atoms = pn_ctl_deadlock_atoms(r->simplified, true);
         pn_fml_set *again = NULL;
         b = pn_budget_share(budget, SIMPLIFY_SHARE);
-        st = pn_ctl_simplify(cn, r->simplified, &lo, verbose, &again, &more, &e);
+        st = pn_ctl_simplify(cn, r->simplified, &lo, &finite, verbose, &again, &more, &e);
         pn_fml_set_free(r->simplified);
         r->simplified = again;
         decided += atoms + more;
