@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "petrel/cnet.h"
@@ -783,6 +784,52 @@ TEST(EngineTree, WideningReencodesEveryKey)
             EXPECT_EQ(r.levels, 3000u);
             pn_engine_result_free(&r);
         }
+}
+
+// Three counters to 30 (each fed from its own place of 30 tokens) beside 30
+// constant places; the second counter starts after a chain of d = 3 moves,
+// the third after 2d, so their fields overflow at different levels. The
+// marking fits one word until the second counter needs 4 bits (level 7):
+// compact restarts at levels 2, 4 (first counter: 2, 4 bits), 5, 7 (second
+// counter); then the tree. At level 8 the third counter overflows: it
+// widens to 8 bits, and the first two (4 bits, grown before) with it,
+// since the marking keeps two words either way; without that they would
+// overflow again at levels 16 and 19, two more re-encodings of every key.
+TEST(EngineTree, CountersWidenTogetherWhenTheWordCountStays)
+{
+    const uint32_t pad = 30, d = 3, src = pad, chain2 = pad + 6, chain3 = chain2 + d + 1;
+    std::vector<uint64_t> m0(chain3 + 2 * d + 1, 0);
+    for (uint32_t p = 0; p < pad; p++)
+        m0[p] = 1;
+    std::vector<Arc> arcs;
+    uint32_t t = 0;
+    for (uint32_t k = 0; k < 3; k++, t++) { /* counter k: source src + 2k -> src + 2k + 1 */
+        m0[src + 2 * k] = 30;
+        arcs.push_back({src + 2 * k, t, true, 1});
+        arcs.push_back({src + 2 * k + 1, t, false, 1});
+    }
+    m0[chain2] = m0[chain3] = 1;
+    for (auto [first, len, counter] : {std::tuple<uint32_t, uint32_t, uint32_t>{chain2, d, 1},
+                                       {chain3, 2 * d, 2}}) {
+        for (uint32_t i = 0; i < len; i++, t++) { /* the token moves along the chain */
+            arcs.push_back({first + i, t, true, 1});
+            arcs.push_back({first + i + 1, t, false, 1});
+        }
+        arcs.push_back({first + len, counter, true, 1}); /* its end enables the counter */
+        arcs.push_back({first + len, counter, false, 1});
+    }
+    Net n = make(m0, t, arcs);
+    // Components: counter 1 (31 states, 30 enabling it), chain 2 with
+    // counter 2 (d + 31 states, d + 30 enabled pairs), chain 3 with counter 3.
+    const uint64_t n1 = 31, e1 = 30, n2 = d + 31, e2 = d + 30, n3 = 2 * d + 31, e3 = 2 * d + 30;
+    for (uint32_t threads : {1u, 3u}) {
+        pn_engine_result r = explore_kind(n.get(), threads, PN_STORE_AUTO);
+        EXPECT_TRUE(r.tree);
+        expect_space(r, n1 * n2 * n3, e1 * n2 * n3 + n1 * e2 * n3 + n1 * n2 * e3, 30,
+                     pad + 3 * 30 + 2);
+        EXPECT_EQ(r.restarts, 5u) << show(r);
+        pn_engine_result_free(&r);
+    }
 }
 
 namespace {

@@ -296,6 +296,7 @@ TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
             used[w] += widths[p];
         }
         ASSERT_EQ(g.words, used.size());
+        ASSERT_EQ(pn_layout_words(widths.data(), P), used.size()); // without building it
         // No word is wasted: no two words' contents would fit in one.
         for (size_t a = 0; a < used.size(); a++)
             for (size_t b = a + 1; b < used.size(); b++)

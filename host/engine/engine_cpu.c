@@ -60,10 +60,10 @@
 #define ENGINE_REKEY_BATCH 32
 /* Tree mode: nodes reinserted at a time after the node set grew. */
 #define ENGINE_REINSERT_BATCH 64
-/* Tree mode: a place that overflows widens to at least this many bits.
+/* Tree mode: a place that overflows widens to at least this many bits
+ * (as do the places that outgrew their width before, engine_widen_counters).
  * Wider fields cost the tree little (more words, most of them shared),
- * while each widening re-encodes every key: RobotManipulation-PT-00010
- * went from 26 widenings (the last at 19.9 M of 20 M states) to ... */
+ * while each widening re-encodes every key. */
 #define ENGINE_TREE_MIN_WIDEN 8
 /* Tree mode: nodes kept free for a round's successors, at most (unless a
  * single state can add more). */
@@ -755,9 +755,52 @@ static int engine_widen_tree(engine *e, pn_layout *old)
     return 0;
 }
 
+/* Tree mode: a widening re-encodes every key, while a wider field costs
+ * the tree little as long as the marking keeps its word count. So the
+ * places that have outgrown their initial width before (counters) widen
+ * now with the ones that overflowed, to ENGINE_TREE_MIN_WIDEN bits, rather
+ * than each at a widening of its own later, when there are more keys to
+ * re-encode; unless that would take more words than widening the
+ * overflowed places alone (more words: more nodes a state, and fields of
+ * other places packed otherwise). RobotManipulation-PT-00010: 23
+ * widenings, 8 of them in tree mode (the last four re-encoding 0.4, 2.4
+ * and 2 x 7.6 M keys), become 16 and 1. False when out of memory. */
+static bool engine_widen_counters(engine *e)
+{
+    const uint32_t P = e->cn->n_places;
+    uint8_t *initial = NULL;
+    pn_error err = {0};
+    if (pn_layout_initial_widths(e->cn, &initial, &err) != PN_OK)
+        return false;
+    uint8_t *buf = malloc(4 * (size_t)P + 4); /* widths and flags, twice */
+    bool ok = buf != NULL;
+    if (ok) {
+        uint8_t *alone = buf, *alone_f = buf + P + 1, *more = buf + 2 * P + 2,
+                *more_f = buf + 3 * P + 3;
+        memcpy(alone, e->widths, P);
+        memcpy(more, e->widths, P);
+        memcpy(alone_f, e->widen, P);
+        memcpy(more_f, e->widen, P);
+        for (uint32_t p = 0; p < P; p++)
+            more_f[p] |= e->widths[p] > initial[p] && e->widths[p] < ENGINE_TREE_MIN_WIDEN;
+        /* a place at 64 bits fails the widening below, not here */
+        (void)pn_layout_widen_to(alone, alone_f, P, ENGINE_TREE_MIN_WIDEN);
+        (void)pn_layout_widen_to(more, more_f, P, ENGINE_TREE_MIN_WIDEN);
+        const uint32_t a = pn_layout_words(alone, P), m = pn_layout_words(more, P);
+        ok = a != 0 && m != 0;
+        for (uint32_t p = 0; ok && m == a && p < P; p++)
+            e->widen[p] |= e->widths[p] > initial[p] && e->widths[p] < ENGINE_TREE_MIN_WIDEN;
+    }
+    free(buf);
+    free(initial);
+    return ok;
+}
+
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
 static int engine_widen(engine *e)
 {
+    if (e->tree && !engine_widen_counters(e))
+        return PN_RUN_OUT_OF_MEMORY;
     if (!pn_layout_widen_to(e->widths, e->widen, e->cn->n_places,
                             e->tree ? ENGINE_TREE_MIN_WIDEN : 0))
         return PN_RUN_TOKEN_OVERFLOW;

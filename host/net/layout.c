@@ -73,22 +73,32 @@ static uint64_t layout_mask(uint8_t width)
 }
 
 /* First fit: each place goes into the first word with room for its field,
- * so narrow fields fill the gaps that wide ones leave. Returns the words. */
-static uint32_t layout_place_fields(pn_layout *lay, uint32_t P, uint32_t *used)
+ * so narrow fields fill the gaps that wide ones leave; into field unless
+ * NULL. used: P + 1 entries. Returns the words. */
+static uint32_t layout_first_fit(const uint8_t *width, uint32_t P, uint32_t *used, pn_op *field)
 {
     uint32_t words = 1;
     used[0] = 0;
     for (uint32_t p = 0; p < P; p++) {
-        uint8_t w = lay->width[p];
+        uint8_t w = width[p] < 1 ? 1 : width[p] > 64 ? 64 : width[p];
         uint32_t word = 0;
         while (word < words && used[word] + w > 64)
             word++;
         if (word == words)
             used[words++] = 0;
-        lay->field[p] = (pn_op){.word = word, .shift = used[word], .mask = layout_mask(w),
-                                .value = 0, .place = p, .pad_ = 0};
+        if (field != NULL)
+            field[p] = (pn_op){.word = word, .shift = used[word], .mask = layout_mask(w),
+                               .value = 0, .place = p, .pad_ = 0};
         used[word] += w;
     }
+    return words;
+}
+
+uint32_t pn_layout_words(const uint8_t *widths, uint32_t n_places)
+{
+    uint32_t *used = malloc(((size_t)n_places + 1) * sizeof *used);
+    uint32_t words = used != NULL ? layout_first_fit(widths, n_places, used, NULL) : 0;
+    free(used);
     return words;
 }
 
@@ -191,7 +201,7 @@ pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **ou
         pn_layout_free(lay);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
     }
-    uint32_t words = layout_place_fields(lay, P, used);
+    uint32_t words = layout_first_fit(lay->width, P, used, lay->field);
     free(used);
     lay->bit_place = malloc((size_t)words * 64 * sizeof *lay->bit_place);
     if (lay->bit_place == NULL) {

@@ -45,6 +45,10 @@ bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places);
 bool pn_layout_widen_to(uint8_t *widths, uint8_t *overflowed, uint32_t n_places,
                         uint8_t min_bits);
 
+/* The words pn_layout_new packs fields of these widths into; 0 when out
+ * of memory. */
+uint32_t pn_layout_words(const uint8_t *widths, uint32_t n_places);
+
 /* Bits needed to hold v (at least 1). */
 uint8_t pn_bits_for(uint64_t v);
 
