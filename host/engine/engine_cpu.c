@@ -755,6 +755,25 @@ static int engine_widen_tree(engine *e, pn_layout *old)
     return 0;
 }
 
+/* The words of the packing after widening the places flagged in
+ * overflowed (the current widths and the flags are left as they are); 0
+ * when out of memory. A place at 64 bits fails the real widening, not
+ * this. */
+static uint32_t engine_words_after(const engine *e, const uint8_t *overflowed)
+{
+    const uint32_t P = e->cn->n_places;
+    uint8_t *buf = malloc(2 * (size_t)P + 2);
+    uint32_t words = 0;
+    if (buf != NULL) {
+        memcpy(buf, e->widths, P);
+        memcpy(buf + P + 1, overflowed, P);
+        (void)pn_layout_widen_to(buf, buf + P + 1, P, ENGINE_TREE_MIN_WIDEN);
+        words = pn_layout_words(buf, P);
+    }
+    free(buf);
+    return words;
+}
+
 /* Tree mode: a widening re-encodes every key, while a wider field costs
  * the tree little as long as the marking keeps its word count. So the
  * places that have outgrown their initial width before (counters) widen
@@ -768,32 +787,17 @@ static int engine_widen_tree(engine *e, pn_layout *old)
 static bool engine_widen_counters(engine *e)
 {
     const uint32_t P = e->cn->n_places;
-    uint8_t *initial = NULL;
+    uint8_t *with = NULL; /* the initial widths, then the flags with the counters */
     pn_error err = {0};
-    if (pn_layout_initial_widths(e->cn, &initial, &err) != PN_OK)
+    if (pn_layout_initial_widths(e->cn, &with, &err) != PN_OK)
         return false;
-    uint8_t *buf = malloc(4 * (size_t)P + 4); /* widths and flags, twice */
-    bool ok = buf != NULL;
-    if (ok) {
-        uint8_t *alone = buf, *alone_f = buf + P + 1, *more = buf + 2 * P + 2,
-                *more_f = buf + 3 * P + 3;
-        memcpy(alone, e->widths, P);
-        memcpy(more, e->widths, P);
-        memcpy(alone_f, e->widen, P);
-        memcpy(more_f, e->widen, P);
-        for (uint32_t p = 0; p < P; p++)
-            more_f[p] |= e->widths[p] > initial[p] && e->widths[p] < ENGINE_TREE_MIN_WIDEN;
-        /* a place at 64 bits fails the widening below, not here */
-        (void)pn_layout_widen_to(alone, alone_f, P, ENGINE_TREE_MIN_WIDEN);
-        (void)pn_layout_widen_to(more, more_f, P, ENGINE_TREE_MIN_WIDEN);
-        const uint32_t a = pn_layout_words(alone, P), m = pn_layout_words(more, P);
-        ok = a != 0 && m != 0;
-        for (uint32_t p = 0; ok && m == a && p < P; p++)
-            e->widen[p] |= e->widths[p] > initial[p] && e->widths[p] < ENGINE_TREE_MIN_WIDEN;
-    }
-    free(buf);
-    free(initial);
-    return ok;
+    for (uint32_t p = 0; p < P; p++)
+        with[p] = e->widen[p] || (e->widths[p] > with[p] && e->widths[p] < ENGINE_TREE_MIN_WIDEN);
+    const uint32_t alone = engine_words_after(e, e->widen), more = engine_words_after(e, with);
+    if (alone != 0 && alone == more)
+        memcpy(e->widen, with, P);
+    free(with);
+    return alone != 0 && more != 0;
 }
 
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
@@ -1360,27 +1364,25 @@ static bool engine_node_costs(engine *e)
     const uint32_t T = g->n_transitions, D = 2 * g->words - 2;
     uint8_t *flag = calloc(D + 1, 1);
     uint32_t *words = malloc(((size_t)g->dec_off[T] + g->inc_off[T] + 1) * sizeof *words);
-    uint32_t *pos = malloc(((size_t)D + 1) * sizeof *pos);
-    bool ok = flag != NULL && words != NULL && pos != NULL &&
+    bool ok = flag != NULL && words != NULL &&
               engine_renew(&e->node_cost, ((size_t)g->n_places + 1) * sizeof *e->node_cost) &&
               engine_renew(&e->fire_off, ((size_t)T + 1) * sizeof *e->fire_off);
     if (ok)
         e->fire_off[0] = 0;
     e->nodes_per_succ = 0;
-    size_t cap = 0; /* fire_pos grows as it fills */
+    size_t cap = 0; /* fire_pos grows as it fills: room for a whole list (2W - 2) first */
     for (uint32_t t = 0; ok && t < T; t++) {
-        uint32_t n = pn_tstore_above(&e->ts, words, engine_changed_words(g, t, words), flag,
-                                     pos); /* pos: room for 2W - 2, fewer returned */
         const size_t at = e->fire_off[t];
-        if (at + n >= cap) { /* never empty: fire_pos + fire_off[t] must point somewhere */
-            cap = 2 * (at + n) + 1;
+        if (at + D >= cap) { /* never empty: fire_pos + fire_off[t] must point somewhere */
+            cap = 2 * (at + D) + 1;
             uint32_t *grown = realloc(e->fire_pos, cap * sizeof *grown);
             ok = grown != NULL;
             e->fire_pos = ok ? grown : e->fire_pos;
         }
         if (ok) {
-            memcpy(e->fire_pos + at, pos, n * sizeof *pos);
-            e->fire_off[t + 1] = at + n;
+            e->fire_off[t + 1] = at + pn_tstore_above(&e->ts, words,
+                                                      engine_changed_words(g, t, words), flag,
+                                                      e->fire_pos + at);
             uint64_t m = engine_fire_adds(e, t);
             e->nodes_per_succ = m > e->nodes_per_succ ? m : e->nodes_per_succ;
         }
@@ -1399,7 +1401,6 @@ static bool engine_node_costs(engine *e)
     e->ts.fire_pos = e->fire_pos;
     free(flag);
     free(words);
-    free(pos);
     return ok;
 }
 
