@@ -150,11 +150,11 @@ PN_HD static void pn_expand_fire(const pn_prog *g, const pn_table_view *v,
     if (ts != 0) { /* hashed once encoded, at the flush; never distributed */
         const uint32_t R = 2 * g->words - 1;
         uint32_t *refs = b->refs + (uint64_t)b->n * R;
-        for (uint32_t k = 0; k + 1 < R; k++)
+        for (uint32_t k = pn_tstore_copy_from(ts); k + 1 < R; k++)
             refs[k] = b->cur_refs[k];
         b->dirty[b->n] = ts->fire_pos + ts->fire_off[t];
         b->n_dirty[b->n] = (uint32_t)(ts->fire_off[t + 1] - ts->fire_off[t]);
-        b->at[b->n] = pn_tstore_gather_low(ts, b->chunk, succ, b->refs, b->n * R,
+        b->at[b->n] = pn_tstore_gather_low(ts, b->chunk, succ, b->cur_refs, b->refs, b->n * R,
                                            b->dirty[b->n], b->n_dirty[b->n]);
     } else {
         uint64_t h = pn_state_hash(succ, g->words);

@@ -213,6 +213,7 @@ typedef struct pn_tstore {
     pn_tnodes nodes;     /* node values by ref */
     uint32_t words;      /* W, the leaves */
     uint32_t depth;      /* inner levels, root included: ceil(log2 W) */
+    uint32_t pair_end;   /* see pn_tstore_pair_end */
     /* 2 (W - 1) entries: inner position W + i has children kid[2i] and
      * kid[2i + 1] (positions). */
     const uint32_t *kid;
@@ -229,11 +230,11 @@ typedef struct pn_tstore {
 /* Successors one pn_tstore_encode_batch call takes at most. */
 #define PN_TSTORE_BATCH_MAX 64
 
-/* Fills kid (2 (W - 1) entries), up (2W - 1) and round_end (up to 33)
- * with the shape above, using lvl (W entries) as scratch; returns the
- * depth. */
-PN_HD static uint32_t pn_tstore_shape(uint32_t W, uint32_t *kid, uint32_t *up,
-                                      uint32_t *round_end, uint32_t *lvl)
+/* Gives t the shape above for W words: fills kid (2 (W - 1) entries), up
+ * (2W - 1) and round_end (up to 33), using lvl (W entries) as scratch,
+ * and points t at them. */
+PN_HD static void pn_tstore_shape(pn_tstore *t, uint32_t W, uint32_t *kid, uint32_t *up,
+                                  uint32_t *round_end, uint32_t *lvl)
 {
     uint32_t n = W, next = W, depth = 0;
     for (uint32_t k = 0; k < W; k++)
@@ -254,7 +255,13 @@ PN_HD static uint32_t pn_tstore_shape(uint32_t W, uint32_t *kid, uint32_t *up,
         n = m;
         round_end[++depth] = next;
     }
-    return depth;
+    t->words = W;
+    t->depth = depth;
+    t->kid = kid;
+    t->up = up;
+    t->round_end = round_end;
+    /* the first round's nodes are pairs of leaves unless it made the root */
+    t->pair_end = depth >= 2 ? round_end[1] : W;
 }
 
 /* The ref of node value v found by its value (a leaf, or a pair above
@@ -266,9 +273,15 @@ PN_HD static uint32_t pn_tstore_node(const pn_tstore *t, uint64_t v)
 
 /* Positions W .. pn_tstore_pair_end - 1 are pair nodes (two leaves below;
  * none when W = 2, whose leaves' pair is the key). */
-PN_HD static uint32_t pn_tstore_pair_end(const pn_tstore *t)
+PN_HD static uint32_t pn_tstore_pair_end(const pn_tstore *t) { return t->pair_end; }
+
+/* The first position whose ref a successor takes from its parent before
+ * its dirty nodes are looked up: the leaves under pair nodes are read by
+ * their pair's lookup from the parent's refs (pn_tstore_gather_low), and
+ * no later round reads them, so a successor needs no copy of theirs. */
+PN_HD static uint32_t pn_tstore_copy_from(const pn_tstore *t)
 {
-    return t->depth >= 2 ? t->round_end[1] : t->words;
+    return 2 * (pn_tstore_pair_end(t) - t->words);
 }
 
 /* A dirty list's entry (pn_tstore_above): the position, and for a pair
@@ -445,13 +458,15 @@ PN_HD static void pn_tstore_chunk_run(const pn_tnodes *t, pn_tstore_chunk *c, ui
 
 /* Adds to chunk c the lookups of one successor that need no ref computed
  * for it (its leaves and pair nodes: words si, refs + base its 2W - 1
- * refs, dirty list d[0 .. nd)), running c whenever it is full; returns
- * the index in d of its first later entry. A caller that fires successors
- * one by one calls it as each is fired, so that these lookups' slots are
- * prefetched a batch before they are read. */
+ * refs from pn_tstore_copy_from on, the refs of the leaves it kept under
+ * pair nodes in kept, dirty list d[0 .. nd)), running c whenever it is
+ * full; returns the index in d of its first later entry. A caller that
+ * fires successors one by one calls it as each is fired, so that these
+ * lookups' slots are prefetched a batch before they are read. */
 PN_HD static uint32_t pn_tstore_gather_low(const pn_tstore *t, pn_tstore_chunk *c,
-                                           const uint64_t *si, uint32_t *refs, uint32_t base,
-                                           const uint32_t *d, uint32_t nd)
+                                           const uint64_t *si, const uint32_t *kept,
+                                           uint32_t *refs, uint32_t base, const uint32_t *d,
+                                           uint32_t nd)
 {
     const uint32_t W = t->words, pair_end = pn_tstore_pair_end(t);
     const uint32_t *kid = t->kid - 2 * W; /* kid[2p], kid[2p + 1]: inner position p's */
@@ -465,16 +480,16 @@ PN_HD static uint32_t pn_tstore_gather_low(const pn_tstore *t, pn_tstore_chunk *
         } else {
             const uint32_t a = kid[2 * p], b = kid[2 * p + 1];
             pn_tstore_chunk_add_pair(&t->nodes, c, base + p, si[a], si[b],
-                                     e & PN_TSTORE_LEFT ? PN_TSTORE_DIRTY : refs[base + a],
-                                     e & PN_TSTORE_RIGHT ? PN_TSTORE_DIRTY : refs[base + b]);
+                                     e & PN_TSTORE_LEFT ? PN_TSTORE_DIRTY : kept[a],
+                                     e & PN_TSTORE_RIGHT ? PN_TSTORE_DIRTY : kept[b]);
         }
     }
     return j;
 }
 
 /* The keys of n <= PN_TSTORE_BATCH_MAX successors (successor i: refs +
- * i (2W - 1) holding the refs of every position but those
- * its dirty list names, n_dirty[i] entries at dirty[i] as pn_tstore_above
+ * i (2W - 1) holding the refs of every position from pn_tstore_copy_from
+ * on but those its dirty list names, n_dirty[i] entries at dirty[i] as pn_tstore_above
  * lists them) whose first lookups are in chunk c (pn_tstore_gather_low,
  * which returned at[i]): c's lookups, then the later rounds one by one,
  * each gathered in chunks whose stored nodes are prefetched before any is
@@ -520,8 +535,8 @@ PN_HD static void pn_tstore_encode_batch(const pn_tstore *t, uint32_t n,
     pn_tstore_chunk c;
     c.n = 0;
     for (uint32_t i = 0; i < n; i++)
-        at[i] = pn_tstore_gather_low(t, &c, s + (uint64_t)i * W, refs, i * R, dirty[i],
-                                     n_dirty[i]);
+        at[i] = pn_tstore_gather_low(t, &c, s + (uint64_t)i * W, refs + (uint64_t)i * R, refs,
+                                     i * R, dirty[i], n_dirty[i]);
     pn_tstore_encode_rest(t, n, refs, dirty, n_dirty, at, &c, keys);
 }
 

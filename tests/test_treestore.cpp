@@ -29,11 +29,7 @@ struct Store {
           pair(cap / 32 + 1), nodes(cap)
     {
         t = pn_tstore{};
-        t.words = W;
-        t.kid = kid.data();
-        t.up = up.data();
-        t.round_end = round_end.data();
-        t.depth = pn_tstore_shape(W, kid.data(), up.data(), round_end.data(), lvl.data());
+        pn_tstore_shape(&t, W, kid.data(), up.data(), round_end.data(), lvl.data());
         pn_tnodes_reset(&t.nodes, slots.data(), slots.size());
         t.nodes.store = nodes.data();
         t.nodes.pair = pair.data();

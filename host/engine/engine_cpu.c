@@ -402,6 +402,7 @@ static int engine_grow_nodes(engine *e, uint64_t need)
         if (store == NULL)
             return PN_RUN_OUT_OF_MEMORY;
         v->store = store;
+        pn_sys_advise_huge(store, cap * sizeof *store);
         const uint64_t had = (e->node_store_cap + 31) / 32, words = (cap + 31) / 32;
         uint32_t *pair = realloc(v->pair, words * sizeof *pair);
         if (pair == NULL)
@@ -1416,12 +1417,8 @@ static bool engine_setup_tree(engine *e)
               engine_renew(&e->plan_words, W * sizeof *e->plan_words) &&
               engine_renew(&e->plan_refs, R * sizeof *e->plan_refs);
     if (ok) {
-        e->ts.words = (uint32_t)W;
-        e->ts.kid = e->ts_kid;
-        e->ts.up = e->ts_kid + 2 * (W - 1);
-        e->ts.round_end = e->ts_kid + 4 * W - 3;
-        e->ts.depth = pn_tstore_shape((uint32_t)W, e->ts_kid, e->ts_kid + 2 * (W - 1),
-                                      e->ts_kid + 4 * W - 3, lvl);
+        pn_tstore_shape(&e->ts, (uint32_t)W, e->ts_kid, e->ts_kid + 2 * (W - 1),
+                        e->ts_kid + 4 * W - 3, lvl);
         e->ts.nodes.count = &e->node_count;
         e->view.tree = &e->ts;
         ok = engine_node_costs(e);
