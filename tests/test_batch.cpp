@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sched.h>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -282,6 +284,50 @@ TEST_F(Batch, CrashAndHangAreRecorded)
     EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
     // 1 s budget, 5 s grace, then SIGTERM: not the sleep's 60 s
     EXPECT_LT(s, 30.0);
+}
+
+// Runs at once get cores of their own when their threads fit the cores
+// (each run pins its workers to the first cores it sees: without shares,
+// every run would take core 0), and the whole mask when they do not.
+TEST_F(Batch, ConcurrentRunsGetCoresOfTheirOwn)
+{
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+    const int cpus = CPU_COUNT(&mine);
+    std::string fake = dir + "/fake-petrel", aff = dir + "/aff";
+    std::ofstream(fake) << "#!/bin/sh\ncase \"$*\" in\n  *--stats-fd*) grep Cpus_allowed_list "
+                           "/proc/self/status >>"
+                        << quote(aff) << ";;\nesac\nexec " << quote(kCli) << " \"$@\"\n";
+    ASSERT_EQ(chmod(fake.c_str(), 0755), 0);
+    int runs = 0;
+    auto lists = [&](const std::string &share) {
+        std::remove(aff.c_str());
+        std::string out = dir + "/r" + std::to_string(runs++) + ".jsonl";
+        EXPECT_EQ(batch("--jobs 2 " + share + " --memory 1G --timeout 30 -q -e StateSpace "
+                        "--petrel " + quote(fake) + " --out " + quote(out) + " " + models),
+                  0)
+            << slurp(dir + "/stderr");
+        std::vector<std::string> got;
+        std::istringstream in(slurp(aff));
+        for (std::string line; std::getline(in, line);)
+            got.push_back(line.substr(line.find(':') + 1));
+        return got;
+    };
+    // 2 jobs of cpus threads each: more than the cores, so the whole mask
+    std::string all = row(slurp("/proc/self/status"), "Cpus_allowed_list:").at(1);
+    for (const std::string &l : lists("--threads " + std::to_string(2 * cpus)))
+        EXPECT_EQ(l.substr(l.find_first_not_of(" \t")), all);
+    if (cpus < 2)
+        GTEST_SKIP() << "one allowed CPU: no two runs can have cores of their own";
+    std::vector<std::string> one = lists("--threads 2");
+    ASSERT_EQ(one.size(), 3u);
+    std::set<std::string> distinct;
+    for (const std::string &l : one) {
+        EXPECT_EQ(l.find_first_of(",-"), std::string::npos) << "one core a run: " << l;
+        distinct.insert(l);
+    }
+    EXPECT_EQ(distinct.size(), 2u) << "the first two runs start together, on cores of their own";
 }
 
 // The tools on results files: score.py --results against the hand-checked

@@ -94,11 +94,15 @@ static int bt_move_fd(int fd, int to)
 
 /* In the child, between fork and exec: its own process group (a ^C at the
  * terminal reaches the batch, which ends the runs), death with the batch,
- * the pipes on 1, 2 and 3, no BenchKit variables (the command line says
- * everything) and the signals the batch blocked unblocked. */
-static void bt_exec_child(int (*p)[2], pid_t parent, char **argv, const char *petrel)
+ * its share of the cores (cpus, unless NULL), the pipes on 1, 2 and 3, no
+ * BenchKit variables (the command line says everything) and the signals
+ * the batch blocked unblocked. */
+static void bt_exec_child(int (*p)[2], pid_t parent, char **argv, const char *petrel,
+                          const cpu_set_t *cpus)
 {
     setpgid(0, 0);
+    if (cpus != NULL)
+        (void)sched_setaffinity(0, sizeof *cpus, cpus); /* refused: placed by the system */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(127);
@@ -166,7 +170,8 @@ static int bt_spawn(batch *b, bt_child *k, uint32_t run)
         return 1;
     }
     if (pid == 0)
-        bt_exec_child(p, parent, argv, b->s.petrel);
+        bt_exec_child(p, parent, argv, b->s.petrel,
+                      b->slot_cpus != NULL ? &b->slot_cpus[k - b->kids] : NULL);
     memset(k, 0, sizeof *k);
     k->pid = pid;
     k->run = run;
@@ -407,9 +412,10 @@ static int bt_run_all(batch *b)
         return 1;
     if (!b->quiet)
         fprintf(stderr, "petrel batch: %u models x %u examinations: %u runs to do, %u already "
-                        "in %s; %u at a time, each %gs, %lu MB, %u thread(s)\n",
+                        "in %s; %u at a time, each %gs, %lu MB, %u thread(s)%s\n",
                 b->models.n, b->n_exams, b->n_runs, b->skipped, b->out_path, b->jobs,
-                b->s.timeout_s, (unsigned long)(b->s.memory >> 20), b->s.threads);
+                b->s.timeout_s, (unsigned long)(b->s.memory >> 20), b->s.threads,
+                b->slot_cpus != NULL ? " on cores of its own" : "");
     b->t0 = pn_clock_now();
     return bt_loop(b);
 }
@@ -444,6 +450,7 @@ int cli_batch_main(int argc, char **argv)
     if (b.sig_fd >= 0)
         close(b.sig_fd);
     free(b.kids);
+    free(b.slot_cpus);
     free(b.runs);
     bt_models_free(&b.models);
     return rc < 0 ? 0 : rc;

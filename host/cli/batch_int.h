@@ -3,6 +3,7 @@
 #ifndef PETREL_CLI_BATCH_INT_H
 #define PETREL_CLI_BATCH_INT_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -132,6 +133,9 @@ typedef struct batch {
     bt_run *runs;           /* the runs to do (those not already recorded) */
     uint32_t n_runs, next, skipped;
     bt_child *kids;
+    /* Per job slot, the CPUs of its share of the cores, when the jobs'
+     * threads fit the cores (else NULL: the system places the runs). */
+    cpu_set_t *slot_cpus;
     int out_fd, csv_fd, sig_fd;
     char version[64];
     char self[4096];        /* this binary, the children's default */
@@ -143,8 +147,8 @@ typedef struct batch {
 /* Parses argv (argv[0] is "batch") into b, the models listed: 0, -1 when
  * --help was printed, 2 for bad usage (said on stderr). */
 int bt_parse(batch *b, int argc, char **argv);
-/* The children's binary, version, and share of threads and memory: 0, or
- * an exit code (said on stderr). */
+/* The children's binary, version, and share of threads, cores and memory:
+ * 0, or an exit code (said on stderr). */
 int bt_settings_make(batch *b);
 
 #endif

@@ -209,6 +209,34 @@ static void bt_child_version(batch *b)
     free(cmd);
 }
 
+/* Several runs at once each pin their workers to the first cores they
+ * see: job slot j gets cores j t .. j t + t - 1 of its own (t threads a
+ * run) when they all fit, so its run sees those and pins to them. */
+static int bt_slot_cpus(batch *b, const pn_topology *t)
+{
+    const uint32_t cores = pn_topology_cores(t);
+    if (b->jobs < 2 || (uint64_t)b->jobs * b->s.threads > cores)
+        return 0;
+    b->slot_cpus = calloc(b->jobs, sizeof *b->slot_cpus);
+    if (b->slot_cpus == NULL) {
+        fputs("petrel batch: out of memory\n", stderr);
+        return 1;
+    }
+    uint32_t pus[CPU_SETSIZE];
+    for (uint32_t j = 0; j < b->jobs; j++) {
+        uint32_t n = pn_topology_core_pus(t, j * b->s.threads, b->s.threads, pus, CPU_SETSIZE);
+        CPU_ZERO(&b->slot_cpus[j]);
+        for (uint32_t k = 0; k < n; k++)
+            CPU_SET(pus[k], &b->slot_cpus[j]);
+        if (n == 0) { /* no share to give: the system places the runs */
+            free(b->slot_cpus);
+            b->slot_cpus = NULL;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 int bt_settings_make(batch *b)
 {
     if (b->s.petrel == NULL) {
@@ -222,14 +250,20 @@ int bt_settings_make(batch *b)
     }
     if (access(b->s.petrel, X_OK) != 0)
         return bt_bad("--petrel '%s' is not an executable", b->s.petrel);
-    if (b->threads_total == 0) {
-        pn_topology *t = pn_topology_new();
-        b->threads_total = pn_topology_cores(t);
-        pn_topology_free(t);
+    pn_topology *t = pn_topology_new();
+    if (t == NULL) {
+        fputs("petrel batch: out of memory\n", stderr);
+        return 1;
     }
+    if (b->threads_total == 0)
+        b->threads_total = pn_topology_cores(t);
     if (b->memory_total == 0)
         b->memory_total = pn_sys_memory_bytes();
     b->s.threads = b->threads_total / b->jobs > 0 ? b->threads_total / b->jobs : 1;
+    int rc = bt_slot_cpus(b, t);
+    pn_topology_free(t);
+    if (rc != 0)
+        return rc;
     b->s.memory = b->memory_total / b->jobs;
     if (b->s.memory < (64ULL << 20))
         b->s.memory = 64ULL << 20;

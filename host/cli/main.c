@@ -124,15 +124,19 @@ static void cli_examine_opts(cli_run *r)
     const cli_options *o = &r->o;
     pn_engine_opts *eo = &r->xo.explore;
     r->topo = pn_topology_new();
-    /* Several ranks on one machine would pin their workers to the same
-     * cores: mpirun's binding places them instead. */
-    eo->topology = r->dist != NULL && pn_dist_ranks(r->dist) > 1 ? NULL : r->topo;
     eo->dist = r->dist;
     eo->threads = o->threads ? o->threads : pn_topology_cores(r->topo);
+    /* Several ranks on one machine would pin their workers to the same
+     * cores (mpirun's binding places them instead), and so would runs on
+     * fewer threads than cores beside each other. */
+    bool pin = (r->dist == NULL || pn_dist_ranks(r->dist) <= 1) &&
+               pn_topology_pins(r->topo, eo->threads);
+    eo->topology = pin ? r->topo : NULL;
     if (o->verbose && r->topo != NULL) {
         char desc[160];
         pn_topology_describe(r->topo, desc, sizeof desc);
-        fprintf(stderr, "petrel: topology: %s; %u worker thread(s)\n", desc, eo->threads);
+        fprintf(stderr, "petrel: topology: %s; %u worker thread(s)%s\n", desc, eo->threads,
+                pin ? ", pinned" : ", not pinned");
     }
     eo->verbose = o->verbose;
     eo->keep_parents = o->trace;

@@ -1,5 +1,6 @@
 #include "petrel/topology.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,14 +67,21 @@ void pn_topology_free(pn_topology *t)
 
 uint32_t pn_topology_cores(const pn_topology *t) { return t && t->cores ? t->cores : 1; }
 
+#ifdef PETREL_HAVE_HWLOC
+/* Core c, or PU c where hwloc names no cores. */
+static hwloc_obj_t topology_core(const pn_topology *t, uint32_t c)
+{
+    hwloc_obj_t core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_CORE, c);
+    return core != NULL ? core : hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PU, c);
+}
+#endif
+
 bool pn_topology_pin(const pn_topology *t, uint32_t worker)
 {
 #ifdef PETREL_HAVE_HWLOC
     if (t == NULL || t->topo == NULL)
         return false;
-    hwloc_obj_t core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_CORE, worker % t->cores);
-    if (core == NULL)
-        core = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PU, worker % t->pus);
+    hwloc_obj_t core = topology_core(t, worker % t->cores);
     if (core == NULL || core->cpuset == NULL)
         return false;
     return hwloc_set_cpubind(t->topo, core->cpuset, HWLOC_CPUBIND_THREAD) == 0;
@@ -82,6 +90,51 @@ bool pn_topology_pin(const pn_topology *t, uint32_t worker)
     (void)worker;
     return false;
 #endif
+}
+
+bool pn_topology_pins(const pn_topology *t, uint32_t threads)
+{
+    return threads >= pn_topology_cores(t);
+}
+
+/* Without a topology a core is an allowed CPU, in the system's order. */
+static uint32_t topology_allowed_pus(uint32_t first, uint32_t n, uint32_t *pus, uint32_t cap)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 0;
+    uint32_t k = 0, got = 0; /* k: the allowed CPUs before cpu */
+    for (int cpu = 0; cpu < CPU_SETSIZE && got < cap; cpu++) {
+        if (!CPU_ISSET(cpu, &set))
+            continue;
+        if (k >= first && k - first < n)
+            pus[got++] = (uint32_t)cpu;
+        k++;
+    }
+    return got;
+}
+
+uint32_t pn_topology_core_pus(const pn_topology *t, uint32_t first, uint32_t n, uint32_t *pus,
+                              uint32_t cap)
+{
+#ifdef PETREL_HAVE_HWLOC
+    if (t != NULL && t->topo != NULL) {
+        uint32_t got = 0;
+        for (uint32_t c = first; c < t->cores && c - first < n; c++) {
+            hwloc_obj_t core = topology_core(t, c);
+            if (core == NULL || core->cpuset == NULL)
+                continue;
+            for (int pu = hwloc_bitmap_first(core->cpuset); pu >= 0 && got < cap;
+                 pu = hwloc_bitmap_next(core->cpuset, pu))
+                pus[got++] = (uint32_t)pu;
+        }
+        return got;
+    }
+#else
+    (void)t;
+#endif
+    return topology_allowed_pus(first, n, pus, cap);
 }
 
 void pn_topology_describe(const pn_topology *t, char *buf, size_t len)
