@@ -20,6 +20,7 @@
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "net/layout.h"
+#include "net/place_order.h"
 #include "petrel/net.h"
 #include "pn_state.h"
 #include "pn_table.h"
@@ -93,12 +94,13 @@ Compiled random_net(std::mt19937_64 &rng, uint32_t P, uint32_t T)
     return compile(m0, T, arcs);
 }
 
-LayoutPtr make_layout(const pn_cnet *cn, const std::vector<uint8_t> &widths)
+LayoutPtr make_layout(const pn_cnet *cn, const std::vector<uint8_t> &widths,
+                      const uint32_t *order = nullptr)
 {
     pn_error err;
     pn_error_clear(&err);
     pn_layout *lay = nullptr;
-    EXPECT_EQ(pn_layout_new(cn, widths.data(), &lay, &err), PN_OK) << err.msg;
+    EXPECT_EQ(pn_layout_new_ordered(cn, widths.data(), order, &lay, &err), PN_OK) << err.msg;
     return LayoutPtr(lay);
 }
 
@@ -271,6 +273,7 @@ TEST(Layout, SinglePlaceAndNoPlaces)
     pn_net_free(net);
 }
 
+// In place order (even iterations) and in a random order of the places.
 TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
 {
     std::mt19937_64 rng(7);
@@ -278,12 +281,18 @@ TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
         uint32_t P = 1 + (uint32_t)(rng() % 40);
         Compiled c = compile(std::vector<uint64_t>(P, 0), 0, {});
         std::vector<uint8_t> widths = random_widths(rng, P);
-        LayoutPtr lay = make_layout(c.cn.get(), widths);
+        std::vector<uint32_t> order(P);
+        for (uint32_t i = 0; i < P; i++)
+            order[i] = i;
+        if (iter % 2)
+            std::shuffle(order.begin(), order.end(), rng);
+        const uint32_t *ord = iter % 2 ? order.data() : nullptr;
+        LayoutPtr lay = make_layout(c.cn.get(), widths, ord);
         ASSERT_NE(lay, nullptr);
         const pn_prog &g = lay->prog;
         // Reference first fit.
         std::vector<uint32_t> used;
-        for (uint32_t p = 0; p < P; p++) {
+        for (uint32_t p : order) {
             size_t w = 0;
             while (w < used.size() && used[w] + widths[p] > 64)
                 w++;
@@ -296,7 +305,7 @@ TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
             used[w] += widths[p];
         }
         ASSERT_EQ(g.words, used.size());
-        ASSERT_EQ(pn_layout_words(widths.data(), P), used.size()); // without building it
+        ASSERT_EQ(pn_layout_words(widths.data(), ord, P), used.size()); // without building it
         // No word is wasted: no two words' contents would fit in one.
         for (size_t a = 0; a < used.size(); a++)
             for (size_t b = a + 1; b < used.size(); b++)
@@ -312,6 +321,108 @@ TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
         for (size_t b = 0; b < owner.size(); b++)
             ASSERT_EQ(g.bit_place[b], owner[b]) << "bit " << b;
     }
+}
+
+// ---- place order (host/net/place_order.c) --------------------------------------
+
+// The span of an order, computed here: per transition, the distance between
+// the first and the last place it changes.
+uint64_t span_of(const pn_cnet *cn, const std::vector<uint32_t> &order)
+{
+    std::vector<uint32_t> pos(cn->n_places);
+    for (uint32_t i = 0; i < cn->n_places; i++)
+        pos[order[i]] = i;
+    uint64_t span = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+            lo = std::min(lo, pos[cn->delta[k].place]);
+            hi = std::max(hi, pos[cn->delta[k].place]);
+        }
+        span += lo < hi ? hi - lo : 0;
+    }
+    return span;
+}
+
+// k processes of two places each, numbered interleaved (process x owns
+// places x and k + x), each moving its token back and forth: in place order
+// every transition spans k places, so a 1-bit field per place puts most of
+// them across two words; FORCE puts each process's places side by side.
+Compiled interleaved_processes(uint32_t k)
+{
+    std::vector<uint64_t> m0(2 * k, 0);
+    std::vector<Arc> arcs;
+    for (uint32_t x = 0; x < k; x++) {
+        m0[x] = 1;
+        arcs.push_back({x, 2 * x, true, 1});
+        arcs.push_back({k + x, 2 * x, false, 1});
+        arcs.push_back({k + x, 2 * x + 1, true, 1});
+        arcs.push_back({x, 2 * x + 1, false, 1});
+    }
+    return compile(m0, 2 * k, arcs);
+}
+
+TEST(PlaceOrder, InterleavedProcessesSitSideBySide)
+{
+    const uint32_t k = 80;
+    Compiled c = interleaved_processes(k);
+    std::vector<uint32_t> order(2 * k);
+    uint64_t before = 0, after = 0;
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_place_order(c.cn.get(), order.data(), &before, &after, &err), PN_OK);
+    EXPECT_EQ(before, 2ULL * k * k); // 2k transitions, each over k places
+    EXPECT_EQ(after, 2ULL * k);      // each over its two neighbours
+    EXPECT_EQ(span_of(c.cn.get(), order), after);
+    std::vector<uint32_t> pos(2 * k);
+    for (uint32_t i = 0; i < 2 * k; i++)
+        pos[order[i]] = i;
+    for (uint32_t x = 0; x < k; x++)
+        EXPECT_EQ(std::max(pos[x], pos[k + x]) - std::min(pos[x], pos[k + x]), 1u) << x;
+    // Packed 1 bit a place (three words): the words a firing changes.
+    auto words_changed = [&](const uint32_t *ord) {
+        LayoutPtr lay = make_layout(c.cn.get(), std::vector<uint8_t>(2 * k, 1), ord);
+        EXPECT_EQ(lay->prog.words, 3u);
+        uint32_t n = 0;
+        for (uint32_t t = 0; t < 2 * k; t++) {
+            std::set<uint32_t> w;
+            for (uint32_t j = c.cn->delta_off[t]; j < c.cn->delta_off[t + 1]; j++)
+                w.insert(lay->field[c.cn->delta[j].place].word);
+            n += (uint32_t)w.size();
+        }
+        return n;
+    };
+    EXPECT_EQ(words_changed(nullptr), 4 * k); // places x and 80 + x: never one word
+    EXPECT_LE(words_changed(order.data()), 2 * k + 4); // a pair across a boundary at most twice
+}
+
+// On random nets: a permutation, never a longer span than place order, its
+// span the one reported, the same order every time.
+TEST(PlaceOrder, RandomNetsGetAPermutationNoLongerSpan)
+{
+    std::mt19937_64 rng(23);
+    int shorter = 0;
+    for (int iter = 0; iter < 200; iter++) {
+        const uint32_t P = 1 + (uint32_t)(rng() % 60), T = (uint32_t)(rng() % 50) + 1;
+        Compiled c = random_net(rng, P, T);
+        std::vector<uint32_t> order(P), again(P);
+        uint64_t before = 0, after = 0;
+        pn_error err;
+        pn_error_clear(&err);
+        ASSERT_EQ(pn_place_order(c.cn.get(), order.data(), &before, &after, &err), PN_OK);
+        ASSERT_EQ(pn_place_order(c.cn.get(), again.data(), nullptr, nullptr, &err), PN_OK);
+        EXPECT_EQ(order, again) << "iter " << iter;
+        std::vector<uint32_t> sorted = order, identity(P);
+        std::sort(sorted.begin(), sorted.end());
+        for (uint32_t p = 0; p < P; p++)
+            identity[p] = p;
+        ASSERT_EQ(sorted, identity) << "iter " << iter;
+        EXPECT_EQ(span_of(c.cn.get(), identity), before) << "iter " << iter;
+        EXPECT_EQ(span_of(c.cn.get(), order), after) << "iter " << iter;
+        EXPECT_LE(after, before) << "iter " << iter;
+        shorter += after < before;
+    }
+    EXPECT_GT(shorter, 100) << "FORCE shortens most random nets' spans";
 }
 
 // ---- pack / unpack -------------------------------------------------------------

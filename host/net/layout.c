@@ -72,14 +72,17 @@ static uint64_t layout_mask(uint8_t width)
     return width >= 64 ? UINT64_MAX : (1ULL << width) - 1;
 }
 
-/* First fit: each place goes into the first word with room for its field,
- * so narrow fields fill the gaps that wide ones leave; into field unless
- * NULL. used: P + 1 entries. Returns the words. */
-static uint32_t layout_first_fit(const uint8_t *width, uint32_t P, uint32_t *used, pn_op *field)
+/* First fit: each place, in order (NULL: place order), goes into the first
+ * word with room for its field, so narrow fields fill the gaps that wide
+ * ones leave; into field unless NULL. used: P + 1 entries. Returns the
+ * words. */
+static uint32_t layout_first_fit(const uint8_t *width, const uint32_t *order, uint32_t P,
+                                 uint32_t *used, pn_op *field)
 {
     uint32_t words = 1;
     used[0] = 0;
-    for (uint32_t p = 0; p < P; p++) {
+    for (uint32_t i = 0; i < P; i++) {
+        const uint32_t p = order != NULL ? order[i] : i;
         uint8_t w = width[p] < 1 ? 1 : width[p] > 64 ? 64 : width[p];
         uint32_t word = 0;
         while (word < words && used[word] + w > 64)
@@ -94,10 +97,10 @@ static uint32_t layout_first_fit(const uint8_t *width, uint32_t P, uint32_t *use
     return words;
 }
 
-uint32_t pn_layout_words(const uint8_t *widths, uint32_t n_places)
+uint32_t pn_layout_words(const uint8_t *widths, const uint32_t *order, uint32_t n_places)
 {
     uint32_t *used = malloc(((size_t)n_places + 1) * sizeof *used);
-    uint32_t words = used != NULL ? layout_first_fit(widths, n_places, used, NULL) : 0;
+    uint32_t words = used != NULL ? layout_first_fit(widths, order, n_places, used, NULL) : 0;
     free(used);
     return words;
 }
@@ -172,6 +175,12 @@ static void layout_triggers(pn_layout *lay, const pn_cnet *cn)
 pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
                         pn_error *err)
 {
+    return pn_layout_new_ordered(cn, widths, NULL, out, err);
+}
+
+pn_status pn_layout_new_ordered(const pn_cnet *cn, const uint8_t *widths, const uint32_t *order,
+                                pn_layout **out, pn_error *err)
+{
     *out = NULL;
     uint32_t P = cn->n_places, T = cn->n_transitions;
     size_t n_pre = cn->pre_off[T] + 1, n_delta = cn->delta_off[T] + 1;
@@ -201,7 +210,7 @@ pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **ou
         pn_layout_free(lay);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state layout");
     }
-    uint32_t words = layout_first_fit(lay->width, P, used, lay->field);
+    uint32_t words = layout_first_fit(lay->width, order, P, used, lay->field);
     free(used);
     lay->bit_place = malloc((size_t)words * 64 * sizeof *lay->bit_place);
     if (lay->bit_place == NULL) {

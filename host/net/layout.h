@@ -29,6 +29,10 @@ pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error
 /* Packs fields in place order, first-fit into 64-bit words. */
 pn_status pn_layout_new(const pn_cnet *cn, const uint8_t *widths, pn_layout **out,
                         pn_error *err);
+/* The same in the given order of the places (a permutation; NULL: place
+ * order), e.g. pn_place_order's. */
+pn_status pn_layout_new_ordered(const pn_cnet *cn, const uint8_t *widths, const uint32_t *order,
+                                pn_layout **out, pn_error *err);
 void pn_layout_free(pn_layout *lay);
 
 /* Packs m into s (prog.words words); false when a count does not fit. */
@@ -45,9 +49,9 @@ bool pn_layout_widen(uint8_t *widths, uint8_t *overflowed, uint32_t n_places);
 bool pn_layout_widen_to(uint8_t *widths, uint8_t *overflowed, uint32_t n_places,
                         uint8_t min_bits);
 
-/* The words pn_layout_new packs fields of these widths into; 0 when out
- * of memory. */
-uint32_t pn_layout_words(const uint8_t *widths, uint32_t n_places);
+/* The words pn_layout_new_ordered packs fields of these widths into, in
+ * that order (NULL: place order); 0 when out of memory. */
+uint32_t pn_layout_words(const uint8_t *widths, const uint32_t *order, uint32_t n_places);
 
 /* Bits needed to hold v (at least 1). */
 uint8_t pn_bits_for(uint64_t v);
