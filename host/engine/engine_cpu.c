@@ -79,9 +79,10 @@ typedef struct engine {
     pn_layout *lay;
     const pn_prog *g;     /* &lay->prog */
     uint8_t *widths;
-    /* Tree mode: the order the layouts pack places in (engine_order), or
-     * NULL (place order); the run's, kept across restarts. */
-    const uint32_t *order;
+    /* Tree mode: the run's FORCE order of the places (engine_order), kept
+     * across restarts, and the order the current layout packs them in:
+     * that or NULL (place order), as engine_pick_order chose. */
+    const uint32_t *force, *order;
     uint8_t *widen;       /* places that overflowed this round */
     pn_table_view view;
     uint64_t *parent;     /* keep_parents: BFS tree, sized like the store */
@@ -805,6 +806,8 @@ static bool engine_widen_counters(engine *e)
     return alone != 0 && more != 0;
 }
 
+static pn_status engine_pick_order(engine *e, pn_layout **lay, pn_error *err);
+
 /* Repacks every stored state with wider fields. Returns a pn_run_status. */
 static int engine_widen(engine *e)
 {
@@ -820,8 +823,12 @@ static int engine_widen(engine *e)
         return ENGINE_RESTART;
     pn_layout *lay = NULL;
     pn_error err = {0};
-    if (pn_layout_new_ordered(e->cn, e->widths, e->order, &lay, &err) != PN_OK)
+    if (pn_layout_new(e->cn, e->widths, &lay, &err) != PN_OK)
         return PN_RUN_OUT_OF_MEMORY;
+    if (engine_pick_order(e, &lay, &err) != PN_OK) {
+        pn_layout_free(lay);
+        return PN_RUN_OUT_OF_MEMORY;
+    }
     uint32_t words = lay->prog.words;
     for (uint32_t i = 0; i < e->nthreads; i++) {
         uint64_t *succ = realloc(e->workers[i].scratch.succ,
@@ -1496,44 +1503,60 @@ static uint64_t engine_changed_total(const pn_prog *g)
  * and the fields of the places a transition changes lie wherever the
  * net's place order put them (Peterson-PT-3: a transition changes 1.86 of
  * the four words, and 1.53 of the pair nodes above them). So the places
- * are packed in pn_place_order's order (FORCE: 1.36 words, 1.14 pairs),
- * computed once a run (*order: NULL until then), where with the current
- * widths it takes no more words and the transitions change fewer words
- * than in place order (FORCE shortens spans, which is not always that:
- * DES-PT-01a 1.30 -> 1.34 words a transition). PN_OK, or out of memory. */
-static pn_status engine_order(engine *e, uint32_t **order, pn_error *err)
+ * may be packed in FORCE order (e->force; there 1.36 words, 1.14 pairs):
+ * *lay, the layout of the current widths in place order, becomes that of
+ * FORCE order where it takes no more words and the transitions change no
+ * more words in all (FORCE shortens spans, which is not always that:
+ * DES-PT-01a 1.30 -> 1.34 words a transition). Asked again at each
+ * widening, as widths move fields between words (HouseConstruction-PT-
+ * 00005: a tie at two words, 1.39 -> 1.50 words a transition at three).
+ * PN_OK, or out of memory (*lay is left as it was). */
+static pn_status engine_pick_order(engine *e, pn_layout **lay, pn_error *err)
+{
+    e->order = NULL;
+    if (e->force == NULL)
+        return PN_OK;
+    pn_layout *forced = NULL;
+    if (pn_layout_new_ordered(e->cn, e->widths, e->force, &forced, err) != PN_OK)
+        return PN_ERR_NOMEM;
+    const uint64_t was = engine_changed_total(&(*lay)->prog);
+    const uint64_t now = engine_changed_total(&forced->prog);
+    if (was == UINT64_MAX || now == UINT64_MAX) {
+        pn_layout_free(forced);
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
+    }
+    if (forced->prog.words > (*lay)->prog.words || now > was) {
+        pn_layout_free(forced);
+        return PN_OK;
+    }
+    pn_layout_free(*lay);
+    *lay = forced;
+    e->order = e->force;
+    return PN_OK;
+}
+
+/* Tree mode: the run's FORCE order (*force, made here once a run: NULL
+ * until then) and the first layout's pick (engine_pick_order). */
+static pn_status engine_order(engine *e, uint32_t **force, pn_error *err)
 {
     if (!e->tree || e->cn->n_places < 2)
         return PN_OK;
-    if (*order == NULL) {
+    if (*force == NULL) {
         uint32_t *o = malloc((size_t)e->cn->n_places * sizeof *o);
         if (o == NULL || pn_place_order(e->cn, o, NULL, NULL, err) != PN_OK) {
             free(o);
             return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
         }
-        *order = o;
+        *force = o;
     }
-    pn_layout *lay = NULL;
-    if (pn_layout_new_ordered(e->cn, e->widths, *order, &lay, err) != PN_OK)
-        return PN_ERR_NOMEM;
-    const uint64_t was = engine_changed_total(e->g), now = engine_changed_total(&lay->prog);
-    if (was == UINT64_MAX || now == UINT64_MAX) {
-        pn_layout_free(lay);
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
-    }
-    if (lay->prog.words > e->g->words || now >= was) {
-        pn_layout_free(lay);
-        return PN_OK;
-    }
-    pn_layout_free(e->lay);
-    e->lay = lay;
-    e->g = &lay->prog;
-    e->order = *order;
-    return PN_OK;
+    e->force = *force;
+    pn_status st = engine_pick_order(e, &e->lay, err);
+    e->g = &e->lay->prog;
+    return st;
 }
 
 /* widths: the field widths to start from (a restart), or NULL; *order: the
- * run's place order (engine_order), NULL until one is made. */
+ * run's FORCE order (engine_order), NULL until one is made. */
 static pn_status engine_setup(engine *e, const uint8_t *widths, uint32_t **order,
                               pn_error *err)
 {
