@@ -15,6 +15,7 @@
 
 #include "examine/symbolic.h"
 #include "logic/ctl_mdd.h"
+#include "net/place_order.h"
 #include "petrel/examine.h"
 #include "space/mdd.h"
 #include "test_enum.h"
@@ -112,7 +113,7 @@ TEST(Mdd, ReachableAndFiringAgreeWithEnumeration)
             rev[p] = P - 1 - p;
         pn_error err;
         pn_error_clear(&err);
-        ASSERT_EQ(pn_mdd_order_force(cn, false, force.data(), &err), PN_OK);
+        ASSERT_EQ(pn_place_order(cn, PN_ORDER_TOUCHED, PN_ORDER_BEST_OF_ROUNDS, false, force.data(), nullptr, nullptr, &err), PN_OK);
         EXPECT_EQ(std::set<uint32_t>(force.begin(), force.end()).size(), (size_t)P)
             << "a permutation";
         Forest f(cn, k % 3 == 0 ? nullptr : k % 3 == 1 ? rev.data() : force.data());
@@ -193,7 +194,7 @@ TEST(Mdd, PredecessorsBackwardClosureAndCollectionAgreeWithEnumeration)
             rev[p] = P - 1 - p;
         pn_error err;
         pn_error_clear(&err);
-        ASSERT_EQ(pn_mdd_order_force(cn, k % 2 == 0, force.data(), &err), PN_OK);
+        ASSERT_EQ(pn_place_order(cn, PN_ORDER_TOUCHED, PN_ORDER_BEST_OF_ROUNDS, k % 2 == 0, force.data(), nullptr, nullptr, &err), PN_OK);
         Forest f(cn, k % 3 == 0 ? nullptr : k % 3 == 1 ? rev.data() : force.data(), 64u << 20);
         pn_mdd_ref r = pn_mdd_reachable(f.d, pn_mdd_marking(f.d, cn->m0));
         pn_mdd_ref x = set_of(f.d, a), y = set_of(f.d, c);
@@ -217,7 +218,7 @@ TEST(Mdd, PredecessorsBackwardClosureAndCollectionAgreeWithEnumeration)
 // A net listing every reader's idle place, then every semaphore, then every
 // reading place (as RwMutex's PNML does), with writers that take all the
 // semaphores: classic FORCE keeps the semaphores together in the middle and
-// the set does not close in seconds; the order pn_mdd_order_force picks
+// the set does not close in seconds; the order pn_place_order picks
 // puts each reader's three places side by side: 2^R + W markings in a
 // node count linear in the places.
 TEST(Mdd, TheOrderKeepsEachReadersPlacesTogether)
@@ -253,7 +254,7 @@ TEST(Mdd, TheOrderKeepsEachReadersPlacesTogether)
     std::vector<uint32_t> order(P);
     pn_error err;
     pn_error_clear(&err);
-    ASSERT_EQ(pn_mdd_order_force(n.cn.get(), false, order.data(), &err), PN_OK);
+    ASSERT_EQ(pn_place_order(n.cn.get(), PN_ORDER_TOUCHED, PN_ORDER_BEST_OF_ROUNDS, false, order.data(), nullptr, nullptr, &err), PN_OK);
     std::vector<uint32_t> level(P);
     for (uint32_t L = 0; L < P; L++)
         level[order[L]] = L;

@@ -7,6 +7,7 @@
 
 #include "logic/ltl_buchi.h"
 #include "logic/ltl_otf.h"
+#include "net/place_order.h"
 #include "space/mdd.h"
 
 #define CTL_MDD_MAX_CONST (1ULL << 62) /* constants beyond: unsupported */
@@ -274,7 +275,7 @@ static pn_status sym_build(pn_ctl_mdd *s, const uint32_t *order, const pn_budget
     return st;
 }
 
-/* Two level orders (see pn_mdd_order_force): the one of least span gets
+/* Two level orders (see pn_place_order): the one of least span gets
  * half the time, classic FORCE the rest when they differ. */
 static pn_status sym_reachable(pn_ctl_mdd *s, const pn_budget *budget, pn_error *err)
 {
@@ -283,9 +284,9 @@ static pn_status sym_reachable(pn_ctl_mdd *s, const pn_budget *budget, pn_error 
     if (order == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "CTL on decision diagrams: out of memory");
     uint32_t *classic = order + P + 1;
-    pn_status st = pn_mdd_order_force(s->cn, false, order, err);
+    pn_status st = pn_place_order(s->cn, PN_ORDER_TOUCHED, PN_ORDER_BEST_OF_ROUNDS, false, order, NULL, NULL, err);
     if (st == PN_OK)
-        st = pn_mdd_order_force(s->cn, true, classic, err);
+        st = pn_place_order(s->cn, PN_ORDER_TOUCHED, PN_ORDER_BEST_OF_ROUNDS, true, classic, NULL, NULL, err);
     bool two = st == PN_OK && memcmp(order, classic, (size_t)P * sizeof *order) != 0;
     if (st == PN_OK) {
         pn_budget half = pn_budget_share(budget, two ? 0.5 : 1.0);

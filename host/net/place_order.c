@@ -2,119 +2,194 @@
  * easy-to-implement variable-ordering heuristic", GLSVLSI 2003.
  *
  * The vertices are the places, the hyperedges the transitions' sets of
- * changed places (the compiled net's delta lists, those of two places or
- * more: a firing dirties the words of these). A round puts every hyperedge
- * at the mean position of its places (its centre of gravity), every place
- * at the mean of its hyperedges' centres (a place in none keeps its own
- * position), and sorts the places by that, ties in the order before. The
- * order with the least total span (the paper's measure) is kept; the
- * rounds stop when one no longer shortens it, as in the paper, or after
- * PLACE_ORDER_ROUNDS, fewer where the net is so large that a round costs
- * much (PLACE_ORDER_WORK place visits over all rounds). */
+ * places (pn_order_edges). A round puts every hyperedge at the mean
+ * position of its places (its centre), every place at the mean of its
+ * hyperedges' centres (a place in none keeps its own position), and ranks
+ * the places by that. Each run keeps going for FORCE_ROUNDS rounds, fewer
+ * on nets so large that a round costs much (FORCE_WORK place visits a
+ * run), and the order of least span over every round of every run wins. */
 #include "net/place_order.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define PLACE_ORDER_ROUNDS 20
-#define PLACE_ORDER_WORK 50000000ULL
+#define FORCE_ROUNDS 200
+#define FORCE_WORK 100000000ULL
 
-typedef struct po_item {
-    double key;
-    uint32_t place, pos;
-} po_item;
+/* The positions of transition t's places, one by one (pre arcs first
+ * where they count). */
+#define FORCE_EACH_PLACE(cn, edges, t, v, body)                                       \
+    do {                                                                               \
+        if ((edges) == PN_ORDER_TOUCHED)                                               \
+            for (uint32_t i_ = (cn)->pre_off[t]; i_ < (cn)->pre_off[(t) + 1]; i_++) {  \
+                const uint32_t v = (cn)->pre[i_].place;                                \
+                body;                                                                  \
+            }                                                                          \
+        for (uint32_t i_ = (cn)->delta_off[t]; i_ < (cn)->delta_off[(t) + 1]; i_++) {  \
+            const uint32_t v = (cn)->delta[i_].place;                                  \
+            body;                                                                      \
+        }                                                                              \
+    } while (0)
 
-static int po_cmp(const void *a, const void *b)
+/* Transition t's places; 0 for a transition that changes one place only
+ * where changes count (it has no span to shorten, and would only hold its
+ * place where it is). */
+static uint32_t force_degree(const pn_cnet *cn, pn_order_edges edges, uint32_t t)
 {
-    const po_item *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
+    uint32_t n = cn->delta_off[t + 1] - cn->delta_off[t];
+    if (edges == PN_ORDER_CHANGED)
+        return n >= 2 ? n : 0;
+    return n + (cn->pre_off[t + 1] - cn->pre_off[t]);
 }
 
-static uint64_t po_span(const pn_cnet *cn, const uint32_t *pos)
+/* The sum over the transitions of the distance between the first and the
+ * last of their places: what FORCE lowers. */
+static uint64_t force_span(const pn_cnet *cn, pn_order_edges edges, const double *pos)
 {
     uint64_t span = 0;
     for (uint32_t t = 0; t < cn->n_transitions; t++) {
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
-            const uint32_t x = pos[cn->delta[k].place];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
-        span += lo < hi ? hi - lo : 0;
+        double lo = 1e300, hi = -1e300;
+        FORCE_EACH_PLACE(cn, edges, t, p, {
+            lo = pos[p] < lo ? pos[p] : lo;
+            hi = pos[p] > hi ? pos[p] : hi;
+        });
+        span += hi > lo ? (uint64_t)(hi - lo) : 0;
     }
     return span;
 }
 
-/* One round: order and pos (its inverse) move to the places' new order. */
-static void po_round(const pn_cnet *cn, uint32_t *order, uint32_t *pos, double *sum,
-                     uint32_t *cnt, po_item *items)
+typedef struct force_key {
+    double at;
+    uint32_t place;
+} force_key;
+
+static int force_cmp(const void *a, const void *b)
+{
+    const force_key *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;
+}
+
+/* One FORCE round: each place moves to the mean centre of its transitions
+ * (sum, deg: scratch), then the places are ranked by it. With `weighted`,
+ * a transition counts 1/(its places) in the mean: transitions on every
+ * reader's semaphore (RwMutex's writers) otherwise pull all of them to the
+ * middle, away from the places each reader's own transitions touch. */
+static void force_round(const pn_cnet *cn, pn_order_edges edges, bool weighted, double *pos,
+                        double *sum, double *deg, force_key *key)
 {
     const uint32_t P = cn->n_places;
     memset(sum, 0, (size_t)P * sizeof *sum);
-    memset(cnt, 0, (size_t)P * sizeof *cnt);
+    memset(deg, 0, (size_t)P * sizeof *deg);
     for (uint32_t t = 0; t < cn->n_transitions; t++) {
-        const uint32_t lo = cn->delta_off[t], hi = cn->delta_off[t + 1];
-        if (hi - lo < 2)
+        const uint32_t n = force_degree(cn, edges, t);
+        if (n == 0)
             continue;
-        double cog = 0;
-        for (uint32_t k = lo; k < hi; k++)
-            cog += pos[cn->delta[k].place];
-        cog /= hi - lo;
-        for (uint32_t k = lo; k < hi; k++) {
-            sum[cn->delta[k].place] += cog;
-            cnt[cn->delta[k].place]++;
-        }
-    }
-    for (uint32_t i = 0; i < P; i++) {
-        const uint32_t p = order[i];
-        items[i] = (po_item){.key = cnt[p] ? sum[p] / cnt[p] : i, .place = p, .pos = i};
-    }
-    qsort(items, P, sizeof *items, po_cmp);
-    for (uint32_t i = 0; i < P; i++) {
-        order[i] = items[i].place;
-        pos[order[i]] = i;
-    }
-}
-
-pn_status pn_place_order(const pn_cnet *cn, uint32_t *order, uint64_t *span_before,
-                         uint64_t *span_after, pn_error *err)
-{
-    const uint32_t P = cn->n_places;
-    const size_t n = (size_t)P + 1;
-    uint32_t *pos = malloc(n * sizeof *pos), *cnt = malloc(n * sizeof *cnt);
-    uint32_t *cur = malloc(n * sizeof *cur);
-    double *sum = malloc(n * sizeof *sum);
-    po_item *items = malloc(n * sizeof *items);
-    pn_status st = PN_OK;
-    if (pos == NULL || cnt == NULL || cur == NULL || sum == NULL || items == NULL) {
-        st = pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
-        goto done;
+        double centre = 0;
+        FORCE_EACH_PLACE(cn, edges, t, p, centre += pos[p]);
+        const double w = weighted ? 1.0 / n : 1;
+        centre /= n;
+        FORCE_EACH_PLACE(cn, edges, t, p, {
+            sum[p] += w * centre;
+            deg[p] += w;
+        });
     }
     for (uint32_t p = 0; p < P; p++)
-        order[p] = cur[p] = pos[p] = p;
-    uint64_t best = po_span(cn, pos);
+        key[p] = (force_key){deg[p] > 0 ? sum[p] / deg[p] : pos[p], p};
+    qsort(key, P, sizeof *key, force_cmp);
+    for (uint32_t k = 0; k < P; k++)
+        pos[key[k].place] = k;
+}
+
+/* A start for FORCE: the transitions by their number of places, smallest
+ * first, each placing its places not yet placed. The places of a small
+ * transition (a reader's idle, semaphore and reading places) end up side
+ * by side whatever the net's order; FORCE alone, from an order that lists
+ * all idle places, then all semaphores, keeps a local optimum where they
+ * stay apart. */
+static int force_by_size(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return *x < *y ? -1 : *x > *y;
+}
+
+static bool force_start_small(const pn_cnet *cn, pn_order_edges edges, double *pos)
+{
+    const uint32_t P = cn->n_places, T = cn->n_transitions;
+    uint64_t *by = malloc(((size_t)T + 1) * sizeof *by);
+    if (by == NULL)
+        return false;
+    for (uint32_t t = 0; t < T; t++)
+        by[t] = (uint64_t)force_degree(cn, edges, t) << 32 | t;
+    qsort(by, T, sizeof *by, force_by_size);
+    for (uint32_t p = 0; p < P; p++)
+        pos[p] = -1;
+    double next = 0;
+    for (uint32_t k = 0; k < T; k++) {
+        const uint32_t t = (uint32_t)by[k];
+        FORCE_EACH_PLACE(cn, edges, t, p, {
+            if (pos[p] < 0)
+                pos[p] = next++;
+        });
+    }
+    for (uint32_t p = 0; p < P; p++)
+        if (pos[p] < 0)
+            pos[p] = next++;
+    free(by);
+    return true;
+}
+
+pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_rounds rounds,
+                         bool classic, uint32_t *order, uint64_t *span_before,
+                         uint64_t *span_after, pn_error *err)
+{
+    const uint32_t P = cn->n_places, T = cn->n_transitions;
+    double *pos = calloc((size_t)P + 1, sizeof *pos), *sum = calloc((size_t)P + 1, sizeof *sum);
+    double *deg = calloc((size_t)P + 1, sizeof *deg);
+    force_key *key = malloc(((size_t)P + 1) * sizeof *key);
+    bool ok = pos != NULL && sum != NULL && deg != NULL && key != NULL;
+    for (uint32_t p = 0; ok && p < P; p++) {
+        pos[p] = p;
+        order[p] = p;
+    }
+    uint64_t best = ok ? force_span(cn, edges, pos) : 0;
     if (span_before != NULL)
         *span_before = best;
-    const uint64_t work = (uint64_t)cn->delta_off[cn->n_transitions] + P + 1;
-    uint64_t rounds = PLACE_ORDER_WORK / work;
-    rounds = rounds < 1 ? 1 : rounds > PLACE_ORDER_ROUNDS ? PLACE_ORDER_ROUNDS : rounds;
-    for (uint64_t r = 0; r < rounds; r++) {
-        po_round(cn, cur, pos, sum, cnt, items);
-        const uint64_t span = po_span(cn, pos);
-        if (span >= best)
-            break;
-        best = span;
-        memcpy(order, cur, (size_t)P * sizeof *order);
+    const uint64_t work = (uint64_t)cn->pre_off[T] + cn->delta_off[T] + P + 1;
+    const int most = FORCE_WORK / work >= FORCE_ROUNDS ? FORCE_ROUNDS
+                     : FORCE_WORK / work < 2   ? 2
+                                               : (int)(FORCE_WORK / work);
+    for (int run = 0; ok && run < (classic ? 1 : 4); run++) {
+        if (run < 2)
+            for (uint32_t p = 0; p < P; p++)
+                pos[p] = p;
+        else
+            ok = force_start_small(cn, edges, pos);
+        uint64_t last = force_span(cn, edges, pos); /* the run's, a round before */
+        for (int round = run == 2 ? -1 : 0; ok && round < most; round++) {
+            if (round >= 0) {
+                force_round(cn, edges, run & 1, pos, sum, deg, key);
+            } else { /* the start itself is a candidate */
+                for (uint32_t p = 0; p < P; p++)
+                    key[(uint32_t)pos[p]] = (force_key){pos[p], p};
+            }
+            const uint64_t span = force_span(cn, edges, pos);
+            if (span < best) {
+                best = span;
+                for (uint32_t k = 0; k < P; k++)
+                    order[k] = key[k].place;
+            }
+            if (rounds == PN_ORDER_CONVERGE && round >= 0 && span >= last)
+                break;
+            last = span;
+        }
     }
     if (span_after != NULL)
         *span_after = best;
-done:
     free(pos);
-    free(cnt);
-    free(cur);
     free(sum);
-    free(items);
-    return st;
+    free(deg);
+    free(key);
+    return ok ? PN_OK : pn_fail(err, PN_ERR_NOMEM, "out of memory for the place order");
 }

@@ -54,19 +54,6 @@ void pn_mdd_set_budget(pn_mdd *d, const pn_budget *budget);
  * token count beyond 2^32 - 1). */
 pn_status pn_mdd_status(const pn_mdd *d);
 
-/* A level order for cn's places (order gets n_places entries): FORCE
- * (F. Aloul, I. Markov, K. Sakallah, "FORCE: a fast and easy-to-implement
- * variable-ordering heuristic", GLSVLSI 2003) over the hyperedges of the
- * transitions (the places each one reads or changes), keeping the order of
- * the smallest total span. An MDD's size depends on it: places a
- * transition touches, kept close, let the levels between them be shared.
- * classic: FORCE from the net's order only. Otherwise also FORCE with each
- * transition weighted by 1/(its arcs), and both from a start that places
- * the places of the smallest transitions first (and that start itself).
- * Span is only a proxy: either can be the better order (RwMutex-PT-r1000w0010
- * closes in 0.2 s with the second and not in 30 s with the first,
- * GPPP-PT-C0001N0000001000 the other way round). PN_ERR_NOMEM. */
-pn_status pn_mdd_order_force(const pn_cnet *cn, bool classic, uint32_t *order, pn_error *err);
 
 /* {m}: one marking (one count per place, in place order). */
 pn_mdd_ref pn_mdd_marking(pn_mdd *d, const uint64_t *m);
