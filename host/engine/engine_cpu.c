@@ -1505,8 +1505,8 @@ static uint64_t engine_changed_total(const pn_prog *g)
  * the four words, and 1.53 of the pair nodes above them). So the places
  * may be packed in FORCE order (e->force; there 1.24 words, 1.10 pairs):
  * *lay, the layout of the current widths in place order, becomes that of
- * FORCE order where it takes no more words and the transitions change no
- * more words in all (FORCE shortens spans, which is not always that:
+ * FORCE order where it takes as many words (fewer would change the store
+ * chosen for the width) and the transitions change no more words in all (FORCE shortens spans, which is not always that:
  * DES-PT-01a 1.30 -> 1.34 words a transition). Asked again at each
  * widening, as widths move fields between words (HouseConstruction-PT-
  * 00005: a tie at two words, 1.39 -> 1.50 words a transition at three).
@@ -1525,7 +1525,7 @@ static pn_status engine_pick_order(engine *e, pn_layout **lay, pn_error *err)
         pn_layout_free(forced);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
     }
-    if (forced->prog.words > (*lay)->prog.words || now > was) {
+    if (forced->prog.words != (*lay)->prog.words || now > was) {
         pn_layout_free(forced);
         return PN_OK;
     }
@@ -1543,7 +1543,8 @@ static pn_status engine_order(engine *e, uint32_t **force, pn_error *err)
         return PN_OK;
     if (*force == NULL) {
         uint32_t *o = malloc((size_t)e->cn->n_places * sizeof *o);
-        if (o == NULL || pn_place_order(e->cn, PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, o, NULL, NULL, err) != PN_OK) {
+        if (o == NULL || pn_place_order(e->cn, PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, o,
+                                        NULL, NULL, err) != PN_OK) {
             free(o);
             return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");
         }
