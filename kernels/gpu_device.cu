@@ -1,6 +1,6 @@
 /* Device memory and CUDA errors for the GPU engine's host drivers (the BFS,
  * gpu_engine.cu, and the random walks, gpu_walk.cu): a failed cudaMalloc
- * is an outcome (PN_RUN_OUT_OF_MEMORY), any other CUDA failure an error
+ * is an outcome (GPU_OUT_OF_MEMORY), any other CUDA failure an error
  * naming the call. */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ GPU_GLUE int gpu_dev_alloc(pn_error *err, void **p, uint64_t bytes)
     if (rc == cudaErrorMemoryAllocation) {
         (void)cudaGetLastError(); /* not sticky: clear it */
         *p = NULL;
-        return PN_RUN_OUT_OF_MEMORY;
+        return GPU_OUT_OF_MEMORY;
     }
     if (rc != cudaSuccess) {
         *p = NULL;

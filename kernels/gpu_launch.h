@@ -14,7 +14,6 @@
 
 #include <stdint.h>
 
-#include "petrel/engine.h"
 #include "petrel/error.h"
 #include "pn_expand.h"
 #include "pn_items.h"
@@ -179,14 +178,17 @@ GPU_GLUE void gpu_kernels_repack(const pn_prog *from, const pn_prog *to, const u
                                  cudaStream_t stream);
 /* ---- device memory and errors (gpu_device.cu) ------------------------------ */
 
-/* Besides 0 and the pn_run_status values (the run ends with that status):
- * a hard failure, described in the caller's pn_error. */
+/* What the glue returns besides 0: running out of device memory, an outcome
+ * (the driver ends the run with PN_RUN_OUT_OF_MEMORY, the same value: it
+ * checks so, since the kernels know nothing of the engines), or a hard
+ * failure, described in the caller's pn_error. */
+#define GPU_OUT_OF_MEMORY 2
 #define GPU_FAILED (-1)
 
 /* Writes "CUDA error in the GPU engine (file:line, what): why" into err. */
 GPU_GLUE int gpu_dev_fail(pn_error *err, cudaError_t rc, const char *what, const char *file,
                           int line);
-/* Device allocation: 0, PN_RUN_OUT_OF_MEMORY (running out is an outcome,
+/* Device allocation: 0, GPU_OUT_OF_MEMORY (running out is an outcome,
  * not an error) or GPU_FAILED. *p is NULL unless 0. */
 GPU_GLUE int gpu_dev_alloc(pn_error *err, void **p, uint64_t bytes);
 GPU_GLUE void gpu_dev_free(void *p);

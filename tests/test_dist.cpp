@@ -1,4 +1,4 @@
-// The distributed engine (petrel/dist.h, host/engine/engine_mpi.c) run by
+// The distributed engine (petrel/dist.h, host/engine/dist.c) run by
 // mpirun: the ctest tests DistMpi_1, DistMpi_2 and DistMpi_4 start
 // `mpirun -np N petrel_tests --gtest_filter=Dist.*:-Dist.Big_*`
 // (tools/check-mpi.sh the Big_ ones); run alone, every Dist test skips. Each rank runs the same

@@ -42,8 +42,8 @@
 #include "gpu_kernels.cu"
 #include "gpu_device.cu"
 #include "gpu_items.cu"
-#include "gpu_engine.cu"
-#include "gpu_walk.cu"
+#include "engine/gpu_engine.cu"
+#include "engine/gpu_walk.cu"
 #include "test_ptrs.h"
 
 namespace {

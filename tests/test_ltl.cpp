@@ -1411,7 +1411,7 @@ TEST(LtlCheck, AgreesWithCtlWhereTheyCoincide)
 // acceptance-sets atoms complementary-atoms nnf-nodes product-states
 // verdict" (complementary atoms: atoms that are the negation of another
 // atom). The verdict of pn_ltl_check must match the reference product.
-// ---- the on-the-fly check (ltl_otf.c, ltl_lazy.c) and the reductions -------------
+// ---- the on-the-fly check (ltl.c, ltl_lazy.c) and the reductions -------------
 struct LazyDeleter {
     void operator()(pn_lazy *z) const { pn_lazy_free(z); }
 };

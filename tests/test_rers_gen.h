@@ -1,6 +1,6 @@
 // RERS-style parallel systems for the tests and tools/rers/gen.cpp, written
 // here independently of Petrel's reader and encoder (host/io/dot_read.c,
-// host/net/lts_net.c):
+// host/net/lts.c):
 //   - systems of LTSs: random ones and hand-made families (a token ring
 //     with mutual exclusion, a producer/consumer chain, dining philosophers
 //     that deadlock);

@@ -14,7 +14,7 @@
 
 #include <libxml/parser.h>
 
-#include "io/xml_guard.h"
+#include "sys/xml_guard.h"
 #include "petrel/budget.h"
 
 /* Same options as the streaming reader (pnml_read.c): no network, no

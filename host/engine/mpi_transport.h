@@ -1,4 +1,4 @@
-/* The message layer of the distributed exploration (engine_mpi.c): the few
+/* The message layer of the distributed exploration (dist.c): the few
  * MPI operations it needs, so that MPI itself appears in one file
  * (mpi_transport.c; builds without MPI get mpi_transport_stub.c, which is
  * never launched). Every call is collective over MPI_COMM_WORLD. A failed

@@ -1,5 +1,5 @@
 /* The seam between the level-synchronous engine (engine_cpu.c) and a
- * distributed exploration (engine_mpi.c): the engine runs as one rank's
+ * distributed exploration (dist.c): the engine runs as one rank's
  * part, storing and expanding only the states whose hash the rank owns
  * (kernels/pn_part.h), and between two rounds of work it calls the two
  * collectives below, in this order, on every rank: `exchange` hands every

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/fire_seq.h"
+#include "answers/fire_seq.h"
 #include "formula/sformula.h"
 #include "petrel/gpu.h"
 #include "petrel/space.h"

@@ -1,5 +1,5 @@
 /* The on-the-fly steps of the examination portfolio (see otf.h): LTL
- * formulas by the product with their automata (host/logic/ltl_otf.c),
+ * formulas by the product with their automata (host/logic/ltl.c),
  * over a space reduced by stubborn sets where the formula allows it, and
  * CTL formulas by local fixed points (host/logic/ctl_otf.c); both hand
  * their formulas to the workers of passes.c and settle the answers in the

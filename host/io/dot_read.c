@@ -13,7 +13,7 @@
  * process-wide: its level is raised for the read (so nothing is printed)
  * and restored after, and the last message is quoted in ours. Like cgraph
  * itself, the reader is for one thread at a time. */
-#include "petrel/rers.h"
+#include "petrel/rers_read.h"
 
 #include <stdlib.h>
 #include <string.h>

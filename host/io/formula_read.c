@@ -9,7 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "io/xml_guard.h"
+#include "sys/xml_guard.h"
 
 #define FML_NS "http://mcc.lip6.fr/"
 

@@ -19,7 +19,7 @@
 #include <libxml/xmlreader.h>
 
 #include "coloured/hlpn.h"
-#include "io/xml_guard.h"
+#include "sys/xml_guard.h"
 #include "net/strmap.h"
 
 /* NONET: a model must never make us fetch anything. No NOENT/DTDLOAD, so

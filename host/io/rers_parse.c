@@ -12,7 +12,7 @@
  * into the checkers' own: a W b = (a U b) | G a, a R b = !(!a U !b),
  * a M b = b U (a & b), A(a W b) = !E(!b U (!a & !b)),
  * E(a W b) = E(a U b) | EG a. */
-#include "petrel/rers.h"
+#include "petrel/rers_read.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* RERS inputs (petrel/rers.h): a system file, .dot or PNML, and the
  * properties file, one formula a line (the syntax is rers_parse.c's). */
-#include "petrel/rers.h"
+#include "petrel/rers_read.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/xml_guard.h"
+#include "sys/xml_guard.h"
 
 pn_verdicts *pn_verdicts_new(const char *model)
 {

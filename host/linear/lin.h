@@ -11,7 +11,7 @@
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
-#include "engine/fire_seq.h"
+#include "answers/fire_seq.h"
 
 /* Coefficients and constants the LP may hold: integers a double represents
  * exactly (GLPK reads doubles; glp_exact turns them into rationals). */

@@ -1,4 +1,4 @@
-/* Internal to host/: the on-the-fly product search (ltl_otf.c) over the
+/* Internal to host/: the on-the-fly product search (ltl.c) over the
  * on-demand space (petrel/lazy.h), plus the automaton reductions
  * (ltl_reduce.c). */
 #ifndef PETREL_LTL_OTF_H
@@ -21,7 +21,7 @@ extern "C" {
  * bisimulation that respects labels and acceptance. *out is new. */
 pn_status ltl_buchi_reduce(const ltl_buchi *b, ltl_buchi **out, pn_error *err);
 
-/* What the products (explicit, ltl_otf.c, and on decision diagrams,
+/* What the products (explicit, ltl.c, and on decision diagrams,
  * ctl_mdd.c) read for phi = A psi: f gets the negation of psi in NNF and
  * its atoms, *raw its GPVW tableau (at most max_states nodes), *b the
  * reduced automaton. On failure what was made is still to be freed

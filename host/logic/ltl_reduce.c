@@ -1,5 +1,5 @@
 /* Language-preserving reductions of the generalised Büchi automata of
- * ltl_gba.c, applied before the on-the-fly product (ltl_otf.c), whose cost
+ * ltl_gba.c, applied before the on-the-fly product (ltl.c), whose cost
  * grows with the automaton states that a net state pairs with:
  *   1. states whose label needs p and !p can never be entered: dropped;
  *   2. states not reachable from an initial state: dropped;

@@ -1,5 +1,5 @@
 /* Checking RERS properties (petrel/rers.h): LTL through the on-the-fly
- * product with letters on steps (ltl_otf.c, pn_ltl_check_actions), CTL
+ * product with letters on steps (ltl.c, pn_ltl_check_actions), CTL
  * through the local checker with edge atoms (ctl_otf.c), both over one
  * on-demand space of the system's net that keeps the transition of every
  * step. No structural reduction runs: it may merge or drop transitions,

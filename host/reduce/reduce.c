@@ -14,6 +14,8 @@
  * state equation in reduce_lp.c, places another one dominates in
  * reduce_implicit.c, what lies outside the formulas' cone of influence
  * (pure reachability) in reduce_cone.c. */
+#include "petrel/reduce.h"
+
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>

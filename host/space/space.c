@@ -2,6 +2,8 @@
  * chain of layers that implements it (LTSmin's PINS wrappers work the same
  * way). The static information always comes from the P/T net at the
  * bottom. */
+#include "petrel/space.h"
+
 #include <stdlib.h>
 
 #include "space/pt.h"

@@ -1,5 +1,5 @@
 /* Distributed exploration over Open MPI (built with -DPETREL_MPI=AUTO|ON
- * when MPI is found; host/engine/engine_mpi.c): `mpirun -np N petrel ...`
+ * when MPI is found; host/engine/dist.c): `mpirun -np N petrel ...`
  * runs N ranks; the states are partitioned by hash, each rank stores and
  * expands its own with its threads (the engine of pn_explore) and sends the
  * successors it does not own to their ranks, level by level. Rank 0 runs

@@ -99,7 +99,7 @@ void pn_fml_set_free(pn_fml_set *set);
 pn_status pn_fml_write_file(const char *path, const pn_fml_set *set, const pn_net *net,
                             pn_error *err);
 
-/* ---- building (formula_ast.c) ------------------------------------------ */
+/* ---- building (formula.c) ------------------------------------------ */
 /* TRUE, FALSE or DEADLOCK. */
 pn_fml_node *pn_fml_leaf(pn_fml_kind kind);
 pn_fml_node *pn_fml_const(uint64_t value);

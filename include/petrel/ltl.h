@@ -34,7 +34,7 @@ typedef struct pn_ltl_stats {
 pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
                        pn_ltl_stats *stats, pn_error *err);
 
-/* The product is searched on the fly (host/logic/ltl_otf.c): the product
+/* The product is searched on the fly (host/logic/ltl.c): the product
  * of the automaton with the net's states, generated as the search needs
  * them, searched with Couvreur's SCC algorithm; it stops at the first
  * accepting cycle, so a FALSE answer rarely needs the whole state space.

@@ -1,7 +1,7 @@
 /* libFuzzer target: the RERS property reader (host/io/rers_parse.c) and the
  * action-based checkers it feeds (pn_rers_check: LTL with letters on steps,
  * CTL with edge atoms) on arbitrary bytes, over a fixed system built in
- * code through the LTS-to-net encoding (host/net/lts_net.c; no Graphviz).
+ * code through the LTS-to-net encoding (host/net/lts.c; no Graphviz).
  *
  *   FUZZ_TARGETS=rers tools/fuzz/run.sh [seconds]
  *

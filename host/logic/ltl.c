@@ -26,6 +26,8 @@
  * (ltl_buchi_with_start), so that its first step reads the first action,
  * and a deadlock has no successor: only infinite traces count, and a finite
  * one violates nothing. */
+#include "petrel/ltl.h"
+
 #include <stdlib.h>
 #include <string.h>
 

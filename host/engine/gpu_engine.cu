@@ -34,8 +34,11 @@
 #include <time.h>
 
 #include "net/layout.h"
-#include "logic/check_items.h"
+#include "answers/check_items.h"
 #include "gpu_launch.h"
+
+static_assert(GPU_OUT_OF_MEMORY == PN_RUN_OUT_OF_MEMORY,
+              "the device glue reports running out as the engine does");
 
 #ifndef PN_GPU_EMULATE
 #include <mutex>

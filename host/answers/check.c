@@ -12,7 +12,7 @@
 
 #include "net/layout.h"
 #include "formula/sformula.h"
-#include "logic/check_items.h"
+#include "answers/check_items.h"
 
 typedef enum {
     ITEM_NONE,     /* outside what the on-the-fly check can prove */

@@ -6,7 +6,7 @@
  * instructions, DOCTYPE) is scanned first, and a DOCTYPE with an internal
  * subset ("[ ... ]", where entities are declared) is refused. External
  * DTDs are never loaded (no XML_PARSE_DTDLOAD, and XML_PARSE_NONET). */
-#include "io/xml_guard.h"
+#include "sys/xml_guard.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

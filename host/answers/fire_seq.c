@@ -1,5 +1,5 @@
 /* Recording a walk's firing sequence (fire_seq.h). */
-#include "engine/fire_seq.h"
+#include "answers/fire_seq.h"
 
 #include <stdlib.h>
 #include <string.h>

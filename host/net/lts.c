@@ -10,7 +10,7 @@
  * Labels are grouped once: the labelled edges sorted by (label, LTS) give,
  * per label, its participants and their local choices, which an odometer
  * walks. */
-#include "petrel/rers.h"
+#include "petrel/lts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
