@@ -730,7 +730,7 @@ TEST_F(Cli, NestedCtlAndLtlAreAnsweredOnTheDecisionDiagram)
 }
 
 // With two threads the local checker and the decision diagrams run beside
-// each other (host/examine/beside.c) over one check: every value printed is
+// each other (host/examine/sched.c) over one check: every value printed is
 // the oracle's, and each side is credited with some (the summary line).
 TEST_F(Cli, LocalAndDecisionDiagramsRunBesideEachOther)
 {

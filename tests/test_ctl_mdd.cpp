@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "examine/symbolic.h"
+#include "examine/tech.h"
 #include "logic/ctl_mdd.h"
 #include "net/place_order.h"
 #include "petrel/examine.h"
@@ -560,7 +561,7 @@ TEST(CtlMdd, DeadlocksEndPathsAsTheSemanticsSay)
         pn_fml_free(c.f);
 }
 
-// The portfolio's step (ex_symbolic) on ReachabilityCardinality /
+// The decision diagrams' step (ex_tech_symbolic) on ReachabilityCardinality /
 // Fireability, UpperBounds and ReachabilityDeadlock of random nets: every
 // answer decided, equal to enumeration, DECISION_DIAGRAMS among its
 // techniques.
@@ -585,7 +586,17 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
         ASSERT_EQ(pn_check_new(cn, exam, dead_case ? nullptr : rc.set.get(), 1, &c, &err), PN_OK)
             << err.msg;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        ex_symbolic(cn, dead_case ? nullptr : rc.set.get(), EX_SYM_TARGETS, &b, 1.0, nullptr, c, nullptr, nullptr);
+        pn_examine_opts opts = {};
+        ex_sched s = {};
+        s.opts = &opts;
+        pn_engine_result res = {};
+        ex_job j;
+        ASSERT_EQ(ex_job_init(&j, &s, "test", cn, exam, dead_case ? nullptr : rc.set.get(), c, &res,
+                              &err),
+                  PN_OK);
+        j.budget = &b;
+        EXPECT_EQ(ex_tech_symbolic.run(&j, &b, &err), PN_OK) << err.msg;
+        ex_job_free(&j);
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_answer *a = pn_check_answer(c, i);
             ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);

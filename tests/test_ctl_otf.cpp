@@ -395,8 +395,11 @@ pn_fml_set *simplified(Model &m, std::vector<pn_fml_prop> &props, bool ltl, uint
     pn_fml_set *out = nullptr;
     pn_error err = {};
     uint32_t decided = 0;
-    pn_status st = ltl ? pn_ltl_simplify(m.cn, &set, &lo, finite, nullptr, &out, &decided, &err)
-                       : pn_ctl_simplify(m.cn, &set, &lo, finite, nullptr, &out, &decided, &err);
+    pn_simplify_opts so = {};
+    so.lin = &lo;
+    so.finite = finite;
+    pn_status st = ltl ? pn_ltl_simplify(m.cn, &set, &so, &out, &decided, &err)
+                       : pn_ctl_simplify(m.cn, &set, &so, &out, &decided, &err);
     EXPECT_EQ(st, PN_OK) << err.msg;
     *constants += decided;
     return st == PN_OK ? out : nullptr;

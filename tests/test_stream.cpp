@@ -1,4 +1,4 @@
-// Streamed answers (pn_check_on_decide through pn_engine_opts.on_decide): on real MCC
+// Streamed answers (pn_check_on_decide through pn_examine_opts.on_decide): on real MCC
 // instances and every examination, the listener hears each decided answer exactly once,
 // with the value the final report gives it, and never an answer the report leaves
 // UNKNOWN (whichever path decided it: the initial marking, the linear layer, a
@@ -76,8 +76,8 @@ void check_stream(const std::string &instance, pn_exam exam)
     memset(&o, 0, sizeof o);
     o.explore.threads = 2;
     o.engine = PN_ENGINE_CPU;
-    o.explore.on_decide = hear;
-    o.explore.on_decide_ctx = &h;
+    o.on_decide = hear;
+    o.on_decide_ctx = &h;
     pn_budget budget = pn_budget_make(60, nullptr, 0);
     pn_report *rraw = nullptr;
     ASSERT_EQ(pn_examine(cn.get(), exam, set.get(), &o, &budget, &rraw, &err), PN_OK) << err.msg;

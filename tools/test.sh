@@ -84,7 +84,7 @@ if ((tsan)); then
     # EngineCompact.TightBudget* is left out: one thread, and 90 s under
     # TSan. About 2 minutes on 2 cores. halt_on_error: the first report
     # fails the test (TSan's exit status 66).
-    tsan_tests='^(TableConcurrent|CTableConcurrent|Engine|EngineCompact|EngineTrace|EngineTree|TreeStore|Check|HlpnMcc|Cli|Passes|Beside)\.'
+    tsan_tests='^(TableConcurrent|CTableConcurrent|Engine|EngineCompact|EngineTrace|EngineTree|TreeStore|Check|HlpnMcc|Cli|Passes|Sched)\.'
     tsan_tests+='|OracleCheck\.MatchesOracle/(Philosophers_PT_000005|Philosophers_COL_000005|TokenRing_COL_005|SharedMemory_PT_000005|Dekker_PT_010)_'
     step "ThreadSanitizer build ($build_tsan/)"
     # CUDA off: the CUDA runtime is not instrumented, and the GPU engine is

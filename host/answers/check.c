@@ -1,215 +1,14 @@
-/* On-the-fly examination answers (see check.h). Each formula becomes an item
- * whose verdict is decided by a witness state (EF: a state with phi; AG: a
- * state without it; deadlock, one-safety, ...) or, for what has no witness,
- * by a complete exploration. Items are shared by all worker threads: a
- * verdict is set once with CAS, statistics are atomic maxima, and the
- * per-transition / per-place trackers keep a per-worker list of candidates
- * that only shrinks. */
+/* The answer board (see check.h): each formula becomes an item whose
+ * verdict a witness state (check_visit.c), a complete exploration, or any
+ * technique's proof decides; every answer is told to the listener once,
+ * the moment it is final. Also the lock and the per-answer flags of steps
+ * that run beside each other. */
 #include "petrel/check.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/layout.h"
-#include "formula/sformula.h"
-#include "answers/check_items.h"
-
-typedef enum {
-    ITEM_NONE,     /* outside what the on-the-fly check can prove */
-    ITEM_FIXED,    /* decided before exploring */
-    ITEM_EF,
-    ITEM_AG,
-    ITEM_BOUND,
-    ITEM_DEADLOCK,
-    ITEM_ONESAFE,
-    ITEM_QUASI,
-    ITEM_STABLE,
-    ITEM_LIVE
-} item_kind;
-
-typedef struct check_item {
-    item_kind kind;
-    bool negate;               /* the formula was NOT(...) of this item */
-    pn_sformula_owned *sf;
-    const pn_fml_node *phi;    /* ITEM_EF, ITEM_AG: borrowed from the set */
-    const uint32_t *places;    /* ITEM_BOUND */
-    uint32_t n_places;
-    bool has_limit;            /* ITEM_BOUND: limit is a proven upper bound */
-    uint64_t limit;
-    uint32_t techniques;       /* what decided it outside the exploration */
-    int decided;               /* 0 or PN_VERDICT_TRUE/FALSE, before negate */
-    uint64_t witness;          /* the state that decided it, +1 (0: none) */
-    uint64_t max;              /* ITEM_BOUND */
-} check_item;
-
-/* Candidates a worker still has to look at: transitions never seen enabled
- * (QuasiLiveness) or places never seen off their initial count (Stable). */
-typedef struct check_worker {
-    uint32_t *trans, n_trans;
-    uint32_t *places, n_places;
-    pn_sf_memo memo;           /* transitions tested in the current state */
-} check_worker;
-
-struct pn_check {
-    const pn_cnet *cn;
-    pn_layout *lay;            /* its pn_prog answers enabledness */
-    uint32_t n;
-    check_item *items;
-    pn_answer *answers;
-    uint32_t to_decide;        /* items a witness can decide */
-    uint32_t n_decided;
-    bool track_quasi, track_stable;
-    uint8_t *seen;             /* per transition: seen enabled */
-    uint32_t n_unseen;
-    uint8_t *moved;            /* per place: seen off its initial count */
-    uint32_t n_still;
-    uint32_t threads;
-    check_worker *workers;
-    pn_visitor visitor;
-    pn_fml_node *deadlock;     /* the target of ITEM_DEADLOCK (E F deadlock) */
-    pn_check_listener listen;  /* streaming (pn_check_on_decide) */
-    void *listen_ctx;
-    uint8_t *told;             /* per answer: the listener has it */
-    uint32_t extra;            /* techniques every answer carries (pn_check_add_techniques) */
-};
-
-static void check_tell_decided(pn_check *c, uint32_t i);
-
-/* witness: the deciding state's id + 1; 0 when it is not this process's
- * (a distributed exploration's other rank). */
-static bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t witness)
-{
-    int expected = 0;
-    if (!__atomic_compare_exchange_n(&it->decided, &expected, (int)v, false, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE))
-        return false;
-    it->witness = witness;
-    check_tell_decided(c, (uint32_t)(it - c->items));
-    return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
-}
-
-static uint32_t check_enabled_count(const pn_check *c, const uint64_t *m)
-{
-    uint32_t n = 0;
-    for (uint32_t t = 0; t < c->cn->n_transitions; t++)
-        n += pn_marking_enabled(&c->lay->prog, m, t);
-    return n;
-}
-
-/* QuasiLiveness bookkeeping for one state; true when the last unseen
- * transition was just seen. */
-static bool check_track_quasi(pn_check *c, check_worker *w, const uint64_t *m)
-{
-    bool all = false;
-    uint32_t k = 0;
-    while (k < w->n_trans) {
-        uint32_t t = w->trans[k];
-        bool drop = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
-        if (!drop && pn_marking_enabled(&c->lay->prog, m, t)) {
-            drop = true;
-            if (__atomic_exchange_n(&c->seen[t], 1, __ATOMIC_ACQ_REL) == 0)
-                all = __atomic_sub_fetch(&c->n_unseen, 1, __ATOMIC_ACQ_REL) == 0;
-        }
-        if (drop)
-            w->trans[k] = w->trans[--w->n_trans];
-        else
-            k++;
-    }
-    return all;
-}
-
-/* StableMarking bookkeeping; true when no place can be stable any more. */
-static bool check_track_stable(pn_check *c, check_worker *w, const uint64_t *m)
-{
-    bool none = false;
-    uint32_t k = 0;
-    while (k < w->n_places) {
-        uint32_t p = w->places[k];
-        bool drop = __atomic_load_n(&c->moved[p], __ATOMIC_RELAXED);
-        if (!drop && m[p] != c->cn->m0[p]) {
-            drop = true;
-            if (__atomic_exchange_n(&c->moved[p], 1, __ATOMIC_ACQ_REL) == 0)
-                none = __atomic_sub_fetch(&c->n_still, 1, __ATOMIC_ACQ_REL) == 0;
-        }
-        if (drop)
-            w->places[k] = w->places[--w->n_places];
-        else
-            k++;
-    }
-    return none;
-}
-
-static uint64_t check_sum(const check_item *it, const uint64_t *m)
-{
-    uint64_t sum = 0;
-    for (uint32_t k = 0; k < it->n_places; k++) {
-        uint64_t v = m[it->places[k]];
-        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
-    }
-    return sum;
-}
-
-static bool check_one_unsafe(const pn_check *c, const uint64_t *m)
-{
-    for (uint32_t p = 0; p < c->cn->n_places; p++)
-        if (m[p] > 1)
-            return true;
-    return false;
-}
-
-/* Returns true when this state decided the last undecided item. */
-static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint64_t id,
-                             const uint64_t *m, uint32_t n_enabled, bool quasi_done,
-                             bool stable_none)
-{
-    const pn_prog *g = &c->lay->prog;
-    switch (it->kind) {
-    case ITEM_EF:
-        return pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
-               check_decide(c, it, PN_VERDICT_TRUE, id + 1);
-    case ITEM_AG:
-        return !pn_sf_eval(&it->sf->f, g, m, n_enabled, &w->memo) &&
-               check_decide(c, it, PN_VERDICT_FALSE, id + 1);
-    case ITEM_BOUND: {
-        /* A marking that reaches the proven bound makes it the answer. */
-        uint64_t sum = check_sum(it, m);
-        pn_atomic_max_u64(&it->max, sum);
-        return it->has_limit && sum >= it->limit && check_decide(c, it, PN_VERDICT_VALUE, id + 1);
-    }
-    case ITEM_DEADLOCK:
-        return n_enabled == 0 && check_decide(c, it, PN_VERDICT_TRUE, id + 1);
-    case ITEM_ONESAFE:
-        return check_one_unsafe(c, m) && check_decide(c, it, PN_VERDICT_FALSE, id + 1);
-    case ITEM_QUASI:
-        return quasi_done && check_decide(c, it, PN_VERDICT_TRUE, id + 1);
-    case ITEM_STABLE:
-        return stable_none && check_decide(c, it, PN_VERDICT_FALSE, id + 1);
-    case ITEM_LIVE: /* a reachable deadlock kills every transition */
-        return n_enabled == 0 && c->cn->n_transitions > 0 &&
-               check_decide(c, it, PN_VERDICT_FALSE, id + 1);
-    default:
-        return false;
-    }
-}
-
-static bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
-                           uint32_t n_enabled)
-{
-    pn_check *c = ctx;
-    check_worker *w = &c->workers[worker];
-    bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
-    bool stable_none = c->track_stable && check_track_stable(c, w, m);
-    w->memo.epoch++;
-    bool all = false;
-    for (uint32_t i = 0; i < c->n; i++) {
-        check_item *it = &c->items[i];
-        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED ||
-            __atomic_load_n(&it->decided, __ATOMIC_ACQUIRE))
-            continue;
-        all |= check_item_state(c, it, w, id, m, n_enabled, quasi_done, stable_none);
-    }
-    return all;
-}
+#include "answers/check_int.h"
 
 static const pn_fml_node *check_strip_not(const pn_fml_node *n, bool *negate)
 {
@@ -367,6 +166,9 @@ void pn_check_free(pn_check *c)
     free(c->items);
     free(c->answers);
     free(c->told);
+    free(c->gone);
+    if (c->lock_made)
+        pthread_mutex_destroy(&c->lock);
     pn_layout_free(c->lay);
     pn_fml_free(c->deadlock);
     free(c);
@@ -385,8 +187,10 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
     c->items = calloc((size_t)c->n + 1, sizeof *c->items);
     c->answers = calloc((size_t)c->n + 1, sizeof *c->answers);
     c->told = calloc((size_t)c->n + 1, 1);
+    c->gone = calloc((size_t)c->n + 1, sizeof *c->gone);
+    c->lock_made = c->gone != NULL && pthread_mutex_init(&c->lock, NULL) == 0;
     uint8_t *widths = NULL;
-    pn_status st = c->items && c->answers && c->told
+    pn_status st = c->items && c->answers && c->told && c->lock_made
                        ? pn_layout_initial_widths(cn, &widths, err)
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
     if (st == PN_OK)
@@ -414,9 +218,17 @@ bool pn_check_decided(const pn_check *c) { return c->to_decide == 0; }
 
 /* ---- streaming ------------------------------------------------------------ */
 
+/* Answer i is final: work on it elsewhere stops (pn_check_watch). */
+static void check_raise(pn_check *c, uint32_t i)
+{
+    if (c->answers[i].verdict != PN_VERDICT_UNKNOWN)
+        __atomic_store_n(&c->gone[i], 1, __ATOMIC_RELEASE);
+}
+
 /* Hands a final answer to the listener, once (several workers may race). */
 static void check_tell(pn_check *c, uint32_t i)
 {
+    check_raise(c, i);
     if (c->listen == NULL || c->answers[i].verdict == PN_VERDICT_UNKNOWN ||
         __atomic_exchange_n(&c->told[i], 1, __ATOMIC_ACQ_REL))
         return;
@@ -432,12 +244,11 @@ static void check_tell(pn_check *c, uint32_t i)
 static void check_write_decided(pn_check *c, uint32_t i);
 
 /* The answer is written at once, listener or not, so that the steps after
- * the one that decided it see it decided (ex_open_count). */
-static void check_tell_decided(pn_check *c, uint32_t i)
+ * the one that decided it see it decided (pn_check_open_count). */
+void check_tell_decided(pn_check *c, uint32_t i)
 {
     check_write_decided(c, i);
-    if (c->listen != NULL)
-        check_tell(c, i);
+    check_tell(c, i);
 }
 
 static void check_write_decided(pn_check *c, uint32_t i)
@@ -521,7 +332,7 @@ void pn_check_finish(pn_check *c, const pn_engine_result *res)
             v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
         a->verdict = v;
     }
-    for (uint32_t i = 0; c->listen != NULL && i < c->n; i++)
+    for (uint32_t i = 0; i < c->n; i++)
         check_tell(c, i);
 }
 
@@ -657,149 +468,43 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
     check_tell_decided(c, i);
 }
 
-/* ---- merging across the ranks of a distributed exploration -------------- */
-
-void pn_check_shared_size(const pn_check *c, uint32_t *words, uint32_t *bytes)
-{
-    *words = 2 * c->n;
-    *bytes = (c->track_quasi ? c->cn->n_transitions : 0) + (c->track_stable ? c->cn->n_places : 0);
-}
-
-void pn_check_shared_get(const pn_check *c, uint64_t *words, uint8_t *bytes)
-{
-    for (uint32_t i = 0; i < c->n; i++) {
-        words[2 * i] = (uint64_t)__atomic_load_n(&c->items[i].decided, __ATOMIC_ACQUIRE);
-        words[2 * i + 1] = __atomic_load_n(&c->items[i].max, __ATOMIC_RELAXED);
-    }
-    uint32_t k = 0;
-    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++)
-        bytes[k++] = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
-    for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++)
-        bytes[k++] = __atomic_load_n(&c->moved[p], __ATOMIC_RELAXED);
-}
-
-/* Whether every item a witness can decide is decided (bounds without a
- * proven limit never are before the end). */
-static bool check_all_decided(const pn_check *c)
-{
-    for (uint32_t i = 0; i < c->n; i++) {
-        const check_item *it = &c->items[i];
-        if (it->kind != ITEM_NONE && it->kind != ITEM_FIXED && it->decided == 0)
-            return false;
-    }
-    return true;
-}
-
-bool pn_check_shared_put(pn_check *c, const uint64_t *words, const uint8_t *bytes)
-{
-    uint32_t k = 0;
-    bool quasi_done = false, stable_none = false;
-    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++, k++)
-        if (bytes[k] && !c->seen[t]) {
-            c->seen[t] = 1;
-            quasi_done |= --c->n_unseen == 0;
-        }
-    for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++, k++)
-        if (bytes[k] && !c->moved[p]) {
-            c->moved[p] = 1;
-            stable_none |= --c->n_still == 0;
-        }
-    for (uint32_t i = 0; i < c->n; i++) {
-        check_item *it = &c->items[i];
-        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED || it->decided != 0)
-            continue;
-        if (it->kind == ITEM_BOUND) {
-            it->max = words[2 * i + 1] > it->max ? words[2 * i + 1] : it->max;
-            if (it->has_limit && it->max >= it->limit)
-                check_decide(c, it, PN_VERDICT_VALUE, 0);
-        } else if (words[2 * i] != 0) { /* a witness on another rank */
-            check_decide(c, it, (pn_verdict)words[2 * i], 0);
-        } else if ((it->kind == ITEM_QUASI && quasi_done) ||
-                   (it->kind == ITEM_STABLE && stable_none)) {
-            check_decide(c, it, it->kind == ITEM_QUASI ? PN_VERDICT_TRUE : PN_VERDICT_FALSE, 0);
-        }
-    }
-    return check_all_decided(c);
-}
-
 void pn_check_add_techniques(pn_check *c, uint32_t techniques)
 {
     c->extra |= techniques;
 }
 
-/* ---- the items as data, for the GPU kernels (check_items.h) --------------- */
+/* ---- steps beside each other ---------------------------------------------- */
 
-static const uint32_t check_item_kinds[] = {
-    [ITEM_EF] = PN_ITEM_EF,           [ITEM_AG] = PN_ITEM_AG,
-    [ITEM_BOUND] = PN_ITEM_BOUND,     [ITEM_DEADLOCK] = PN_ITEM_DEADLOCK,
-    [ITEM_ONESAFE] = PN_ITEM_ONESAFE, [ITEM_QUASI] = PN_ITEM_QUASI,
-    [ITEM_STABLE] = PN_ITEM_STABLE,   [ITEM_LIVE] = PN_ITEM_LIVE};
-
-uint32_t pn_check_items(const pn_check *c, pn_item *items, bool *quasi, bool *stable)
+void pn_check_lock(pn_check *c)
 {
-    uint32_t n = 0, local = 0;
-    *quasi = *stable = false;
-    for (uint32_t i = 0; i < c->n; i++) {
-        const check_item *it = &c->items[i];
-        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED || it->decided)
-            continue;
-        pn_item d;
-        memset(&d, 0, sizeof d);
-        d.kind = check_item_kinds[it->kind];
-        d.answer = i;
-        d.local = UINT32_MAX;
-        if (it->sf != NULL)
-            d.f = it->sf->f;
-        if (it->kind == ITEM_BOUND) {
-            d.places = it->places;
-            d.n_places = it->n_places;
-            d.has_limit = it->has_limit;
-            d.limit = it->limit;
-            if (local < PN_ITEMS_LOCAL)
-                d.local = local++;
-        }
-        *quasi |= it->kind == ITEM_QUASI || it->kind == ITEM_LIVE;
-        *stable |= it->kind == ITEM_STABLE;
-        items[n++] = d;
-    }
+    pthread_mutex_lock(&c->lock);
+}
+
+void pn_check_unlock(pn_check *c)
+{
+    pthread_mutex_unlock(&c->lock);
+}
+
+bool pn_check_open(pn_check *c, uint32_t i)
+{
+    pn_check_lock(c);
+    bool open = i < c->n && c->answers[i].verdict == PN_VERDICT_UNKNOWN;
+    pn_check_unlock(c);
+    return open;
+}
+
+uint32_t pn_check_open_count(pn_check *c)
+{
+    pn_check_lock(c);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        n += c->answers[i].verdict == PN_VERDICT_UNKNOWN;
+    pn_check_unlock(c);
     return n;
 }
 
-/* A counter decided the item: no single state witnesses it. */
-static void check_decide_by_count(pn_check *c, check_item *it, pn_verdict v)
+void pn_check_watch(const pn_check *c, uint32_t i, pn_budget *share)
 {
-    check_decide(c, it, v, 0); /* no witness */
-}
-
-bool pn_check_items_found(pn_check *c, const pn_item *items, const pn_item_found *found,
-                          uint32_t n, const uint32_t *seen, const uint32_t *moved)
-{
-    for (uint32_t t = 0; seen != NULL && t < c->cn->n_transitions; t++)
-        if (seen[t] != 0 && c->seen[t] == 0) {
-            c->seen[t] = 1;
-            c->n_unseen--;
-        }
-    for (uint32_t p = 0; moved != NULL && p < c->cn->n_places; p++)
-        if (moved[p] != 0 && c->moved[p] == 0) {
-            c->moved[p] = 1;
-            c->n_still--;
-        }
-    for (uint32_t k = 0; k < n; k++) {
-        check_item *it = &c->items[items[k].answer];
-        if (it->kind == ITEM_BOUND)
-            pn_atomic_max_u64(&it->max, found[k].max);
-        if (it->decided)
-            continue;
-        if (found[k].witness != PN_ITEM_NONE) {
-            pn_verdict v = it->kind == ITEM_BOUND                                   ? PN_VERDICT_VALUE
-                           : it->kind == ITEM_EF || it->kind == ITEM_DEADLOCK ? PN_VERDICT_TRUE
-                                                                                  : PN_VERDICT_FALSE;
-            check_decide(c, it, v, found[k].witness + 1);
-        } else if (it->kind == ITEM_QUASI && c->n_unseen == 0) {
-            check_decide_by_count(c, it, PN_VERDICT_TRUE);
-        } else if (it->kind == ITEM_STABLE && c->n_still == 0) {
-            check_decide_by_count(c, it, PN_VERDICT_FALSE);
-        }
-    }
-    return __atomic_load_n(&c->n_decided, __ATOMIC_ACQUIRE) == c->to_decide;
+    if (i < c->n)
+        share->drop = &c->gone[i];
 }

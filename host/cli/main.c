@@ -124,7 +124,7 @@ static void cli_examine_opts(cli_run *r)
     const cli_options *o = &r->o;
     pn_engine_opts *eo = &r->xo.explore;
     r->topo = pn_topology_new();
-    eo->dist = r->dist;
+    r->xo.dist = r->dist;
     eo->threads = o->threads ? o->threads : pn_topology_cores(r->topo);
     /* Several ranks on one machine would pin their workers to the same
      * cores (mpirun's binding places them instead), and so would runs on
@@ -138,11 +138,11 @@ static void cli_examine_opts(cli_run *r)
         fprintf(stderr, "petrel: topology: %s; %u worker thread(s)%s\n", desc, eo->threads,
                 pin ? ", pinned" : ", not pinned");
     }
-    eo->verbose = o->verbose;
+    r->xo.verbose = o->verbose;
+    r->xo.no_por = o->no_por;
+    r->xo.no_smt = o->no_smt;
     eo->keep_parents = o->trace;
     eo->store = o->store;
-    eo->no_por = o->no_por;
-    eo->no_smt = o->no_smt;
     if (!o->quiet) {
         eo->progress = cli_progress;
         eo->progress_interval_s = o->progress ? 1.0 : 5.0;
@@ -337,8 +337,8 @@ static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
         fputs("petrel: out of memory\n", stderr);
         return 1;
     }
-    r->xo.explore.on_decide = cli_stream_on_decide;
-    r->xo.explore.on_decide_ctx = r->out;
+    r->xo.on_decide = cli_stream_on_decide;
+    r->xo.on_decide_ctx = r->out;
     return 0;
 }
 

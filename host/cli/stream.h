@@ -35,7 +35,7 @@ void cli_stream_free(cli_stream *s);
 bool cli_stream_set_ids(cli_stream *s, const char *const *ids, uint32_t n, const pn_net *net,
                         uint32_t threads);
 
-/* The listener to pass as pn_engine_opts.on_decide (ctx: the stream). */
+/* The listener to pass as pn_examine_opts.on_decide (ctx: the stream). */
 void cli_stream_on_decide(void *ctx, const pn_check *c, uint32_t i);
 /* Answer i with the exploration's statistics, unless already printed. */
 void cli_stream_answer(cli_stream *s, const pn_check *c, uint32_t i, const pn_engine_result *res);

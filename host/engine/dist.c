@@ -197,7 +197,6 @@ pn_status pn_dist_explore(pn_dist *d, const pn_cnet *cn, const pn_engine_opts *o
                     .exchange = dist_exchange, .agree = dist_agree};
     pn_engine_opts eo = *o;
     eo.part = &part;
-    eo.dist = NULL;
     if (part.rank != 0)
         eo.progress = NULL;
     uint64_t sent0 = pn_mpi_bytes_sent(d->mpi);

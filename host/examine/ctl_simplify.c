@@ -339,38 +339,77 @@ static bool cs_finite(const pn_cnet *cn, const pn_linear_opts *lin, FILE *verbos
     return finite;
 }
 
-static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                             bool ltl, int *finite, FILE *verbose, pn_fml_set **out,
-                             uint32_t *decided, pn_error *err)
+/* Rounds of questions to the linear layer, each followed by the rules,
+ * until one replaces nothing (LTL: one round). */
+static pn_status cs_rounds(cs *s, const pn_cnet *cn, pn_fml_set *copy,
+                           const pn_simplify_opts *o, uint32_t *decided, pn_error *err)
+{
+    pn_linear_opts own = *o->lin;
+    pn_budget b = pn_budget_share(o->budget, o->share);
+    if (o->budget != NULL)
+        own.budget = &b;
+    const pn_linear_opts *lin = &own;
+    FILE *verbose = o->verbose;
+    pn_status st = PN_OK;
+    for (int round = 0; st == PN_OK && round < (s->ltl ? 1 : CS_ROUNDS) &&
+                        !pn_budget_expired(lin->budget);
+         round++) {
+        uint32_t replaced = 0;
+        st = cs_round(s, cn, copy, lin, verbose, &replaced, err);
+        cs_clear(s);
+        if (st == PN_OK && replaced > 0)
+            st = cs_rewrite(s, copy, err);
+        *decided += replaced;
+        if (replaced == 0)
+            break;
+    }
+    return st;
+}
+
+/* CTL formulas that read "deadlock" where none is reachable: the atoms
+ * become FALSE, and the rules and rounds go on with them. */
+static pn_status cs_deadlock_free(cs *s, const pn_cnet *cn, pn_fml_set *copy,
+                                  const pn_simplify_opts *o, uint32_t *decided, pn_error *err)
+{
+    if (s->ltl || o->deadlock_free == NULL || pn_ctl_deadlock_atoms(copy, false) == 0 ||
+        !o->deadlock_free(o->deadlock_ctx))
+        return PN_OK;
+    uint32_t atoms = pn_ctl_deadlock_atoms(copy, true);
+    *decided += atoms;
+    if (o->verbose != NULL)
+        fprintf(o->verbose,
+                "petrel: CTL simplification: no deadlock is reachable: %u atoms false\n", atoms);
+    pn_status st = cs_rewrite(s, copy, err);
+    return st == PN_OK ? cs_rounds(s, cn, copy, o, decided, err) : st;
+}
+
+static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_simplify_opts *o,
+                             bool ltl, pn_fml_set **out, uint32_t *decided, pn_error *err)
 {
     int known = -1;
-    if (finite == NULL)
-        finite = &known;
-    if (*finite < 0)
-        *finite = cs_finite(cn, lin, verbose) ? 1 : 0;
+    int *finite = o->finite != NULL ? o->finite : &known;
+    FILE *verbose = o->verbose;
+    if (*finite < 0) {
+        pn_linear_opts lin = *o->lin;
+        pn_budget b = pn_budget_share(o->budget, o->share);
+        if (o->budget != NULL)
+            lin.budget = &b;
+        *finite = cs_finite(cn, &lin, verbose) ? 1 : 0;
+    }
     *out = NULL;
-    if (decided != NULL)
-        *decided = 0;
+    uint32_t count = 0;
     pn_fml_set *copy = pn_fml_set_clone(set);
     if (copy == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory simplifying formulas");
     cs s = {.ltl = ltl, .aux.net = set->net, .finite = *finite == 1};
     pn_status st = ltl && !s.finite ? PN_OK : cs_rewrite(&s, copy, err);
-    for (int round = 0; st == PN_OK && round < (ltl ? 1 : CS_ROUNDS) &&
-                        !pn_budget_expired(lin->budget);
-         round++) {
-        uint32_t replaced = 0;
-        st = cs_round(&s, cn, copy, lin, verbose, &replaced, err);
-        cs_clear(&s);
-        if (st == PN_OK && replaced > 0)
-            st = cs_rewrite(&s, copy, err);
-        if (decided != NULL)
-            *decided += replaced;
-        if (replaced == 0)
-            break;
-    }
+    if (st == PN_OK)
+        st = cs_rounds(&s, cn, copy, o, &count, err);
+    if (st == PN_OK)
+        st = cs_deadlock_free(&s, cn, copy, o, &count, err);
+    count += s.folded;
     if (decided != NULL)
-        *decided += s.folded;
+        *decided = count;
     free(s.uses);
     free(s.aux.props);
     if (st != PN_OK) {
@@ -385,18 +424,16 @@ static pn_status cs_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_
     return PN_OK;
 }
 
-pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
-                          pn_error *err)
+pn_status pn_ctl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_simplify_opts *o,
+                          pn_fml_set **out, uint32_t *decided, pn_error *err)
 {
-    return cs_simplify(cn, set, lin, false, finite, verbose, out, decided, err);
+    return cs_simplify(cn, set, o, false, out, decided, err);
 }
 
-pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_linear_opts *lin,
-                          int *finite, FILE *verbose, pn_fml_set **out, uint32_t *decided,
-                          pn_error *err)
+pn_status pn_ltl_simplify(const pn_cnet *cn, const pn_fml_set *set, const pn_simplify_opts *o,
+                          pn_fml_set **out, uint32_t *decided, pn_error *err)
 {
-    return cs_simplify(cn, set, lin, true, finite, verbose, out, decided, err);
+    return cs_simplify(cn, set, o, true, out, decided, err);
 }
 
 static uint32_t cs_deadlocks(pn_fml_node **pp, bool replace)

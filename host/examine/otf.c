@@ -8,23 +8,10 @@
 
 #include <stdlib.h>
 
-#include "examine/beside.h"
 #include "examine/passes.h"
+#include "examine/tech.h"
 #include "petrel/ctl.h"
 #include "petrel/ltl.h"
-
-uint32_t ex_open_count(const pn_check *c)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < pn_check_count(c); i++)
-        n += pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
-    return n;
-}
-
-bool ex_unbound(const pn_fml_set *set, uint32_t i)
-{
-    return set != NULL && (set->props[i].status != PN_OK || set->props[i].root == NULL);
-}
 
 static const pn_fml_node *otf_root(const pn_fml_set *set, uint32_t i)
 {
@@ -42,6 +29,15 @@ static void otf_report(const ex_passes_stats *s, uint64_t states, uint64_t edges
     res->status = PN_RUN_STOPPED;
     res->threads = s->workers ? s->workers : 1;
     res->seconds = seconds;
+}
+
+/* Whether a turn that ended with st says why its formula stays unknown: a
+ * failure other than the time at once, the time at the last turn of a
+ * timed run (untimed turns grow until one ends). */
+static bool otf_last_word(const pn_budget *budget, int pass, pn_status st)
+{
+    bool time = st == PN_ERR_TIMEOUT || st == PN_ERR_CANCELLED;
+    return !time || (budget != NULL && budget->deadline > 0 && pass >= 2);
 }
 
 /* ---- LTL ----------------------------------------------------------------- */
@@ -66,9 +62,9 @@ typedef struct ltl_run {
     const pn_cnet *cn;
     const pn_fml_set *set;
     const pn_engine_opts *opts;
+    bool no_por;           /* no stubborn sets (--no-por) */
     const pn_budget *budget;
     pn_check *c;
-    ex_beside *beside;     /* NULL: no step runs beside this one */
     uint8_t *graph_only;   /* per formula: LTL_GRAPH_ONLY, LTL_SHARED or 0 */
     ltl_slot *slot;        /* per worker */
     FILE *diag;
@@ -81,7 +77,7 @@ typedef struct ltl_run {
 static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
                             const pn_fml_node *root)
 {
-    if (r->opts->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
+    if (r->no_por || r->graph_only[i] == LTL_SHARED || !pn_ltl_por_applies(root))
         return NULL;
     pn_lazy_pool *pool = pn_lazy_pool_of(z);
     if (pn_lazy_pool_full(pool))
@@ -99,7 +95,7 @@ static pn_lazy *ltl_reduced(const ltl_run *r, const pn_lazy *z, uint32_t i,
 static bool ltl_open(void *ctx, uint32_t i)
 {
     const ltl_run *r = ctx;
-    return ex_beside_open(r->beside, r->c, i) && r->graph_only[i] != LTL_GRAPH_ONLY;
+    return pn_check_open(r->c, i) && r->graph_only[i] != LTL_GRAPH_ONLY;
 }
 
 /* One formula on the fly within share, over its own reduced space where
@@ -116,7 +112,7 @@ static pn_status ltl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
     pn_lazy *reduced = ltl_reduced(r, z, i, root);
     s->lasso = (pn_ltl_lasso){0};
     pn_budget mine = *share;
-    ex_beside_watch(r->beside, i, &mine);
+    pn_check_watch(r->c, i, &mine);
     pn_status st = pn_ltl_check_otf(reduced != NULL ? reduced : z, root, &mine, &s->v, NULL,
                                     r->opts->keep_parents ? &s->lasso : NULL, err);
     s->reduced = reduced != NULL;
@@ -144,37 +140,41 @@ static bool ltl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
         r->reduced_states = s->reduced_states;
         r->reduced_edges = s->reduced_edges;
     }
-    ex_beside_lock(r->beside);
+    pn_check_lock(r->c);
     if (st == PN_OK && pn_check_answer(r->c, i)->verdict == PN_VERDICT_UNKNOWN) {
         if (s->reduced)
             pn_check_set_techniques(r->c, i, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
-        pn_check_set(r->c, i, s->v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
         if (!s->v && r->opts->keep_parents)
             pn_check_set_lasso(r->c, i, s->lasso.trans, s->lasso.prefix, s->lasso.cycle);
         else
             pn_ltl_lasso_free(&s->lasso);
-        ex_beside_settled(r->beside, i);
+        pn_check_set(r->c, i, s->v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
     } else {
         pn_ltl_lasso_free(&s->lasso); /* none, or the step beside decided i meanwhile */
     }
-    ex_beside_unlock(r->beside);
+    pn_check_unlock(r->c);
     if (st == PN_ERR_UNSUPPORTED)
         r->graph_only[i] = LTL_GRAPH_ONLY;
-    if (st != PN_OK && r->diag != NULL && (pass == 2 || r->graph_only[i] == LTL_GRAPH_ONLY) &&
+    if (st != PN_OK && r->diag != NULL &&
+        (otf_last_word(r->budget, pass, st) || r->graph_only[i] == LTL_GRAPH_ONLY) &&
         !ex_unbound(r->set, i))
         fprintf(r->diag, "petrel: %s: %s\n", pn_check_answer(r->c, i)->id, err->msg);
     return true;
 }
 
-pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_opts *opts,
-                     uint32_t workers, pn_budget *budget, pn_check *c, ex_beside *beside,
-                     pn_engine_result *res, FILE *diag, pn_error *err)
+/* LTL: every open formula on the fly within b, on EX_OTF_WORKERS workers;
+ * res reports the states they generated (PN_RUN_STOPPED). */
+static pn_status product_run(ex_job *j, const pn_budget *b, pn_error *err)
 {
+    pn_check_lock(j->c);
+    if (!j->finished) /* again would forget what completeness proved */
+        pn_check_finish(j->c, NULL);
+    pn_check_unlock(j->c);
     double t0 = pn_clock_now();
-    workers = workers ? workers : 1;
-    ltl_run r = {.cn = cn, .set = set, .opts = opts, .budget = budget, .c = c,
-                 .beside = beside, .diag = diag};
-    r.graph_only = calloc(pn_check_count(c) + 1, 1);
+    uint32_t workers = EX_OTF_WORKERS, n = pn_check_count(j->c);
+    ltl_run r = {.cn = j->cn, .set = j->set, .opts = &j->s->engine, .no_por = j->s->opts->no_por,
+                 .budget = b, .c = j->c, .diag = j->report ? j->s->diag : NULL};
+    r.graph_only = calloc((size_t)n + 1, 1);
     r.slot = calloc(workers, sizeof *r.slot);
     if (r.graph_only == NULL || r.slot == NULL) {
         free(r.graph_only);
@@ -183,19 +183,26 @@ pn_status ex_ltl_otf(const pn_cnet *cn, const pn_fml_set *set, const pn_engine_o
     }
     static const ex_passes_ops ops = {ltl_open, ltl_check, ltl_commit};
     ex_passes_stats stats = {0};
-    pn_status st = ex_passes_run(cn, budget, pn_check_count(c), workers, &ops, &r, &stats, err);
+    pn_status st = ex_passes_run(j->cn, b, n, workers, &ops, &r, &stats, err);
     if (st == PN_ERR_NOMEM || st == PN_ERR_OUT_OF_MEMORY) { /* every formula CANNOT_COMPUTE */
-        if (diag != NULL)
-            fprintf(diag, "petrel: %s\n", err->msg);
+        if (r.diag != NULL)
+            fprintf(r.diag, "petrel: %s\n", err->msg);
         pn_error_clear(err);
         st = PN_OK;
     }
     if (st == PN_OK)
-        otf_report(&stats, r.reduced_states, r.reduced_edges, res, pn_clock_now() - t0);
+        otf_report(&stats, r.reduced_states, r.reduced_edges, j->res, pn_clock_now() - t0);
     free(r.graph_only);
     free(r.slot);
     return st;
 }
+
+static bool otf_open(ex_job *j)
+{
+    return j->set != NULL && pn_check_open_count(j->c) > 0;
+}
+
+const ex_tech ex_tech_product = {.name = "product", .applies = otf_open, .run = product_run};
 
 /* ---- CTL ----------------------------------------------------------------- */
 
@@ -224,9 +231,8 @@ typedef struct ctl_slot { /* one worker's last formula */
 
 typedef struct ctl_run {
     const pn_fml_set *set;
-    const pn_budget *budget; /* the examination's: the graph's room */
+    const pn_budget *budget; /* the job's: the graph's room */
     pn_check *c;
-    ex_beside *beside;       /* NULL: no step runs beside this one */
     bool trace;
     FILE *verbose;
     double t0;
@@ -236,7 +242,7 @@ typedef struct ctl_run {
 static bool ctl_open(void *ctx, uint32_t i)
 {
     const ctl_run *r = ctx;
-    return ex_beside_open(r->beside, r->c, i) && otf_root(r->set, i) != NULL;
+    return pn_check_open(r->c, i) && otf_root(r->set, i) != NULL;
 }
 
 static pn_status ctl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
@@ -247,12 +253,21 @@ static pn_status ctl_check(void *ctx, uint32_t worker, pn_lazy *z, uint32_t i,
     (void)pass;
     s->path = (pn_ltl_lasso){0};
     pn_budget mine = *share;
-    ex_beside_watch(r->beside, i, &mine);
+    pn_check_watch(r->c, i, &mine);
     return pn_ctl_check_otf_trace(z, otf_root(r->set, i), &mine, &s->v,
                                   r->trace ? &s->path : NULL, err);
 }
 
-/* ctl_commit under the lock. Answers are decided in the check
+/* Answers still unknown, counted under the check's lock (held). */
+static uint32_t ctl_left(const pn_check *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pn_check_count(c); i++)
+        n += pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN;
+    return n;
+}
+
+/* ctl_commit under the check's lock. Answers are decided in the check
  * (pn_check_decide_answer), so that a later pn_check_finish keeps them; one
  * the step beside decided meanwhile is left as it is. */
 static bool ctl_settle(ctl_run *r, ctl_slot *s, uint32_t worker, const pn_lazy *z, uint32_t i,
@@ -271,13 +286,12 @@ static bool ctl_settle(ctl_run *r, ctl_slot *s, uint32_t worker, const pn_lazy *
         if (r->trace && s->path.trans != NULL)
             pn_check_set_lasso(r->c, i, s->path.trans, s->path.prefix, s->path.cycle);
         pn_check_decide_answer(r->c, i, s->v, PN_TECH_EXPLICIT);
-        ex_beside_settled(r->beside, i);
     }
-    if (ex_graph_now(z, r->budget, ex_open_count(r->c), pn_clock_now() - r->t0)) {
+    if (ex_graph_now(z, r->budget, ctl_left(r->c), pn_clock_now() - r->t0)) {
         if (r->verbose != NULL)
             fprintf(r->verbose, "petrel: local: every reachable state is known (%lu): the "
                                 "recorded graph takes the %u formulas left\n",
-                    (unsigned long)pn_lazy_states(z), ex_open_count(r->c));
+                    (unsigned long)pn_lazy_states(z), ctl_left(r->c));
         return false;
     }
     return true;
@@ -287,28 +301,41 @@ static bool ctl_commit(void *ctx, uint32_t worker, const pn_lazy *z, uint32_t i,
                        pn_status st, const pn_error *err, double seconds)
 {
     ctl_run *r = ctx;
-    ex_beside_lock(r->beside);
+    pn_check_lock(r->c);
     bool go_on = ctl_settle(r, &r->slot[worker], worker, z, i, pass, st, err, seconds);
-    ex_beside_unlock(r->beside);
+    pn_check_unlock(r->c);
     return go_on;
 }
 
-void ex_ctl_otf(const pn_cnet *cn, const pn_fml_set *set, pn_budget *budget, double share_of_left,
-                const pn_engine_opts *opts, uint32_t workers, FILE *verbose, pn_check *c,
-                ex_beside *beside, pn_engine_result *res)
+pn_status ex_otf_local(ex_job *j, const pn_budget *b, uint32_t workers)
 {
     workers = workers ? workers : 1;
-    ctl_run r = {.set = set, .budget = budget, .c = c, .beside = beside,
-                 .trace = opts->keep_parents, .verbose = verbose, .t0 = pn_clock_now()};
+    ctl_run r = {.set = j->set, .budget = j->budget != NULL ? j->budget : b, .c = j->c,
+                 .trace = j->s->engine.keep_parents, .verbose = j->s->verbose,
+                 .t0 = pn_clock_now()};
     r.slot = calloc(workers, sizeof *r.slot);
     if (r.slot == NULL)
-        return;
-    pn_budget part = pn_budget_share(budget, share_of_left);
+        return PN_ERR_NOMEM;
     static const ex_passes_ops ops = {ctl_open, ctl_check, ctl_commit};
     ex_passes_stats stats = {0};
     pn_error e = {0};
-    if (ex_passes_run(cn, &part, pn_check_count(c), workers, &ops, &r, &stats, &e) == PN_OK &&
-        res != NULL)
-        otf_report(&stats, 0, 0, res, pn_clock_now() - r.t0);
+    pn_status st = ex_passes_run(j->cn, b, pn_check_count(j->c), workers, &ops, &r, &stats, &e);
+    if (st == PN_OK && !j->graph_tried) /* keep the graph's figures */
+        otf_report(&stats, 0, 0, j->res, pn_clock_now() - r.t0);
     free(r.slot);
+    return st;
 }
+
+static pn_status local_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    (void)err; /* what a formula could not do leaves it unknown */
+    ex_otf_local(j, b, EX_OTF_WORKERS);
+    return PN_OK;
+}
+
+static bool local_applies(ex_job *j)
+{
+    return !ex_exam_is_ltl(j->exam) && j->exam != PN_EXAM_LIVENESS && otf_open(j);
+}
+
+const ex_tech ex_tech_local = {.name = "local", .applies = local_applies, .run = local_run};

@@ -288,7 +288,7 @@ pn_status pn_props_behavioural(const pn_cnet *cn, const pn_examine_opts *opts,
 {
     props_run r = {.cn = cn, .opts = *opts, .budget = budget, .out = out, .steps_left = 6};
     r.opts.pt_globals = true;
-    r.opts.explore.on_decide = NULL;
+    r.opts.on_decide = NULL;
     r.opts.write_reduced = NULL;
     for (int p = PN_PROP_FIRST_BEHAVIOURAL; p < PN_PROP_COUNT; p++)
         out->v[p].verdict = PN_VERDICT_UNKNOWN;

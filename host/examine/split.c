@@ -16,7 +16,10 @@
  * state formulas only. */
 #include "examine/split.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "examine/tech.h"
 
 typedef enum { V_FALSE, V_TRUE, V_UNKNOWN } tri;
 
@@ -282,3 +285,55 @@ uint32_t pn_split_fold(const pn_split *s, const pn_check *leaves, const pn_cnet 
     }
     return n;
 }
+
+/* ---- the technique ---------------------------------------------------------- */
+
+static bool split_applies(ex_job *j)
+{
+    return j->set != NULL && pn_check_open_count(j->c) > 0;
+}
+
+/* The leaves' reachability questions as a job of their own, run by the
+ * scheduler on the reachability plan within b, folded back into j. */
+static pn_status split_leaves_run(ex_job *j, const pn_split *sp, const pn_budget *b,
+                                  pn_check **aux, pn_error *err)
+{
+    const pn_fml_set *leaves = pn_split_leaves(sp);
+    if (leaves->n == 0) /* the initial marking may still settle some */
+        return PN_OK;
+    pn_engine_result r = {.threads = j->res->threads};
+    pn_status st = pn_check_new(j->cn, PN_EXAM_REACH_CARDINALITY, leaves, r.threads, aux, err);
+    ex_job sub;
+    if (st == PN_OK)
+        st = ex_job_init(&sub, j->s, "split", j->cn, PN_EXAM_REACH_CARDINALITY, leaves, *aux, &r,
+                         err);
+    if (st == PN_OK) {
+        st = ex_sched_run(&sub, &ex_plan_reach, b, err);
+        ex_job_free(&sub);
+    }
+    pn_engine_result_free(&r);
+    return st;
+}
+
+static pn_status split_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    pn_split *sp = NULL;
+    pn_check *aux = NULL;
+    pn_status st = pn_split_new(j->exam, j->set, j->c, &sp, err);
+    if (st == PN_OK)
+        st = split_leaves_run(j, sp, b, &aux, err);
+    if (st == PN_OK) {
+        pn_check_lock(j->c);
+        uint32_t n = pn_split_fold(sp, aux, j->cn, j->c, NULL);
+        pn_check_unlock(j->c);
+        if (j->s->verbose != NULL)
+            fprintf(j->s->verbose,
+                    "petrel: split: %u reachability sub-formulas decided %u formulas\n",
+                    pn_split_leaves(sp)->n, n);
+    }
+    pn_check_free(aux);
+    pn_split_free(sp);
+    return st;
+}
+
+const ex_tech ex_tech_split = {.name = "split", .applies = split_applies, .run = split_run};

@@ -3,24 +3,33 @@
  * caches (the fireability atoms, the predecessor sets). */
 #include "examine/symbolic.h"
 
-#include "examine/beside.h"
-#include "examine/otf.h"
+#include <stdlib.h>
+
+#include "examine/tech.h"
 #include "logic/ctl_mdd.h"
 #include "petrel/mcc.h"
+#include "petrel/turns.h"
+
+/* What the formulas of a job are, beyond E F / A G targets and bounds. */
+typedef enum sym_logic {
+    SYM_TARGETS, /* nothing else is checked */
+    SYM_CTL,
+    SYM_LTL
+} sym_logic;
 
 /* Answer i on the set, if its kind is one the set answers; *tried false
  * when it is not. The check is read and written under the lock of the
  * step beside (if any), the set is worked on outside it. */
-static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, ex_sym_logic logic,
-                            pn_check *c, ex_beside *beside, uint32_t i, const pn_budget *turn,
-                            bool *tried, pn_error *err)
+static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, sym_logic logic,
+                            pn_check *c, uint32_t i, const pn_budget *turn, bool *tried,
+                            pn_error *err)
 {
     const pn_fml_node *phi;
     const uint32_t *places;
     uint32_t np;
-    ex_beside_lock(beside);
+    pn_check_lock(c);
     pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
-    ex_beside_unlock(beside);
+    pn_check_unlock(c);
     bool v = false, other = false;
     uint64_t max = 0;
     pn_status st;
@@ -30,17 +39,17 @@ static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, ex_sym_logic l
                               k == PN_TARGET_EF ? &other : &v, err);
     else if (k == PN_TARGET_BOUND)
         st = pn_ctl_mdd_bound(s, places, np, &max, err);
-    else if (logic == EX_SYM_TARGETS || set == NULL || i >= set->n ||
+    else if (logic == SYM_TARGETS || set == NULL || i >= set->n ||
              set->props[i].status != PN_OK) {
         *tried = false;
         return PN_OK;
-    } else if (logic == EX_SYM_CTL)
+    } else if (logic == SYM_CTL)
         st = pn_ctl_mdd_check(s, set->props[i].root, turn, &v, err);
     else
         st = pn_ctl_mdd_ltl(s, set->props[i].root, turn, &v, err);
     if (st != PN_OK)
         return st;
-    ex_beside_lock(beside);
+    pn_check_lock(c);
     if (pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN) { /* not decided beside */
         if (k == PN_TARGET_EF || k == PN_TARGET_AG)
             pn_check_decide_target(c, i, v, PN_TECH_DECISION_DIAGRAMS);
@@ -48,14 +57,13 @@ static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, ex_sym_logic l
             pn_check_bound_limit(c, i, max, true, PN_TECH_DECISION_DIAGRAMS);
         else
             pn_check_decide_answer(c, i, v, PN_TECH_DECISION_DIAGRAMS);
-        ex_beside_settled(beside, i);
     }
-    ex_beside_unlock(beside);
+    pn_check_unlock(c);
     return PN_OK;
 }
 
 /* Builds the set within reach; NULL (and a line) when it does not close. */
-static pn_ctl_mdd *sym_open(const pn_cnet *cn, const pn_budget *reach, FILE *verbose)
+static pn_ctl_mdd *sym_build(const pn_cnet *cn, const pn_budget *reach, FILE *verbose)
 {
     double t0 = pn_clock_now();
     pn_error e = {0};
@@ -71,56 +79,82 @@ static pn_ctl_mdd *sym_open(const pn_cnet *cn, const pn_budget *reach, FILE *ver
     return s;
 }
 
-void ex_symbolic(const pn_cnet *cn, const pn_fml_set *set, ex_sym_logic logic,
-                 const pn_budget *budget, double share_of_left, FILE *verbose, pn_check *c,
-                 ex_beside *beside, ex_sym_forest *keep)
+typedef struct sym_run {
+    pn_check *c;
+    bool memory; /* out of the budget's memory: no more turns */
+} sym_run;
+
+static bool sym_open(void *ctx, uint32_t i)
 {
-    pn_budget part = pn_budget_share(budget, share_of_left);
+    sym_run *r = ctx;
+    return !r->memory && pn_check_open(r->c, i);
+}
+
+static sym_logic sym_logic_of(pn_exam exam)
+{
+    return ex_exam_is_ltl(exam) ? SYM_LTL : ex_exam_is_ctl(exam) ? SYM_CTL : SYM_TARGETS;
+}
+
+/* Every open answer of the job in its turns (PN_TURNS_GROWING): a CTL
+ * formula resumes from the sub-formulas it finished in its last turn
+ * (pn_ctl_mdd_check keeps their sets), so the quick ones are decided first
+ * at little cost to the others. */
+static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
+{
+    FILE *verbose = j->s->verbose;
+    sym_run r = {.c = j->c};
+    pn_turns *t = NULL;
+    pn_error e = {0};
+    if (pn_turns_new(b, pn_check_count(j->c), 1, PN_TURNS_GROWING, sym_open, &r, &t, &e) !=
+        PN_OK)
+        return;
+    uint32_t i;
+    int pass;
+    pn_budget turn;
+    while (pn_turns_next(t, &i, &turn, &pass)) {
+        pn_check_watch(j->c, i, &turn);
+        double t1 = pn_clock_now();
+        bool tried = false;
+        pn_error fe = {0};
+        pn_status st = sym_answer(s, j->set, sym_logic_of(j->exam), j->c, i, &turn, &tried, &fe);
+        if (verbose != NULL && tried)
+            fprintf(verbose, "petrel: symbolic: %s: %s in %.3f s (pass %d, %lu nodes)\n",
+                    pn_check_answer(j->c, i)->id, st != PN_OK ? fe.msg : "done",
+                    pn_clock_now() - t1, pass, (unsigned long)pn_ctl_mdd_nodes(s));
+        r.memory = st == PN_ERR_NOMEM; /* the budget's memory: collected before the next */
+        pn_turns_end(t, i);
+    }
+    pn_turns_free(t);
+}
+
+/* The reachable set within half of b (built once per job, kept in its
+ * forest for the steps after), then every open answer in its turns. */
+static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    (void)err;
     /* The reachable set gets half: a net whose set does not close in that
      * time rarely has answers it could give in the other half, which the
      * steps after this one then get. */
-    pn_budget reach = pn_budget_share(budget, share_of_left / 2);
-    pn_ctl_mdd *s = keep != NULL ? keep->s : NULL;
-    if (s == NULL && (keep == NULL || !keep->tried))
-        s = sym_open(cn, &reach, verbose);
-    if (keep != NULL) {
-        keep->tried = true;
-        keep->s = s;
-    }
-    if (s != NULL)
-        pn_ctl_mdd_set_budget(s, &part);
-    bool memory = false;
-    /* Passes as the on-the-fly checks' (passes.c): a quarter of an equal
-     * share of what is left, then an equal share, then all of it. A CTL
-     * formula resumes from the sub-formulas it finished in its last turn
-     * (pn_ctl_mdd_check keeps their sets), so the quick ones are decided
-     * first at little cost to the others. */
-    const uint32_t n = pn_check_count(c);
-    for (int pass = 0; s != NULL && pass < 3 && !memory && !pn_budget_expired(&part); pass++) {
-        uint32_t left = ex_beside_open_count(beside, c);
-        for (uint32_t i = 0; i < n && !memory && !pn_budget_expired(&part); i++) {
-            if (!ex_beside_open(beside, c, i))
-                continue;
-            double f = pass == 2 || left == 0 ? 1.0 : 1.0 / left / (pass == 0 ? 4 : 1);
-            pn_budget turn = pn_budget_share(&part, f);
-            ex_beside_watch(beside, i, &turn);
-            left -= left > 0;
-            double t1 = pn_clock_now();
-            bool tried = false;
-            pn_error fe = {0};
-            pn_status st = sym_answer(s, set, logic, c, beside, i, &turn, &tried, &fe);
-            if (verbose != NULL && tried)
-                fprintf(verbose, "petrel: symbolic: %s: %s in %.3f s (pass %d, %lu nodes)\n",
-                        pn_check_answer(c, i)->id, st != PN_OK ? fe.msg : "done",
-                        pn_clock_now() - t1, pass, (unsigned long)pn_ctl_mdd_nodes(s));
-            memory = st == PN_ERR_NOMEM; /* the budget's memory: collected before the next */
-        }
-    }
-    if (keep == NULL)
-        pn_ctl_mdd_free(s);
-    else if (s != NULL)
-        pn_ctl_mdd_set_budget(s, NULL); /* part is gone after this call */
+    pn_budget reach = pn_budget_share(b, 0.5);
+    ex_sym_forest *keep = &j->forest;
+    if (keep->s == NULL && !keep->tried)
+        keep->s = sym_build(j->cn, &reach, j->s->verbose);
+    keep->tried = true;
+    if (keep->s == NULL)
+        return PN_OK;
+    pn_ctl_mdd_set_budget(keep->s, b);
+    sym_turns(j, keep->s, b);
+    pn_ctl_mdd_set_budget(keep->s, NULL); /* b is gone after this call */
+    return PN_OK;
 }
+
+static bool symbolic_applies(ex_job *j)
+{
+    return j->exam != PN_EXAM_LIVENESS && pn_check_open_count(j->c) > 0;
+}
+
+const ex_tech ex_tech_symbolic = {.name = "symbolic", .applies = symbolic_applies, .run = symbolic_run,
+                         .marks = PN_TECH_DECISION_DIAGRAMS};
 
 bool ex_sym_hopeless(const ex_sym_forest *f, const pn_budget *budget, uint32_t threads)
 {

@@ -25,6 +25,8 @@ pn_status pn_budget_status(const pn_budget *b)
         return PN_ERR_CANCELLED;
     if (b->drop != NULL && __atomic_load_n(b->drop, __ATOMIC_RELAXED))
         return PN_ERR_CANCELLED;
+    if (b->stop != NULL && __atomic_load_n(b->stop, __ATOMIC_RELAXED))
+        return PN_ERR_CANCELLED;
     if (b->deadline > 0 && pn_clock_now() >= b->deadline)
         return PN_ERR_TIMEOUT;
     return PN_OK;

@@ -19,9 +19,12 @@ typedef struct pn_budget {
     double deadline;            /* pn_clock_now() seconds; 0: none */
     const volatile int *cancel; /* optional: non-zero stops every phase */
     /* Optional: non-zero once what this share works on was decided
-     * elsewhere (a step running beside it, examine/beside.h); set by
+     * elsewhere (the answer it works on is final: pn_check_watch); set by
      * another thread, read atomically; a share of this budget keeps it. */
     const volatile int *drop;
+    /* Optional: non-zero once the step this budget is for must end (the
+     * step it ran beside has ended: examine/sched.c); kept by shares. */
+    const volatile int *stop;
     uint64_t memory;            /* bytes the run may hold; 0: unlimited */
     uint64_t held;              /* bytes charged by what outlives a phase */
 } pn_budget;
@@ -32,7 +35,7 @@ double pn_clock_now(void);
 /* timeout_s <= 0: no deadline; memory 0: unlimited; cancel may be NULL. */
 pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory);
 
-/* PN_OK, PN_ERR_CANCELLED (the cancel flag, or drop) or PN_ERR_TIMEOUT.
+/* PN_OK, PN_ERR_CANCELLED (the cancel flag, drop or stop) or PN_ERR_TIMEOUT.
  * b may be NULL (no limits). */
 pn_status pn_budget_status(const pn_budget *b);
 bool pn_budget_expired(const pn_budget *b);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/engine.h"
 #include "petrel/error.h"
@@ -135,6 +136,19 @@ bool pn_check_shared_put(pn_check *c, const uint64_t *words, const uint8_t *byte
 
 uint32_t pn_check_count(const pn_check *c);
 const pn_answer *pn_check_answer(const pn_check *c, uint32_t i);
+
+/* ---- steps beside each other ----------------------------------------------
+ * The check is not thread-safe beyond its visitor: while two steps run at
+ * once, each reads and writes the answers between pn_check_lock and
+ * pn_check_unlock (uncontended, they cost next to nothing alone).
+ * pn_check_open / pn_check_open_count take the lock themselves. */
+void pn_check_lock(pn_check *c);
+void pn_check_unlock(pn_check *c);
+bool pn_check_open(pn_check *c, uint32_t i);
+uint32_t pn_check_open_count(pn_check *c);
+/* share, for work on answer i, ends (PN_ERR_CANCELLED) the moment i is
+ * final, whoever decided it (pn_budget.drop). */
+void pn_check_watch(const pn_check *c, uint32_t i, pn_budget *share);
 
 #ifdef __cplusplus
 }

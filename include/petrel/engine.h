@@ -54,7 +54,6 @@ typedef struct pn_progress {
 } pn_progress;
 
 struct pn_check; /* check.h */
-struct pn_dist;  /* dist.h */
 struct pn_part;  /* host/engine/part.h */
 
 typedef struct pn_engine_opts {
@@ -81,22 +80,6 @@ typedef struct pn_engine_opts {
      * kept by id), and keep_states (the flat store handed out) never the
      * tree. */
     pn_store_kind store;
-    /* The examination says on its diag stream, per formula, what decided
-     * it before exploring (the linear layer) and how long it took. */
-    bool verbose;
-    /* Streaming (pn_examine): called as each answer of the examination is
-     * decided (see pn_check_on_decide); NULL: none. The engine ignores it. */
-    void (*on_decide)(void *ctx, const struct pn_check *c, uint32_t i);
-    void *on_decide_ctx;
-    /* The examination explores every interleaving: no stubborn sets
-     * (petrel/stubborn.h) before the exploration. The engine ignores it. */
-    bool no_por;
-    /* The linear layer leaves the SMT check (state equation with the whole
-     * formula, integer markings; linear.h) out. The engine ignores it. */
-    bool no_smt;
-    /* The MPI job this process is a rank of (dist.h), NULL: none. The
-     * driver then explores with pn_dist_explore; the engine ignores it. */
-    struct pn_dist *dist;
     /* Set by pn_dist_explore only: this exploration is one rank's part of a
      * distributed one (the states its hash owns; host/engine/part.h). */
     const struct pn_part *part;

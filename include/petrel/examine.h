@@ -28,11 +28,28 @@ typedef enum pn_engine_kind {
     PN_ENGINE_GPU_OR_CPU  /* AUTO resolved to the GPU: the CPU if it fails */
 } pn_engine_kind;
 
+struct pn_dist; /* dist.h */
+
 typedef struct pn_examine_opts {
-    /* threads, topology, progress, keep_parents (traces), store; the
-     * driver sets budget, visitor, record_graph and keep_states itself. */
+    /* The engine's settings: threads, topology, progress, keep_parents
+     * (traces), store; the driver sets budget, visitor, record_graph and
+     * keep_states itself. */
     pn_engine_opts explore;
     pn_engine_kind engine;
+    /* -v: per step and per answer what decided it and when, on diag. */
+    bool verbose;
+    /* Streaming: called as each answer of the examination is decided
+     * (pn_check_on_decide), from whichever thread decided it; NULL: none. */
+    void (*on_decide)(void *ctx, const pn_check *c, uint32_t i);
+    void *on_decide_ctx;
+    /* Every interleaving explored: no stubborn sets (petrel/stubborn.h). */
+    bool no_por;
+    /* The linear layer without its SMT check (linear.h). */
+    bool no_smt;
+    /* The MPI job this process is a rank of (dist.h), NULL: none. The
+     * examination's first exploration then runs on every rank
+     * (pn_dist_explore). */
+    struct pn_dist *dist;
     /* One line per formula a checker could not answer (with the reason),
      * and the engine choice's notes; NULL: silent. */
     FILE *diag;

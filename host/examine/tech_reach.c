@@ -1,0 +1,140 @@
+/* The techniques that decide reachability-shaped answers (E F / A G
+ * targets, bounds, the global properties a witness decides): the linear
+ * layer, random walks, the probe, stubborn-set searches and the
+ * exploration with the check's visitor. Each is an entry of the
+ * scheduler's one table (sched.h); plans.c names them. */
+#include "examine/tech.h"
+
+#include "petrel/linear.h"
+#include "petrel/stubborn.h"
+#include "petrel/walk.h"
+
+static bool has_targets(ex_job *j)
+{
+    return ex_job_open_targets(j) > 0;
+}
+
+/* ---- linear: state equation, invariants, siphons (host/linear) ---------- */
+
+static pn_status linear_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    (void)err;
+    const pn_examine_opts *o = j->s->opts;
+    pn_linear_opts lo = {.budget = b, .verbose = j->s->verbose,
+                         .trace = o->explore.keep_parents, .no_smt = o->no_smt};
+    pn_error e = {0};
+    if (pn_linear_decide(j->cn, j->c, &lo, &e) != PN_OK && j->s->diag != NULL)
+        fprintf(j->s->diag, "petrel: linear layer: %s\n", e.msg);
+    return PN_OK;
+}
+
+const ex_tech ex_tech_linear = {.name = "linear", .applies = has_targets, .run = linear_run};
+
+/* ---- walk: random walks (host/engine/walk.c) --------------------------------- */
+
+static pn_status walk_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    (void)err;
+    const pn_engine_opts *eo = &j->s->engine;
+    pn_walk_opts wo = {.budget = b, .threads = eo->threads, .verbose = j->s->verbose,
+                       .gpu = j->s->kind != PN_ENGINE_CPU, .trace = eo->keep_parents};
+    pn_error e = {0};
+    if (pn_walk_decide(j->cn, j->c, &wo, NULL, &e) != PN_OK && j->s->diag != NULL)
+        fprintf(j->s->diag, "petrel: random walks: %s\n", e.msg);
+    return PN_OK;
+}
+
+const ex_tech ex_tech_walk = {.name = "walk", .applies = has_targets, .run = walk_run};
+
+/* ---- probe: a small complete exploration, kept only if it completes ------ */
+
+/* Most nets with a small state space are decided faster by enumerating it
+ * than by the steps after this one: a walk cannot prove an invariant and
+ * would spend its whole share on it (Dekker-PT-010 RC: 20 s of walks
+ * against 0.1 s of BFS). So a first exploration runs under a small memory
+ * cap and a small time share; it decides everything only if it completes
+ * (or its visitor decided every target), else what it held is freed and the
+ * witnesses its visitor met stay. */
+#define PROBE_MEMORY (64ull << 20)
+
+static bool probe_applies(ex_job *j)
+{
+    return has_targets(j) || (ex_job_uses_graph(j) && ex_job_open_others(j));
+}
+
+static pn_status probe_run(ex_job *j, const pn_budget *budget, pn_error *err)
+{
+    (void)err;
+    bool graph = ex_job_uses_graph(j);
+    bool visit = !pn_check_decided(j->c);
+    pn_budget b = *budget;
+    uint64_t held = pn_budget_memory(&b);
+    b.memory = held != 0 && held < PROBE_MEMORY ? held : PROBE_MEMORY;
+    pn_engine_opts eo = j->s->engine;
+    eo.budget = &b;
+    ex_see_all all;
+    eo.visitor = !visit ? NULL : graph ? ex_see_all_of(&all, j->c) : pn_check_visitor(j->c);
+    eo.record_graph = eo.keep_states = graph;
+    pn_error e = {0}; /* a real failure shows again in the steps after */
+    pn_status st = ex_explore(j, &eo, &e);
+    /* STOPPED: the visitor decided every target (it never stops a graph). */
+    pn_engine_result *res = j->res;
+    if (st != PN_OK || (res->status != PN_RUN_COMPLETE && res->status != PN_RUN_STOPPED)) {
+        pn_engine_result_free(res); /* the next exploration starts afresh */
+        return PN_OK;
+    }
+    if (visit)
+        pn_check_finish(j->c, res);
+    j->finished = visit;
+    if (graph)
+        ex_on_graph(j, j->budget);
+    return PN_OK;
+}
+
+const ex_tech ex_tech_probe = {.name = "probe", .applies = probe_applies, .run = probe_run};
+
+/* ---- stubborn: E F / A G / deadlock over stubborn sets (host/space) ------ */
+
+static bool stubborn_applies(ex_job *j)
+{
+    const pn_examine_opts *o = j->s->opts;
+    /* traces need the engine's ids */
+    return !o->no_por && !o->explore.keep_parents && has_targets(j);
+}
+
+static pn_status stubborn_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    (void)err;
+    pn_stubborn_decide(j->cn, j->c, b, j->res, j->s->verbose);
+    return PN_OK;
+}
+
+const ex_tech ex_tech_stubborn = {.name = "stubborn", .applies = stubborn_applies, .run = stubborn_run};
+
+/* ---- explore: the BFS with the check's visitor ------------------------------ */
+
+/* Nothing to explore once the probe completed or its visitor decided all. */
+static bool explore_applies(ex_job *j)
+{
+    return !j->finished;
+}
+
+/* A complete exploration decides every reachability answer. */
+static pn_status explore_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    if (pn_check_decided(j->c)) {
+        pn_check_finish(j->c, NULL);
+        j->finished = true;
+        return PN_OK;
+    }
+    pn_engine_opts eo = j->s->engine;
+    eo.budget = b;
+    eo.visitor = pn_check_visitor(j->c);
+    eo.record_graph = eo.keep_states = false;
+    pn_status st = ex_explore_first(j, &eo, err);
+    pn_check_finish(j->c, st == PN_OK ? j->res : NULL);
+    j->finished = true;
+    return st;
+}
+
+const ex_tech ex_tech_explore = {.name = "explore", .applies = explore_applies, .run = explore_run};
