@@ -13,7 +13,7 @@
 #include <set>
 #include <vector>
 
-#include "examine/symbolic.h"
+#include "examine/forest.h"
 #include "examine/tech.h"
 #include "logic/ctl_mdd.h"
 #include "net/place_order.h"

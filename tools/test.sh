@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Petrel's test command (the one README and CI run):
 #
-#   1. Release build in build/ and the whole ctest suite;
+#   1. Release build in build/, the stage check (tools/check-stages.py: each
+#      folder calls only the stages below it) and the whole ctest suite;
 #   2. AddressSanitizer + UBSan build in build-asan/ (-DPETREL_SANITIZE=ON) and
 #      the suite without the slow oracle tests (ctest -E Big_);
 #   3. ThreadSanitizer build in build-tsan/ (-DPETREL_TSAN=ON, no CUDA) and the
@@ -50,12 +51,14 @@ step() { printf '\n==== %s ====\n' "$*"; }
 # may override them).
 common=(-DPETREL_TESTS=ON -DPETREL_CUDA=AUTO -DPETREL_NATIVE=OFF)
 
+failed=()
 step "Release build ($build/)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DPETREL_SANITIZE=OFF -DPETREL_TSAN=OFF "${common[@]}" "${extra[@]}"
 cmake --build "$build" -j"$jobs"
+step "Stages ($build/: each calls only the stages below it, no files calling each other)"
+tools/check-stages.py "$build" || failed+=("stages ($build)")
 step "Release tests"
-failed=()
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" ||
     failed+=("release tests ($build)")
 step "SandyBridge check ($build/petrel)"

@@ -81,7 +81,10 @@ struct pn_check {
  * none is this process's. True when it was the last item a witness could
  * decide. */
 bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t witness);
-/* Writes item i's answer, raises its flag and tells the listener. */
+/* Answer i is final (check_tell.c): its flag is raised, and the listener
+ * told, once. */
+void check_tell(pn_check *c, uint32_t i);
+/* Writes item i's answer from what decided it, then check_tell. */
 void check_tell_decided(pn_check *c, uint32_t i);
 /* Transitions enabled at the unpacked marking m. */
 uint32_t check_enabled_count(const pn_check *c, const uint64_t *m);

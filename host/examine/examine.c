@@ -96,7 +96,7 @@ static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, p
     if (st == PN_OK) {
         j.dist_top = k.top && s->opts->dist != NULL;
         j.report = k.top;
-        st = ex_sched_run(&j, ex_plan_of(&j), budget, err);
+        st = ex_sched_run(&j, s->plan_of(&j), budget, err);
         ex_job_free(&j);
     }
     if (st != PN_OK) {
@@ -372,7 +372,7 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
 {
     ex_sched s = {.kind = opts->engine, .opts = opts, .engine = opts->explore,
                   .diag = opts->diag, .verbose = opts->verbose ? opts->diag : NULL,
-                  .t0 = pn_clock_now()};
+                  .t0 = pn_clock_now(), .plan_of = ex_plan_of};
     if (pn_examine_engine(exam, &s.kind, opts->diag, err) != PN_OK)
         return err->code;
     s.engine.budget = budget;

@@ -14,7 +14,7 @@ static const ex_step reach_steps[] = {{&ex_tech_linear, 1.0 / 3, EX_ALONE},
                                       {&ex_tech_walk, 1.0 / 6, EX_ALONE},
                                       {&ex_tech_stubborn, 1.0 / 4, EX_ALONE},
                                       {&ex_tech_explore, 1.0, EX_ALONE}};
-const ex_plan ex_plan_reach = PLAN("reachability", reach_steps);
+static const ex_plan plan_reach = PLAN("reachability", reach_steps);
 
 /* CTL beyond reachability, Liveness: local CTL answers what it can without
  * the whole state space, the decision diagrams beside it (on one thread:
@@ -66,7 +66,7 @@ const ex_plan *ex_plan_of(const ex_job *j)
     if (ex_exam_is_ltl(j->exam) && trace)
         return &plan_ltl_trace;
     if (!ex_job_uses_graph(j))
-        return &ex_plan_reach;
+        return &plan_reach;
     if (ex_exam_is_ltl(j->exam))
         return &plan_ltl;
     if (trace && j->exam != PN_EXAM_LIVENESS)

@@ -22,12 +22,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "examine/symbolic.h"
+#include "examine/forest.h"
 #include "petrel/examine.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef struct ex_job ex_job;
+typedef struct ex_plan ex_plan;
 
 /* What every job of one examination shares: settings chosen once. */
 typedef struct ex_sched {
@@ -37,9 +40,11 @@ typedef struct ex_sched {
     FILE *diag;                   /* one-line notes; NULL: silent */
     FILE *verbose;                /* -v: a line per step and per answer */
     double t0;                    /* the examination's start */
+    /* The plan for a job's questions (plans.c's ex_plan_of): a technique
+     * that makes a job of its own (split) asks here. */
+    const ex_plan *(*plan_of)(const ex_job *j);
 } ex_sched;
 
-typedef struct ex_job ex_job;
 
 typedef struct ex_tech {
     const char *name;
@@ -72,11 +77,11 @@ typedef struct ex_step {
     ex_pair pair;
 } ex_step;
 
-typedef struct ex_plan {
+struct ex_plan {
     const char *name;
     const ex_step *steps;
     uint32_t n;
-} ex_plan;
+};
 
 struct ex_job {
     const char *name;          /* in -v lines */

@@ -308,7 +308,7 @@ static pn_status split_leaves_run(ex_job *j, const pn_split *sp, const pn_budget
         st = ex_job_init(&sub, j->s, "split", j->cn, PN_EXAM_REACH_CARDINALITY, leaves, *aux, &r,
                          err);
     if (st == PN_OK) {
-        st = ex_sched_run(&sub, &ex_plan_reach, b, err);
+        st = ex_sched_run(&sub, j->s->plan_of(&sub), b, err);
         ex_job_free(&sub);
     }
     pn_engine_result_free(&r);

@@ -1,11 +1,12 @@
-/* The decision-diagram step (see symbolic.h). The reachable set is built
- * once and the forest kept for every answer, which share its nodes and
- * caches (the fireability atoms, the predecessor sets). */
-#include "examine/symbolic.h"
+/* The decision-diagram step, ex_tech_symbolic (tech.h): the open answers
+ * of a job on the MDD of its reachable markings (host/space/mdd.c,
+ * host/logic/ctl_mdd.c). The reachable set is built once and the forest
+ * kept for every answer and the job's later steps (forest.h), which share
+ * its nodes and caches (the fireability atoms, the predecessor sets). */
+#include "examine/tech.h"
 
 #include <stdlib.h>
 
-#include "examine/tech.h"
 #include "logic/ctl_mdd.h"
 #include "petrel/mcc.h"
 #include "petrel/turns.h"
@@ -155,19 +156,3 @@ static bool symbolic_applies(ex_job *j)
 
 const ex_tech ex_tech_symbolic = {.name = "symbolic", .applies = symbolic_applies, .run = symbolic_run,
                          .marks = PN_TECH_DECISION_DIAGRAMS};
-
-bool ex_sym_hopeless(const ex_sym_forest *f, const pn_budget *budget, uint32_t threads)
-{
-    if (f == NULL || f->s == NULL)
-        return false;
-    double states = pn_ctl_mdd_states(f->s), left = pn_budget_left_s(budget);
-    uint64_t memory = pn_budget_memory(budget);
-    return (memory != 0 && states * EX_GRAPH_MIN_BYTES > (double)memory) ||
-           states > EX_GRAPH_MAX_RATE * (threads ? threads : 1) * (left > 0 ? left : 0);
-}
-
-void ex_sym_forest_free(ex_sym_forest *f)
-{
-    pn_ctl_mdd_free(f->s);
-    *f = (ex_sym_forest){0};
-}

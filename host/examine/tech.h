@@ -21,10 +21,10 @@ extern const ex_tech ex_tech_symbolic; /* decision diagrams (symbolic.c) */
 extern const ex_tech ex_tech_graph;    /* the recorded state graph (tech_graph.c) */
 
 /* The plan for job j's questions (plans.c): by its examination, whether it
- * needs the graph, and whether traces were asked for. */
+ * needs the graph, and whether traces were asked for (the reachability
+ * plan for split's leaves and the deadlock question). The driver hands it
+ * to the scheduler (ex_sched.plan_of). */
 const ex_plan *ex_plan_of(const ex_job *j);
-/* Reachability-shaped questions only (split's leaves, the deadlock one). */
-extern const ex_plan ex_plan_reach;
 
 #ifdef __cplusplus
 }

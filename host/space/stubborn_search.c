@@ -7,6 +7,7 @@
 
 #include "petrel/lazy.h"
 #include "petrel/stubborn.h"
+#include "petrel/turns.h"
 
 /* The space to search: the P/T net, with the layer when reducing. */
 static pn_status search_space(const pn_cnet *cn, const pn_fml_node *goal, bool want, bool reduce,
@@ -166,42 +167,57 @@ static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_targ
     return true;
 }
 
-static uint32_t decide_open(const pn_check *c)
+/* An open E F / A G target of c: *phi and *tg say which. */
+static bool decide_target(const pn_check *c, uint32_t i, const pn_fml_node **phi,
+                          pn_check_target *tg)
+{
+    const uint32_t *places = NULL;
+    uint32_t np = 0;
+    *tg = pn_check_target_of(c, i, phi, &places, &np);
+    return *tg == PN_TARGET_EF || *tg == PN_TARGET_AG;
+}
+
+static bool decide_open(void *ctx, uint32_t i)
+{
+    const pn_fml_node *phi;
+    pn_check_target tg;
+    return decide_target(ctx, i, &phi, &tg);
+}
+
+static uint32_t decide_count(const pn_check *c)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < pn_check_count(c); i++) {
-        const pn_fml_node *phi = NULL;
-        const uint32_t *places = NULL;
-        uint32_t np = 0;
-        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
-        n += tg == PN_TARGET_EF || tg == PN_TARGET_AG;
-    }
+    for (uint32_t i = 0; i < pn_check_count(c); i++)
+        n += decide_open((void *)c, i);
     return n;
 }
 
 void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
                         pn_engine_result *res, FILE *diag)
 {
-    uint32_t left = decide_open(c);
+    uint32_t left = decide_count(c);
     /* Without a deadline, one search per formula can cost more than the one
      * full exploration that answers them all. */
     bool timed = budget != NULL && budget->deadline > 0;
-    if (left == 0 || (!timed && left > 1))
+    pn_turns *t = NULL;
+    pn_error err = {0};
+    if (left == 0 || (!timed && left > 1) ||
+        pn_turns_new(budget, pn_check_count(c), 1, PN_TURNS_ONCE, decide_open, c, &t, &err) !=
+            PN_OK)
         return;
     double t0 = pn_clock_now();
-    pn_budget por = pn_budget_share(budget, 1.0);
     decide_stats ds = {0};
-    for (uint32_t i = 0; i < pn_check_count(c) && left > 0 && !pn_budget_expired(&por); i++) {
+    uint32_t i;
+    int pass;
+    pn_budget share;
+    while (pn_turns_next(t, &i, &share, &pass)) {
         const pn_fml_node *phi = NULL;
-        const uint32_t *places = NULL;
-        uint32_t np = 0;
-        pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
-        if (tg != PN_TARGET_EF && tg != PN_TARGET_AG)
-            continue;
-        pn_budget share = pn_budget_share(&por, 1.0 / left);
-        left--;
-        decide_one(cn, c, i, tg, phi, &share, &ds, diag);
+        pn_check_target tg;
+        if (decide_target(c, i, &phi, &tg))
+            decide_one(cn, c, i, tg, phi, &share, &ds, diag);
+        pn_turns_end(t, i);
     }
+    pn_turns_free(t);
     /* Each search stores a part of one state space: the largest part is
      * what the statistics report (never more than the reachable states). */
     res->states = ds.max_states;

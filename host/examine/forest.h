@@ -1,8 +1,8 @@
-/* The decision-diagram step (symbolic.c, ex_tech_symbolic in tech.h): the
- * open answers of a job on the MDD of the reachable markings, and the
- * forest it keeps across the job's steps. */
-#ifndef PETREL_EXAMINE_SYMBOLIC_H
-#define PETREL_EXAMINE_SYMBOLIC_H
+/* The decision diagrams' forest across the steps of one job (forest.c):
+ * the symbolic step (symbolic.c) builds and keeps it, the graph step asks
+ * it how many markings there are. */
+#ifndef PETREL_EXAMINE_FOREST_H
+#define PETREL_EXAMINE_FOREST_H
 
 #include <stdbool.h>
 #include <stdio.h>
