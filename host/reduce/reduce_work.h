@@ -92,7 +92,8 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
                           pn_error *err);
 
 /* Per place, the live transitions' non-zero effects on it, CSR: entries
- * off[p] .. off[p + 1] of t (the transition) and d (its effect). */
+ * off[p] .. off[p + 1] of t (the transition) and d (its effect)
+ * (reduce_rows.c). */
 typedef struct red_rows {
     uint32_t *off;    /* n_places + 2 */
     uint32_t *t;
