@@ -1,6 +1,7 @@
 /* Symmetric (coloured) nets: the declarations, terms and nodes read from a
  * PNML symmetricnet document, and their unfolding into a P/T pn_net.
- * Internal to host/: hlpn_read.c walks the document, hlpn_sorts.c owns the
+ * Internal to host/: hlpn_load.c parses the document and calls the reader
+ * then the unfolder, hlpn_read.c walks the document, hlpn_sorts.c owns the
  * sorts, constants and variables, hlpn_term.c parses and evaluates terms,
  * unfold.c enumerates bindings and builds the net; all of them share the
  * DOM access of hlpn_xml.c and the errors and bounds of hlpn_fail.c, which
@@ -194,6 +195,9 @@ pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n);
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);
 
 /* ---- hlpn_read.c --------------------------------------------------------- */
+/* The one <net> below the <pnml> root of doc; an error when there is none
+ * or more than one. */
+pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net);
 /* Reads the net body into m (declarations, nodes, arcs). */
 pn_status hl_read_net(hl_model *m, xmlNode *net);
 void hl_model_free(hl_model *m);
@@ -259,7 +263,7 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
  * must be freed. */
 pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
-/* ---- entry points (hlpn_read.c), called by pnml_read.c once the streaming
+/* ---- entry points (hlpn_load.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */
 pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
                             pn_net **out, pn_error *err);
