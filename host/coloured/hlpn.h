@@ -1,8 +1,11 @@
 /* Symmetric (coloured) nets: the declarations, terms and nodes read from a
  * PNML symmetricnet document, and their unfolding into a P/T pn_net.
- * Internal to host/: hlpn_read.c walks the document, hlpn_sorts.c owns the
+ * Internal to host/: hlpn_load.c parses the document and calls the reader
+ * then the unfolder, hlpn_read.c walks the document, hlpn_sorts.c owns the
  * sorts, constants and variables, hlpn_term.c parses and evaluates terms,
- * unfold.c enumerates bindings and builds the net.
+ * unfold.c enumerates bindings and builds the net; all of them share the
+ * DOM access of hlpn_xml.c and the errors and bounds of hlpn_fail.c, which
+ * call none of them back.
  *
  * Colours are dense indices: colour c of a sort of size n is 0 <= c < n.
  * Enumerations number their constants in declaration order, a finite
@@ -163,7 +166,14 @@ typedef struct hl_model {
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
 } hl_model;
 
-/* ---- hlpn_read.c --------------------------------------------------------- */
+/* ---- hlpn_xml.c ---------------------------------------------------------- */
+/* An attribute's text, borrowed from the document; NULL when absent. */
+const char *hl_attr(const xmlNode *e, const char *name);
+/* The first element child at or after c, or NULL. */
+xmlNode *hl_elem(xmlNode *c);
+bool hl_is(const xmlNode *e, const char *name);
+
+/* ---- hlpn_fail.c --------------------------------------------------------- */
 pn_status hl_fail(hl_model *m, pn_status code, const xmlNode *at,
                   const char *fmt, ...)
 #if defined(__GNUC__)
@@ -176,11 +186,6 @@ pn_status hl_nomem(hl_model *m);
  * (integers, lists, strings, multiset cardinalities), PN_ERR_INPUT for
  * anything else. */
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
-/* An attribute's text, borrowed from the document; NULL when absent. */
-const char *hl_attr(const xmlNode *e, const char *name);
-/* The first element child at or after c, or NULL. */
-xmlNode *hl_elem(xmlNode *c);
-bool hl_is(const xmlNode *e, const char *name);
 /* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
  * NULL) once they pass HL_MAX_STEPS; PN_ERR_TIMEOUT or PN_ERR_CANCELLED when
  * m->budget runs out (polled each time the steps cross a multiple of
@@ -188,6 +193,11 @@ bool hl_is(const xmlNode *e, const char *name);
 pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n);
 /* Doubles *cap until need fits; -1 when out of memory. */
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);
+
+/* ---- hlpn_read.c --------------------------------------------------------- */
+/* The one <net> below the <pnml> root of doc; an error when there is none
+ * or more than one. */
+pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net);
 /* Reads the net body into m (declarations, nodes, arcs). */
 pn_status hl_read_net(hl_model *m, xmlNode *net);
 void hl_model_free(hl_model *m);
@@ -253,7 +263,7 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
  * must be freed. */
 pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
-/* ---- entry points (hlpn_read.c), called by pnml_read.c once the streaming
+/* ---- entry points (hlpn_load.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */
 pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
                             pn_net **out, pn_error *err);

@@ -5,126 +5,10 @@
  * then the typed labels. */
 #include "coloured/hlpn.h"
 
-#include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include <libxml/parser.h>
-
-#include "sys/xml_guard.h"
-#include "petrel/budget.h"
-
-/* Same options as the streaming reader (pnml_read.c): no network, no
- * external entities, big documents, true line numbers; errors come back
- * through the context, never printed. */
-#define HL_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | \
-                        XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
 /* node_index values: places as is, transitions with this bit. */
 #define HL_TRANS_BIT (INT64_C(1) << 32)
-
-/* ---- helpers shared by the hlpn files ------------------------------------ */
-
-pn_status hl_fail(hl_model *m, pn_status code, const xmlNode *at,
-                  const char *fmt, ...)
-{
-    char what[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    long line = at != NULL ? xmlGetLineNo(at) : 0;
-    const char *elem = at != NULL && at->name != NULL ? (const char *)at->name : "net";
-    return pn_fail(m->err, code, "%s:%ld: %s: %s", m->label, line, elem, what);
-}
-
-pn_status hl_nomem(hl_model *m)
-{
-    return pn_fail(m->err, PN_ERR_NOMEM, "%s: out of memory reading the coloured net",
-                   m->label);
-}
-
-pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where)
-{
-    static const char *const later[] = {
-        "integer", "natural", "positive", "string", "list",
-        "multisetsort", "arbitrarysort", "namedoperator", "addition",
-        "subtraction", "mult", "div", "mod", "cardinality", "contains",
-        "cardinalityof", "stringconstant",
-        "integerconstant", "emptylist", "makelist", "concatenation"};
-    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
-        if (hl_is(e, later[i]))
-            return hl_fail(m, PN_ERR_UNSUPPORTED, e,
-                           "<%s> %s is not supported (symmetric nets only)",
-                           later[i], where);
-    return hl_fail(m, PN_ERR_INPUT, e, "unexpected element <%.60s> %s",
-                   (const char *)e->name, where);
-}
-
-const char *hl_attr(const xmlNode *e, const char *name)
-{
-    for (const xmlAttr *a = e->properties; a != NULL; a = a->next) {
-        if (xmlStrcmp(a->name, BAD_CAST name) != 0)
-            continue;
-        if (a->children == NULL)
-            return "";
-        /* One text node is the normal case; anything else (entity
-         * references kept unexpanded) is treated as unreadable. */
-        if (a->children->type == XML_TEXT_NODE && a->children->next == NULL)
-            return (const char *)a->children->content;
-        return NULL;
-    }
-    return NULL;
-}
-
-xmlNode *hl_elem(xmlNode *c)
-{
-    while (c != NULL && c->type != XML_ELEMENT_NODE)
-        c = c->next;
-    return c;
-}
-
-bool hl_is(const xmlNode *e, const char *name)
-{
-    return e != NULL && xmlStrcmp(e->name, BAD_CAST name) == 0;
-}
-
-pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n)
-{
-    uint64_t before = m->steps;
-    m->steps += n; /* n is a term size or a count below 2^32: no wrap */
-    if (m->budget != NULL && before / HL_POLL_STEPS != m->steps / HL_POLL_STEPS &&
-        pn_budget_status(m->budget) != PN_OK)
-        return pn_budget_fail(m->budget, m->err, m->label);
-    if (m->steps <= HL_MAX_STEPS)
-        return PN_OK;
-    if (at != NULL)
-        return hl_fail(m, PN_ERR_UNSUPPORTED, at, "the unfolding needs more than %" PRIu64
-                       " steps (bindings tried, terms evaluated)", HL_MAX_STEPS);
-    return pn_fail(m->err, PN_ERR_UNSUPPORTED, "%s:%ld: the unfolding needs more than %"
-                   PRIu64 " steps (bindings tried, terms evaluated)", m->label, line,
-                   HL_MAX_STEPS);
-}
-
-int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    if (ncap > UINT32_MAX || ncap > SIZE_MAX / elem)
-        return -1;
-    void *p = realloc(*items, (size_t)ncap * elem);
-    if (p == NULL)
-        return -1;
-    *items = p;
-    *cap = (uint32_t)ncap;
-    return 0;
-}
 
 /* The first child element named `name`, or NULL. */
 static xmlNode *hl_child(xmlNode *e, const char *name)
@@ -370,9 +254,9 @@ void hl_model_free(hl_model *m)
     pn_strmap_free(m->node_index);
 }
 
-/* ---- document and entry points ------------------------------------------- */
+/* ---- the net in the document --------------------------------------------- */
 
-static pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net)
+pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net)
 {
     xmlNode *root = xmlDocGetRootElement(doc);
     if (root == NULL || !hl_is(root, "pnml"))
@@ -385,104 +269,4 @@ static pn_status hl_find_net(hl_model *m, xmlDoc *doc, xmlNode **net)
             return hl_fail(m, PN_ERR_INPUT, c, "more than one <net> in the file; "
                            "Petrel reads one net per file");
     return PN_OK;
-}
-
-static pn_status hl_read_doc(xmlDoc *doc, const char *label,
-                             const pn_budget *budget, pn_net **out, pn_error *err)
-{
-    hl_model m;
-    memset(&m, 0, sizeof m);
-    m.label = label;
-    m.err = err;
-    m.budget = budget;
-    m.sort_index = pn_strmap_new();
-    m.const_index = pn_strmap_new();
-    m.var_index = pn_strmap_new();
-    m.node_index = pn_strmap_new();
-    xmlNode *net = NULL;
-    pn_status st = m.sort_index && m.const_index && m.var_index && m.node_index
-                       ? hl_find_net(&m, doc, &net)
-                       : hl_nomem(&m);
-    if (st == PN_OK)
-        st = hl_read_net(&m, net);
-    if (st == PN_OK) {
-        const char *id = hl_attr(net, "id");
-        st = hl_unfold(&m, id != NULL ? id : "", out);
-    }
-    hl_model_free(&m);
-    return st;
-}
-
-/* The parser's own message, on one line, as a PN_ERR_INPUT. */
-static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *err)
-{
-    const xmlError *e = xmlCtxtGetLastError(ctxt);
-    char msg[300] = "not well-formed XML";
-    int line = 0;
-    if (e != NULL && e->message != NULL) {
-        snprintf(msg, sizeof msg, "%s", e->message);
-        for (char *p = msg; *p; p++)
-            if (*p == '\n' || *p == '\r')
-                *p = ' ';
-        size_t n = strlen(msg);
-        while (n > 0 && msg[n - 1] == ' ')
-            msg[--n] = '\0';
-        line = e->line;
-    }
-    pn_status code = e != NULL && e->domain == XML_FROM_IO ? PN_ERR_IO : PN_ERR_INPUT;
-    return pn_fail(err, code, "%s:%d: malformed XML: %s", label, line, msg);
-}
-
-/* Takes the parsed document (or the parse failure) to a net. */
-static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
-                           const pn_budget *budget, double t0, pn_net **out,
-                           pn_error *err)
-{
-    /* Parsing the document cannot be interrupted: its time is checked once
-     * it is in, before the unfolding starts. */
-    pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err)
-                   : pn_budget_status(budget) != PN_OK
-                       ? pn_budget_fail(budget, err, label)
-                       : hl_read_doc(doc, label, budget, out, err);
-    xmlFreeDoc(doc);
-    xmlFreeParserCtxt(ctxt);
-    if (st != PN_OK) {
-        pn_net_free(*out);
-        *out = NULL;
-        return st;
-    }
-    (*out)->unfold.seconds = pn_clock_now() - t0;
-    return PN_OK;
-}
-
-pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, pn_net **out,
-                              pn_error *err)
-{
-    *out = NULL;
-    double t0 = pn_clock_now();
-    if (len > INT_MAX)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
-                       label);
-    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
-        return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
-    xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, label, budget, t0, out, err);
-}
-
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
-                            pn_net **out, pn_error *err)
-{
-    *out = NULL;
-    double t0 = pn_clock_now();
-    if (pn_xml_guard_path(path, err) != PN_OK)
-        return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
-    xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, path, budget, t0, out, err);
 }

@@ -1,6 +1,8 @@
 /* The reduction's working state: which places and transitions are kept,
- * shared by the rules (reduce.c, reduce_dup.c, reduce_agglo.c), the
- * builder (reduce_build.c) and the entry point (reduce_out.c). Private to host/reduce. */
+ * set up by reduce_work.c, shared by the rules (reduce.c, reduce_dup.c,
+ * reduce_agglo.c, ...), the builder (reduce_build.c), the formulas and
+ * traces mapped between the nets (reduce_out.c) and the entry point
+ * (reduce_driver.c). Private to host/reduce. */
 #ifndef PETREL_REDUCE_WORK_H
 #define PETREL_REDUCE_WORK_H
 
@@ -79,11 +81,13 @@ void red_plan_free(red_plan *pl);
 pn_status red_build(const red_work *w, const red_plan *pl, const pn_fml_set *set,
                     const pn_reduced *prev, pn_reduced *r, pn_error *err);
 
-/* What set observes on cn, and which rules its property class allows. */
+/* What set observes on cn, and which rules its property class allows
+ * (reduce_work.c). */
 pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                         pn_error *err);
 void red_work_free(red_work *w);
-/* set's formulas on the reduced net (w->tmap resolves removed transitions). */
+/* set's formulas on the reduced net (w->tmap resolves removed transitions;
+ * reduce_out.c). */
 pn_status red_map_set(const red_work *w, const red_maps *m, const pn_fml_set *set,
                       const pn_net *net, pn_fml_set **out, pn_error *err);
 /* One pass of pre- and post-agglomeration (reduce_agglo.c) on in: *out
@@ -92,7 +96,8 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
                           pn_error *err);
 
 /* Per place, the live transitions' non-zero effects on it, CSR: entries
- * off[p] .. off[p + 1] of t (the transition) and d (its effect). */
+ * off[p] .. off[p + 1] of t (the transition) and d (its effect)
+ * (reduce_rows.c). */
 typedef struct red_rows {
     uint32_t *off;    /* n_places + 2 */
     uint32_t *t;

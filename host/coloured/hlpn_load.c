@@ -1,0 +1,120 @@
+/* The coloured-net entry points: the document parsed into a DOM, read into
+ * a model (hlpn_read.c), unfolded into a P/T net (unfold.c). Its own file
+ * so that the reader and the unfolder never call each other: this file
+ * calls both, in that order. */
+#include "coloured/hlpn.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "sys/xml_guard.h"
+#include "petrel/budget.h"
+
+/* Same options as the streaming reader (pnml_read.c): no network, no
+ * external entities, big documents, true line numbers; errors come back
+ * through the context, never printed. */
+#define HL_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | \
+                        XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+
+static pn_status hl_read_doc(xmlDoc *doc, const char *label,
+                             const pn_budget *budget, pn_net **out, pn_error *err)
+{
+    hl_model m;
+    memset(&m, 0, sizeof m);
+    m.label = label;
+    m.err = err;
+    m.budget = budget;
+    m.sort_index = pn_strmap_new();
+    m.const_index = pn_strmap_new();
+    m.var_index = pn_strmap_new();
+    m.node_index = pn_strmap_new();
+    xmlNode *net = NULL;
+    pn_status st = m.sort_index && m.const_index && m.var_index && m.node_index
+                       ? hl_find_net(&m, doc, &net)
+                       : hl_nomem(&m);
+    if (st == PN_OK)
+        st = hl_read_net(&m, net);
+    if (st == PN_OK) {
+        const char *id = hl_attr(net, "id");
+        st = hl_unfold(&m, id != NULL ? id : "", out);
+    }
+    hl_model_free(&m);
+    return st;
+}
+
+/* The parser's own message, on one line, as a PN_ERR_INPUT. */
+static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *err)
+{
+    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    char msg[300] = "not well-formed XML";
+    int line = 0;
+    if (e != NULL && e->message != NULL) {
+        snprintf(msg, sizeof msg, "%s", e->message);
+        for (char *p = msg; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        size_t n = strlen(msg);
+        while (n > 0 && msg[n - 1] == ' ')
+            msg[--n] = '\0';
+        line = e->line;
+    }
+    pn_status code = e != NULL && e->domain == XML_FROM_IO ? PN_ERR_IO : PN_ERR_INPUT;
+    return pn_fail(err, code, "%s:%d: malformed XML: %s", label, line, msg);
+}
+
+/* Takes the parsed document (or the parse failure) to a net. */
+static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
+                           const pn_budget *budget, double t0, pn_net **out,
+                           pn_error *err)
+{
+    /* Parsing the document cannot be interrupted: its time is checked once
+     * it is in, before the unfolding starts. */
+    pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err)
+                   : pn_budget_status(budget) != PN_OK
+                       ? pn_budget_fail(budget, err, label)
+                       : hl_read_doc(doc, label, budget, out, err);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    if (st != PN_OK) {
+        pn_net_free(*out);
+        *out = NULL;
+        return st;
+    }
+    (*out)->unfold.seconds = pn_clock_now() - t0;
+    return PN_OK;
+}
+
+pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
+                              const pn_budget *budget, pn_net **out,
+                              pn_error *err)
+{
+    *out = NULL;
+    double t0 = pn_clock_now();
+    if (len > INT_MAX)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
+                       label);
+    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+        return err->code;
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
+    xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
+    return hl_finish(ctxt, doc, label, budget, t0, out, err);
+}
+
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
+                            pn_net **out, pn_error *err)
+{
+    *out = NULL;
+    double t0 = pn_clock_now();
+    if (pn_xml_guard_path(path, err) != PN_OK)
+        return err->code;
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
+    xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
+    return hl_finish(ctxt, doc, path, budget, t0, out, err);
+}

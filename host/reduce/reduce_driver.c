@@ -1,0 +1,147 @@
+/* The reduction's entry point (pn_reduce): what the formulas observe, the
+ * fixpoint of the removing rules (reduce.c), the reduced net they leave
+ * (reduce_build.c), then agglomeration (reduce_agglo.c) and the removing
+ * rules again while it fuses. It calls the rules and they never call it
+ * back: what they share lives in reduce_work.c, reduce_build.c and
+ * reduce_out.c. */
+#include "reduce/reduce_work.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* CTL: the rules other than the null and agglomeration ones keep a
+ * functional bisimulation (the projection onto the kept places), which
+ * keeps every CTL formula over what is observed, X and deadlocks included
+ * (Browne, Clarke, Grumberg 1988: bisimilar structures satisfy the same
+ * CTL* formulas). red_work_init allows neither of the others for CTL. */
+bool pn_reduce_applies(pn_exam exam)
+{
+    return exam == PN_EXAM_REACH_CARDINALITY || exam == PN_EXAM_REACH_FIREABILITY ||
+           exam == PN_EXAM_REACH_DEADLOCK || exam == PN_EXAM_UPPER_BOUNDS ||
+           exam == PN_EXAM_LTL_CARDINALITY || exam == PN_EXAM_LTL_FIREABILITY ||
+           exam == PN_EXAM_CTL_CARDINALITY || exam == PN_EXAM_CTL_FIREABILITY;
+}
+
+/* The masks as a plan: kept places, and each live transition as itself. */
+static pn_status red_mask_build(const red_work *w, const pn_fml_set *set, const pn_reduced *prev,
+                                pn_reduced *r, pn_error *err)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < w->cn->n_transitions; t++)
+        n += red_alive(w, t);
+    red_plan pl = {.pstate = w->pstate};
+    pn_status st = red_plan_alloc(&pl, n, n, err);
+    for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++)
+        if (red_alive(w, t))
+            red_plan_add(&pl, t, UINT32_MAX, &(pn_red_step){t, 1}, 1);
+    if (st == PN_OK)
+        st = red_build(w, &pl, set, prev, r, err);
+    red_plan_free(&pl);
+    return st;
+}
+
+static const char *const red_rule_names[PN_RED_RULE_COUNT] = {
+    [PN_RED_CONSTANT_PLACE] = "constant places",
+    [PN_RED_DEAD_TRANSITION] = "dead transitions",
+    [PN_RED_DUPLICATE_TRANS] = "duplicate transitions",
+    [PN_RED_SINK_PLACE] = "unread sink places",
+    [PN_RED_NULL_TRANSITION] = "null transitions",
+    [PN_RED_POST_AGGLOMERATION] = "post-agglomerated places (and their consumers)",
+    [PN_RED_PRE_AGGLOMERATION] = "pre-agglomerated places (and their producers)",
+    [PN_RED_DEAD_SIPHON] = "dead transitions (unmarked siphon)",
+    [PN_RED_IMPLICIT_PLACE] = "implicit places",
+    [PN_RED_DEAD_LP] = "dead transitions (state equation)",
+    [PN_RED_CONE] = "outside the cone of influence (places and transitions)",
+};
+
+static void red_report(const pn_reduced *r, FILE *f)
+{
+    if (f == NULL)
+        return;
+    fprintf(f, "petrel: reduction: %u places, %u transitions -> %u places, %u transitions "
+               "(%u rounds, %.3f s)\n",
+            r->places_before, r->transitions_before, r->net->n_places, r->net->n_transitions,
+            r->rounds, r->seconds);
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        fprintf(f, "petrel: reduction: %s: %u removed\n", red_rule_names[k], r->removed[k]);
+}
+
+/* The rules that only remove (reduce.c, reduce_dup.c), to their fixpoint. */
+static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                           const pn_reduced *prev, const pn_budget *budget, pn_reduced **out,
+                           pn_error *err)
+{
+    *out = NULL;
+    pn_reduced *r = calloc(1, sizeof *r);
+    red_work w;
+    if (r == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    pn_status st = red_work_init(&w, cn, exam, set, err);
+    w.with_lp = prev == NULL;
+    if (st == PN_OK)
+        st = red_fixpoint(&w, budget, err);
+    if (st == PN_OK)
+        st = red_mask_build(&w, set, prev, r, err);
+    if (st == PN_OK) {
+        memcpy(r->removed, w.removed, sizeof r->removed);
+        r->rounds = w.rounds;
+        *out = r;
+    } else {
+        pn_reduced_free(r);
+    }
+    red_work_free(&w);
+    return st;
+}
+
+/* Adds what a and b removed into r. */
+static void red_add_counts(pn_reduced *r, const pn_reduced *a, const pn_reduced *b)
+{
+    for (int k = 0; k < PN_RED_RULE_COUNT; k++)
+        r->removed[k] += a->removed[k] + b->removed[k];
+    r->rounds += a->rounds + b->rounds;
+}
+
+/* Post-agglomeration, then the removing rules again, while it fuses. */
+static pn_status red_agglo_loop(pn_reduced **cur, pn_exam exam, const pn_budget *budget,
+                                pn_error *err)
+{
+    pn_status st = PN_OK;
+    while (st == PN_OK && !pn_budget_expired(budget)) {
+        pn_reduced *fused = NULL, *again = NULL;
+        uint32_t n = 0;
+        st = red_agglomerate(*cur, exam, &fused, &n, err);
+        if (st == PN_OK && n > 0)
+            st = red_masks(fused->cn, exam, fused->set, fused, budget, &again, err);
+        if (st == PN_OK && again != NULL) {
+            red_add_counts(again, *cur, fused);
+            pn_reduced_free(*cur);
+            *cur = again;
+        }
+        pn_reduced_free(fused);
+        if (n == 0)
+            break;
+    }
+    return st;
+}
+
+pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
+                    const pn_reduce_opts *o, pn_reduced **out, pn_error *err)
+{
+    const pn_budget *budget = o != NULL ? o->budget : NULL;
+    double t0 = pn_clock_now();
+    pn_reduced *r = NULL;
+    pn_status st = red_masks(cn, exam, set, NULL, budget, &r, err);
+    if (st == PN_OK)
+        st = red_agglo_loop(&r, exam, budget, err);
+    if (st != PN_OK) {
+        pn_reduced_free(r);
+        *out = NULL;
+        return st;
+    }
+    r->places_before = cn->n_places;
+    r->transitions_before = cn->n_transitions;
+    r->seconds = pn_clock_now() - t0;
+    red_report(r, o != NULL ? o->verbose : NULL);
+    *out = r;
+    return PN_OK;
+}
