@@ -12,6 +12,7 @@
 #include "petrel/cnet.h"
 #include "petrel/rers.h"
 #include "petrel/sysinfo.h"
+#include "petrel/turns.h"
 
 typedef struct rers_opts {
     const char *system, *props;
@@ -157,20 +158,20 @@ static void rers_print_lasso(const rers_run *r, const pn_rers_prop *p, const pn_
     fputs(l->cycle > 0 ? " ]\n" : "\n", stderr);
 }
 
-/* One property in its share of the time left; a space that ran out of
- * memory is dropped (the next property starts a fresh one). */
-static int rers_one(rers_run *r, uint32_t i)
+/* One property in its turn (share: an equal part of the time left); a
+ * space that ran out of memory is dropped (the next property starts a
+ * fresh one). */
+static int rers_one(rers_run *r, uint32_t i, const pn_budget *share)
 {
     const pn_rers_prop *p = &r->props->p[i];
     pn_error err = {0};
     pn_status st = PN_OK;
     if (r->z == NULL)
         st = pn_rers_space(r->cn, pn_budget_memory(&r->budget), &r->z, &err);
-    pn_budget share = pn_budget_share(&r->budget, 1.0 / (r->props->n - i));
     bool value = false;
     pn_ltl_lasso lasso = {0};
     if (st == PN_OK)
-        st = pn_rers_check(r->z, p, &share, &value, r->o.trace ? &lasso : NULL, &err);
+        st = pn_rers_check(r->z, p, share, &value, r->o.trace ? &lasso : NULL, &err);
     if (st != PN_OK && st != PN_ERR_TIMEOUT && st != PN_ERR_OUT_OF_MEMORY &&
         st != PN_ERR_UNSUPPORTED && st != PN_ERR_CANCELLED) {
         fprintf(stderr, "petrel rers: property %u: %s\n", p->number, err.msg);
@@ -193,6 +194,40 @@ static int rers_one(rers_run *r, uint32_t i)
     return 0;
 }
 
+static bool rers_open(void *ctx, uint32_t i)
+{
+    (void)ctx;
+    (void)i;
+    return true; /* each property has one turn, in order */
+}
+
+/* The properties in order, each in its turn (petrel/turns.h, one equal
+ * share of the time left each: what one leaves goes to the next); those
+ * the deadline leaves without a turn are still answered (unknown). */
+static int rers_all(rers_run *r)
+{
+    pn_turns *t = NULL;
+    pn_error err = {0};
+    if (pn_turns_new(&r->budget, r->props->n, 1, PN_TURNS_ONCE, rers_open, NULL, &t, &err) !=
+        PN_OK) {
+        fprintf(stderr, "petrel rers: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 0;
+    uint32_t i, done = 0;
+    int pass;
+    pn_budget share;
+    while (rc == 0 && pn_turns_next(t, &i, &share, &pass)) {
+        rc = rers_one(r, i, &share);
+        pn_turns_end(t, i);
+        done = i + 1;
+    }
+    pn_turns_free(t);
+    for (i = done; rc == 0 && i < r->props->n; i++)
+        rc = rers_one(r, i, &r->budget);
+    return rc;
+}
+
 int cli_rers_main(int argc, char **argv)
 {
     rers_run r;
@@ -204,8 +239,8 @@ int cli_rers_main(int argc, char **argv)
     uint64_t mem = r.o.memory ? r.o.memory : pn_sys_memory_bytes();
     r.budget = pn_budget_make(r.o.timeout_s, NULL, mem - mem / 10);
     rc = rers_load(&r);
-    for (uint32_t i = 0; rc == 0 && i < r.props->n; i++)
-        rc = rers_one(&r, i);
+    if (rc == 0)
+        rc = rers_all(&r);
     if (rc == 0 && !r.o.quiet)
         fprintf(stderr, "petrel rers: %u properties: %u true, %u false, %u unknown; "
                         "%lu states explored, %u transitions, %.3f s, peak RSS %.1f MB\n",

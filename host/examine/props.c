@@ -6,28 +6,23 @@
  * reachable deadlock and at least one transition is not live, and not
  * reversible when its initial marking is not that deadlock; a quasi-live net
  * has dead places only among the unmarked places no transition produces
- * into. Each examination gets an equal share of the time left. */
+ * into. The steps are a table, each in its turn (petrel/turns.h): an equal
+ * share of the time left among the steps still needed, so that a property
+ * an earlier answer settled gives its time to the others. */
 #include "petrel/props.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "petrel/mcc.h"
+#include "petrel/turns.h"
 
 typedef struct props_run {
     const pn_cnet *cn;
     pn_examine_opts opts;
     pn_budget *budget;
     pn_props *out;
-    uint32_t steps_left;   /* examinations still to run, for the time shares */
 } props_run;
-
-/* A step settled without its examination: its time goes to the others. */
-static void props_skip(props_run *r)
-{
-    if (r->steps_left > 0)
-        r->steps_left--;
-}
 
 static void props_decide(pn_props *out, pn_prop p, bool holds, uint32_t techniques)
 {
@@ -42,17 +37,15 @@ static bool props_is(const pn_props *out, pn_prop p, pn_verdict v)
     return out->v[p].verdict == v;
 }
 
-/* One examination with an equal share of the time left; *rep is NULL when
- * it failed for a reason that only leaves the answers unknown. */
+/* One examination within its step's share; *rep is NULL when it failed for
+ * a reason that only leaves the answers unknown. */
 static pn_status props_examine(props_run *r, pn_exam exam, const pn_fml_set *set,
-                               pn_report **rep, pn_error *err)
+                               const pn_budget *share, pn_report **rep, pn_error *err)
 {
-    uint32_t n = r->steps_left > 0 ? r->steps_left : 1;
-    props_skip(r);
-    pn_budget share = pn_budget_share(r->budget, 1.0 / n);
     *rep = NULL;
     pn_error e = {0};
-    pn_status st = pn_examine(r->cn, exam, set, &r->opts, &share, rep, &e);
+    pn_budget mine = *share;
+    pn_status st = pn_examine(r->cn, exam, set, &r->opts, &mine, rep, &e);
     if (st == PN_OK) {
         r->out->explored = r->out->explored || (*rep)->result.states > 0;
         return PN_OK;
@@ -91,10 +84,10 @@ static void props_take(props_run *r, const pn_report *rep, pn_prop p, pn_verdict
 }
 
 static pn_status props_global(props_run *r, pn_exam exam, pn_prop p, pn_verdict want,
-                              pn_error *err)
+                              const pn_budget *share, pn_error *err)
 {
     pn_report *rep = NULL;
-    pn_status st = props_examine(r, exam, NULL, &rep, err);
+    pn_status st = props_examine(r, exam, NULL, share, &rep, err);
     props_take(r, rep, p, want);
     pn_report_free(rep);
     return st;
@@ -150,7 +143,7 @@ static pn_status props_nomem(pn_error *err)
 }
 
 /* The one CTL formula A G E F m0. */
-static pn_status props_reversible(props_run *r, pn_error *err)
+static pn_status props_reversible(props_run *r, const pn_budget *share, pn_error *err)
 {
     pn_fml_set *set = props_set_new(r->cn, 1);
     if (set == NULL || !props_set_add(set, "REVERSIBLE", props_home_m0(r->cn))) {
@@ -160,7 +153,7 @@ static pn_status props_reversible(props_run *r, pn_error *err)
     pn_status st = pn_fml_set_simplify(set, err);
     pn_report *rep = NULL;
     if (st == PN_OK)
-        st = props_examine(r, PN_EXAM_CTL_CARDINALITY, set, &rep, err);
+        st = props_examine(r, PN_EXAM_CTL_CARDINALITY, set, share, &rep, err);
     props_take(r, rep, PN_PROP_REVERSIBLE, PN_VERDICT_TRUE);
     pn_report_free(rep);
     pn_fml_set_free(set);
@@ -170,7 +163,7 @@ static pn_status props_reversible(props_run *r, pn_error *err)
 /* E F (p >= 1) for each candidate place; a FALSE one is a dead place, all
  * TRUE: none. */
 static pn_status props_dead_places(props_run *r, const uint8_t *candidate, uint32_t n,
-                                   pn_error *err)
+                                   const pn_budget *share, pn_error *err)
 {
     const pn_cnet *cn = r->cn;
     pn_fml_set *set = props_set_new(cn, n);
@@ -187,7 +180,7 @@ static pn_status props_dead_places(props_run *r, const uint8_t *candidate, uint3
     pn_status st = pn_fml_set_simplify(set, err);
     pn_report *rep = NULL;
     if (st == PN_OK)
-        st = props_examine(r, PN_EXAM_REACH_CARDINALITY, set, &rep, err);
+        st = props_examine(r, PN_EXAM_REACH_CARDINALITY, set, share, &rep, err);
     uint32_t marked = 0;
     for (uint32_t i = 0; rep != NULL && rep->check != NULL && i < pn_check_count(rep->check);
          i++) {
@@ -208,7 +201,7 @@ static pn_status props_dead_places(props_run *r, const uint8_t *candidate, uint3
 
 /* Unmarked places with no producer are dead outright; with every
  * transition quasi-live, the other places are all markable. */
-static pn_status props_places(props_run *r, pn_error *err)
+static pn_status props_places(props_run *r, const pn_budget *share, pn_error *err)
 {
     const pn_cnet *cn = r->cn;
     uint32_t *off = NULL, *prod = NULL;
@@ -231,7 +224,7 @@ static pn_status props_places(props_run *r, pn_error *err)
         props_decide(r->out, PN_PROP_DEAD_PLACES, false,
                      n == 0 ? PN_TECH_TOPOLOGICAL : r->out->v[PN_PROP_QUASI_LIVE].techniques);
     else if (st == PN_OK)
-        st = props_dead_places(r, candidate, n, err);
+        st = props_dead_places(r, candidate, n, share, err);
     free(off);
     free(prod);
     free(candidate);
@@ -261,32 +254,83 @@ static bool props_m0_dead(const pn_cnet *cn)
     return true;
 }
 
-static pn_status props_liveness(props_run *r, pn_error *err)
+/* What the answers so far settle (Murata's implications, above). */
+static void props_imply(props_run *r)
 {
     pn_props *out = r->out;
-    pn_status st = PN_OK;
-    if (props_is(out, PN_PROP_QUASI_LIVE, PN_VERDICT_UNKNOWN))
-        st = props_global(r, PN_EXAM_QUASI_LIVENESS, PN_PROP_QUASI_LIVE, PN_VERDICT_TRUE, err);
-    else
-        props_skip(r);
     bool stuck = props_is(out, PN_PROP_DEADLOCK, PN_VERDICT_TRUE) && r->cn->n_transitions > 0;
-    if (st == PN_OK && props_is(out, PN_PROP_LIVE, PN_VERDICT_UNKNOWN)) {
+    if (props_is(out, PN_PROP_LIVE, PN_VERDICT_UNKNOWN)) {
         if (props_is(out, PN_PROP_QUASI_LIVE, PN_VERDICT_FALSE))
             props_decide(out, PN_PROP_LIVE, false, out->v[PN_PROP_QUASI_LIVE].techniques);
         else if (stuck)
             props_decide(out, PN_PROP_LIVE, false, out->v[PN_PROP_DEADLOCK].techniques);
     }
-    if (st == PN_OK && props_is(out, PN_PROP_LIVE, PN_VERDICT_UNKNOWN))
-        st = props_global(r, PN_EXAM_LIVENESS, PN_PROP_LIVE, PN_VERDICT_TRUE, err);
-    else
-        props_skip(r);
+    if (props_is(out, PN_PROP_REVERSIBLE, PN_VERDICT_UNKNOWN) &&
+        props_is(out, PN_PROP_DEADLOCK, PN_VERDICT_TRUE) && !props_m0_dead(r->cn))
+        props_decide(out, PN_PROP_REVERSIBLE, false, out->v[PN_PROP_DEADLOCK].techniques);
+}
+
+static pn_status props_deadlock(props_run *r, const pn_budget *share, pn_error *err)
+{
+    return props_global(r, PN_EXAM_REACH_DEADLOCK, PN_PROP_DEADLOCK, PN_VERDICT_TRUE, share, err);
+}
+
+static pn_status props_safe(props_run *r, const pn_budget *share, pn_error *err)
+{
+    return props_global(r, PN_EXAM_ONE_SAFE, PN_PROP_SAFE, PN_VERDICT_TRUE, share, err);
+}
+
+static pn_status props_quasi(props_run *r, const pn_budget *share, pn_error *err)
+{
+    return props_global(r, PN_EXAM_QUASI_LIVENESS, PN_PROP_QUASI_LIVE, PN_VERDICT_TRUE, share,
+                        err);
+}
+
+static pn_status props_live(props_run *r, const pn_budget *share, pn_error *err)
+{
+    return props_global(r, PN_EXAM_LIVENESS, PN_PROP_LIVE, PN_VERDICT_TRUE, share, err);
+}
+
+/* The steps in order: each one decides its property while it is unknown,
+ * and the earlier ones settle later ones (props_imply). */
+typedef struct props_step {
+    pn_prop prop;
+    pn_status (*run)(props_run *r, const pn_budget *share, pn_error *err);
+} props_step;
+
+static const props_step props_steps[] = {
+    {PN_PROP_DEADLOCK, props_deadlock}, {PN_PROP_SAFE, props_safe},
+    {PN_PROP_QUASI_LIVE, props_quasi},  {PN_PROP_LIVE, props_live},
+    {PN_PROP_REVERSIBLE, props_reversible}, {PN_PROP_DEAD_PLACES, props_places}};
+#define PROPS_STEPS (sizeof props_steps / sizeof props_steps[0])
+
+static bool props_needed(void *ctx, uint32_t k)
+{
+    const props_run *r = ctx;
+    return props_is(r->out, props_steps[k].prop, PN_VERDICT_UNKNOWN);
+}
+
+static pn_status props_run_steps(props_run *r, pn_error *err)
+{
+    pn_turns *t = NULL;
+    pn_status st = pn_turns_new(r->budget, PROPS_STEPS, 1, PN_TURNS_ONCE, props_needed, r, &t,
+                                err);
+    uint32_t k;
+    int pass;
+    pn_budget share;
+    while (st == PN_OK && pn_turns_next(t, &k, &share, &pass)) {
+        st = props_steps[k].run(r, &share, err);
+        props_imply(r);
+        pn_turns_end(t, k);
+    }
+    pn_turns_free(t);
     return st;
 }
 
 pn_status pn_props_behavioural(const pn_cnet *cn, const pn_examine_opts *opts,
                                pn_budget *budget, pn_props *out, pn_error *err)
 {
-    props_run r = {.cn = cn, .opts = *opts, .budget = budget, .out = out, .steps_left = 6};
+    props_run r = {.cn = cn, .opts = *opts, .budget = budget, .out = out};
     r.opts.pt_globals = true;
     r.opts.on_decide = NULL;
     r.opts.write_reduced = NULL;
@@ -294,19 +338,7 @@ pn_status pn_props_behavioural(const pn_cnet *cn, const pn_examine_opts *opts,
         out->v[p].verdict = PN_VERDICT_UNKNOWN;
     out->threads = opts->explore.threads ? opts->explore.threads : 1;
     props_from_unfolding(cn, out);
-    pn_status st = props_global(&r, PN_EXAM_REACH_DEADLOCK, PN_PROP_DEADLOCK, PN_VERDICT_TRUE, err);
-    if (st == PN_OK)
-        st = props_global(&r, PN_EXAM_ONE_SAFE, PN_PROP_SAFE, PN_VERDICT_TRUE, err);
-    if (st == PN_OK)
-        st = props_liveness(&r, err);
-    if (st == PN_OK && props_is(out, PN_PROP_DEADLOCK, PN_VERDICT_TRUE) && !props_m0_dead(cn)) {
-        props_decide(out, PN_PROP_REVERSIBLE, false, out->v[PN_PROP_DEADLOCK].techniques);
-        props_skip(&r);
-    } else if (st == PN_OK) {
-        st = props_reversible(&r, err);
-    }
-    if (st == PN_OK && props_is(out, PN_PROP_DEAD_PLACES, PN_VERDICT_UNKNOWN))
-        st = props_places(&r, err);
+    pn_status st = props_run_steps(&r, err);
     if (!props_is(out, PN_PROP_QUASI_LIVE, PN_VERDICT_UNKNOWN))
         props_decide(out, PN_PROP_DEAD_TRANSITIONS,
                      props_is(out, PN_PROP_QUASI_LIVE, PN_VERDICT_FALSE),
