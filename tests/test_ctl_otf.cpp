@@ -673,7 +673,8 @@ bool terminates(const Model &m)
 {
     bool finite = false;
     pn_error err = {};
-    EXPECT_EQ(pn_linear_terminates(m.cn, 10.0, &finite, &err), PN_OK) << err.msg;
+    pn_budget b = pn_budget_make(10.0, nullptr, 0);
+    EXPECT_EQ(pn_linear_terminates(m.cn, &b, &finite, &err), PN_OK) << err.msg;
     return finite;
 }
 
