@@ -63,7 +63,7 @@ struct Model {
     }
     bool graph(const pn_fml_node *f)
     {
-        pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+        pn_ctl_model m = {cn, res.graph, res.store, res.layout, nullptr};
         pn_error err = {};
         bool v = false;
         EXPECT_EQ(pn_ctl_check(&m, f, &v, &err), PN_OK) << err.msg;
@@ -453,7 +453,7 @@ int ltl_value(Model &m, const pn_fml_node *f)
 {
     if (pn_fml_is_state(f))
         return pn_fml_eval_state(f, m.cn, m.cn->m0);
-    pn_ctl_model g = {m.cn, m.res.graph, m.res.store, m.res.layout, {}};
+    pn_ctl_model g = {m.cn, m.res.graph, m.res.store, m.res.layout, nullptr};
     pn_error err = {};
     bool v = false;
     pn_status st = pn_ltl_check(&g, f, &v, nullptr, &err);

@@ -71,11 +71,13 @@ static void examine_graph_passes(pn_ctl_model *m, pn_exam exam, const pn_fml_set
         for (uint32_t i = 0; i < pn_check_count(c) && left > 0; i++) {
             if (pn_check_answer(c, i)->verdict != PN_VERDICT_UNKNOWN)
                 continue;
-            m->budget = pn_budget_share(budget, pass == 0 ? 1.0 / left : 1.0);
+            pn_budget share = pn_budget_share(budget, pass == 0 ? 1.0 / left : 1.0);
+            m->budget = &share;
             left--;
             pn_error err = {0};
             bool v = false;
             pn_status st = examine_one(m, exam, set, i, &v, &err);
+            m->budget = NULL; /* the share ends with this turn */
             if (st == PN_OK)
                 pn_check_set(c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
             else if (diag != NULL && (pass == 1 || !timed) && !ex_unbound(set, i))
