@@ -58,7 +58,7 @@ struct Model {
     // Truth of f at the initial marking; f is consumed.
     bool check(pn_fml_node *f)
     {
-        pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+        pn_ctl_model m = {cn, res.graph, res.store, res.layout, nullptr};
         pn_error err = {};
         bool v = false;
         EXPECT_EQ(pn_ctl_check(&m, f, &v, &err), PN_OK) << err.msg;
@@ -67,7 +67,7 @@ struct Model {
     }
     bool live()
     {
-        pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+        pn_ctl_model m = {cn, res.graph, res.store, res.layout, nullptr};
         pn_error err = {};
         bool v = false;
         EXPECT_EQ(pn_ctl_liveness(&m, &v, &err), PN_OK) << err.msg;
@@ -160,7 +160,7 @@ TEST(Ctl, BranchingQuantifiers)
 TEST(Ctl, PathFormulaWithoutQuantifierIsUnsupported)
 {
     Model m = chain();
-    pn_ctl_model cm = {m.cn, m.res.graph, m.res.store, m.res.layout, {}};
+    pn_ctl_model cm = {m.cn, m.res.graph, m.res.store, m.res.layout, nullptr};
     pn_fml_node *f = pn_fml_unary(PN_FML_F, has(1));
     pn_error err = {};
     bool v;

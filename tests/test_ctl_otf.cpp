@@ -63,7 +63,7 @@ struct Model {
     }
     bool graph(const pn_fml_node *f)
     {
-        pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+        pn_ctl_model m = {cn, res.graph, res.store, res.layout, nullptr};
         pn_error err = {};
         bool v = false;
         EXPECT_EQ(pn_ctl_check(&m, f, &v, &err), PN_OK) << err.msg;
@@ -456,7 +456,7 @@ int ltl_value(Model &m, const pn_fml_node *f)
 {
     if (pn_fml_is_state(f))
         return pn_fml_eval_state(f, m.cn, m.cn->m0);
-    pn_ctl_model g = {m.cn, m.res.graph, m.res.store, m.res.layout, {}};
+    pn_ctl_model g = {m.cn, m.res.graph, m.res.store, m.res.layout, nullptr};
     pn_error err = {};
     bool v = false;
     pn_status st = pn_ltl_check(&g, f, &v, nullptr, &err);
@@ -676,7 +676,8 @@ bool terminates(const Model &m)
 {
     bool finite = false;
     pn_error err = {};
-    EXPECT_EQ(pn_linear_terminates(m.cn, 10.0, &finite, &err), PN_OK) << err.msg;
+    pn_budget b = pn_budget_make(10.0, nullptr, 0);
+    EXPECT_EQ(pn_linear_terminates(m.cn, &b, &finite, &err), PN_OK) << err.msg;
     return finite;
 }
 

@@ -55,7 +55,8 @@ void check_invariants(const pn_cnet *cn, const std::vector<std::vector<uint64_t>
     pn_error err;
     pn_error_clear(&err);
     lin_inv *inv = nullptr;
-    ASSERT_EQ(lin_inv_compute(cn, pn_clock_now() + 5.0, &inv, &err), PN_OK);
+    pn_budget b = pn_budget_make(5.0, nullptr, 0);
+    ASSERT_EQ(lin_inv_compute(cn, &b, &inv, &err), PN_OK);
     tally.flows += inv->n_flows;
     for (uint32_t p = 0; p < cn->n_places; p++) {
         tally.bounded += inv->ub[p] != UINT64_MAX;
@@ -262,7 +263,7 @@ pn_fml_node *tok(uint32_t p) { return pn_fml_list(PN_FML_TOKENS, &p, 1); }
 pn_fml_node *ge1(uint32_t p) { return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(p)); }
 
 // The layer alone on one formula: its answer (UNKNOWN when undecided).
-pn_answer linear_only(const Net &n, pn_fml_node *root)
+pn_answer linear_only(const Net &n, pn_fml_node *root, const pn_budget *budget = nullptr)
 {
     SetPtr set = make_set(n.net.get(), {root});
     pn_error err;
@@ -271,6 +272,7 @@ pn_answer linear_only(const Net &n, pn_fml_node *root)
     EXPECT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(), 1, &c, &err), PN_OK);
     CheckPtr check(c);
     pn_linear_opts lo = lopts();
+    lo.budget = budget;
     EXPECT_EQ(pn_linear_decide(n.cn.get(), c, &lo, &err), PN_OK);
     pn_check_finish(c, nullptr);
     return *pn_check_answer(c, 0);
@@ -405,7 +407,8 @@ TEST(Linear, SemiflowsOnALargeNetStopInTime)
     pn_error_clear(&err);
     lin_inv *inv = nullptr;
     double t0 = pn_clock_now();
-    ASSERT_EQ(lin_inv_compute(n.cn.get(), t0 + 1.0, &inv, &err), PN_OK);
+    pn_budget b = pn_budget_make(1.0, nullptr, 0);
+    ASSERT_EQ(lin_inv_compute(n.cn.get(), &b, &inv, &err), PN_OK);
     EXPECT_LT(pn_clock_now() - t0, 3.0);
     std::printf("large net: %u semiflows, %s\n", inv->n_flows,
                 inv->complete ? "complete" : "gave up");
@@ -451,7 +454,8 @@ TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
                   {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
                   {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
                   {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
-    EXPECT_TRUE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    pn_budget b = pn_budget_make(5.0, nullptr, 0);
+    EXPECT_TRUE(lin_siphon_deadlock_free(n.cn.get(), &b));
     pn_answer a = deadlock_only(n);
     EXPECT_EQ(a.verdict, PN_VERDICT_FALSE);
     EXPECT_EQ(a.techniques, (uint32_t)PN_TECH_TOPOLOGICAL);
@@ -463,7 +467,7 @@ TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
                   {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
                   {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
                   {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
-    EXPECT_FALSE(lin_siphon_deadlock_free(u.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_FALSE(lin_siphon_deadlock_free(u.cn.get(), &b));
     EXPECT_TRUE(has_dead(u));
     EXPECT_NE(deadlock_only(u).verdict, PN_VERDICT_FALSE);
 }
@@ -474,11 +478,93 @@ TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
 TEST(Linear, SiphonRuleNotUsedOnNonOrdinaryNets)
 {
     Net n = hand({1}, 1, {{0, 0, true, 2}, {0, 0, false, 2}});
-    EXPECT_FALSE(lin_siphon_deadlock_free(n.cn.get(), pn_clock_now() + 5.0));
+    pn_budget b = pn_budget_make(5.0, nullptr, 0);
+    EXPECT_FALSE(lin_siphon_deadlock_free(n.cn.get(), &b));
     EXPECT_TRUE(has_dead(n));
     pn_answer a = deadlock_only(n);
     EXPECT_NE(a.verdict, PN_VERDICT_FALSE);
     Net o = hand({1}, 1, {{0, 0, true, 1}, {0, 0, false, 1}});
-    EXPECT_TRUE(lin_siphon_deadlock_free(o.cn.get(), pn_clock_now() + 5.0));
+    EXPECT_TRUE(lin_siphon_deadlock_free(o.cn.get(), &b));
     EXPECT_FALSE(has_dead(o));
+}
+
+namespace {
+
+bool count_visit(void *ctx, const uint64_t *)
+{
+    ++*static_cast<uint32_t *>(ctx);
+    return false;
+}
+
+} // namespace
+
+// Every step of the layer keeps to its budget's cancel flag and drop flag
+// (a step running beside it decided the answer), not only to its deadline:
+// with either set, nothing runs and nothing is decided, while the same
+// calls with a live budget decide (the mutex net of MutexNeedsAnInvariant).
+TEST(Linear, CancelAndDropStopEveryStep)
+{
+    Net n = hand({1, 1, 0, 0, 1}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    const pn_cnet *cn = n.cn.get();
+    volatile int flag = 1;
+    pn_budget live = pn_budget_make(60.0, nullptr, 0);
+    pn_budget cancelled = pn_budget_make(60.0, &flag, 0);
+    pn_budget dropped = live;
+    dropped.drop = &flag;
+    for (const pn_budget *stopped : {&cancelled, &dropped}) {
+        pn_error err;
+        pn_error_clear(&err);
+        lin_inv *inv = nullptr;
+        ASSERT_EQ(lin_inv_compute(cn, &live, &inv, &err), PN_OK);
+        EXPECT_TRUE(inv->complete);
+        EXPECT_GE(inv->n_flows, 1u);
+        lin_inv_free(inv);
+        ASSERT_EQ(lin_inv_compute(cn, stopped, &inv, &err), PN_OK);
+        EXPECT_FALSE(inv->complete);
+        EXPECT_EQ(inv->n_flows, 0u);
+        lin_inv_free(inv);
+
+        EXPECT_TRUE(lin_siphon_deadlock_free(cn, &live));
+        EXPECT_FALSE(lin_siphon_deadlock_free(cn, stopped));
+
+        uint32_t seen = 0;
+        bool hit = false;
+        ASSERT_EQ(lin_path_random(cn, 100, 1, &live, count_visit, &seen, &hit, nullptr, &err),
+                  PN_OK);
+        EXPECT_GT(seen, 1u);
+        seen = 0;
+        ASSERT_EQ(lin_path_random(cn, 100, 1, stopped, count_visit, &seen, &hit, nullptr, &err),
+                  PN_OK);
+        EXPECT_EQ(seen, 0u);
+
+        lin_smt *smt = nullptr;
+        ASSERT_EQ(lin_smt_new(cn, &smt, &err), PN_OK) << err.msg;
+        pn_fml_node *dead = pn_fml_leaf(PN_FML_DEADLOCK);
+        EXPECT_EQ(lin_smt_solve(smt, dead, false, &live, nullptr), LIN_INFEASIBLE);
+        EXPECT_EQ(lin_smt_solve(smt, dead, false, stopped, nullptr), LIN_UNKNOWN);
+        pn_fml_free(dead);
+        lin_smt_free(smt);
+
+        // cs1 + cs2 <= 1 everywhere: the semiflow proves it, within a live budget only.
+        auto mutex = [] {
+            uint32_t cs[2] = {2, 3};
+            return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, pn_fml_binary(
+                PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, cs, 2), pn_fml_const(1))));
+        };
+        EXPECT_EQ(linear_only(n, mutex(), &live).verdict, PN_VERDICT_TRUE);
+        EXPECT_EQ(linear_only(n, mutex(), stopped).verdict, PN_VERDICT_UNKNOWN);
+    }
+    // p with 3 tokens, t taking one: every run ends (a ranking function).
+    Net ends = hand({3}, 1, {{0, 0, true, 1}});
+    bool finite = false;
+    pn_error err;
+    pn_error_clear(&err);
+    ASSERT_EQ(pn_linear_terminates(ends.cn.get(), &live, &finite, &err), PN_OK);
+    EXPECT_TRUE(finite);
+    ASSERT_EQ(pn_linear_terminates(ends.cn.get(), &cancelled, &finite, &err), PN_OK);
+    EXPECT_FALSE(finite);
 }

@@ -92,7 +92,8 @@ TEST(LinearSmt, DekkerIsDeadlockFreeByIntegerMarkings)
     pn_error err;
     pn_error_clear(&err);
     ASSERT_EQ(lin_smt_new(cn, &s, &err), PN_OK) << err.msg;
-    EXPECT_EQ(lin_smt_solve(s, dead, false, 10.0, nullptr), LIN_INFEASIBLE);
+    pn_budget b = pn_budget_make(10.0, nullptr, 0);
+    EXPECT_EQ(lin_smt_solve(s, dead, false, &b, nullptr), LIN_INFEASIBLE);
     // ... while a marking with want_0 and want_1 satisfies it, and is
     // reachable (try_0, try_1).
     uint32_t want0 = 1, want1 = 6; /* want_0, want_1 */
@@ -101,7 +102,7 @@ TEST(LinearSmt, DekkerIsDeadlockFreeByIntegerMarkings)
         pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), pn_fml_list(PN_FML_TOKENS, &want0, 1)),
         pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), pn_fml_list(PN_FML_TOKENS, &want1, 1)));
     std::vector<double> x(cn->n_transitions);
-    EXPECT_EQ(lin_smt_solve(s, both, false, 10.0, x.data()), LIN_FEASIBLE);
+    EXPECT_EQ(lin_smt_solve(s, both, false, &b, x.data()), LIN_FEASIBLE);
     EXPECT_GE(x[0], 1.0); // try_0 fires at least once
     EXPECT_GE(x[5], 1.0); // try_1 too
     pn_fml_free(both);
@@ -141,7 +142,8 @@ TEST(LinearSmt, UnsatisfiableMeansUnreachable)
             for (const auto &m : states)
                 reached |= pn_fml_eval_state(phi, cn, m.data()) != neg;
             std::vector<double> x(cn->n_transitions + 1);
-            lin_result r = lin_smt_solve(s, phi, neg, 10.0, x.data());
+            pn_budget b = pn_budget_make(10.0, nullptr, 0);
+            lin_result r = lin_smt_solve(s, phi, neg, &b, x.data());
             asked++;
             if (r == LIN_INFEASIBLE) {
                 unsat++;

@@ -1322,13 +1322,14 @@ TEST(LtlCheck, MemoryBudgetIsReported)
     auto m = lollipop();
     Fml phi(pn_fml_unary(PN_FML_A, parse_net("G F a").release()));
     pn_ctl_model cm = m->ctl();
-    cm.budget = pn_budget_make(0, nullptr, 1);
+    pn_budget one_byte = pn_budget_make(0, nullptr, 1), unlimited = pn_budget_make(0, nullptr, 0);
+    cm.budget = &one_byte;
     pn_error err;
     pn_error_clear(&err);
     bool v = true;
     EXPECT_EQ(pn_ltl_check(&cm, phi.get(), &v, nullptr, &err), PN_ERR_OUT_OF_MEMORY);
     EXPECT_NE(err.msg[0], '\0');
-    cm.budget = pn_budget_make(0, nullptr, 0);
+    cm.budget = &unlimited;
     pn_error_clear(&err);
     EXPECT_EQ(pn_ltl_check(&cm, phi.get(), &v, nullptr, &err), PN_OK) << err.msg;
     EXPECT_FALSE(v);

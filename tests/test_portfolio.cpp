@@ -307,7 +307,7 @@ TEST(Portfolio, SplitAgreesWithGraphCheckers)
         ASSERT_EQ(pn_explore(cn, &eo, &res, &err), PN_OK) << err.msg;
         for (uint32_t i = 0; i < set->n; i++) {
             const pn_answer *a = pn_check_answer(report->check, i);
-            pn_ctl_model m = {cn, res.graph, res.store, res.layout, {}};
+            pn_ctl_model m = {cn, res.graph, res.store, res.layout, nullptr};
             bool v = false;
             const pn_fml_node *r = set->props[i].root;
             pn_status st = PN_OK;

@@ -486,8 +486,7 @@ int main(int argc, char **argv)
     }
     /* Ranks other than 0 keep the deadline through the budget and end with
      * rank 0 (mpirun's SIGTERM); their watchdog only takes that signal. */
-    r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout,
-                           r.sink != NULL ? 0 : r.budget.deadline);
+    r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout, r.sink != NULL ? NULL : &r.budget);
     if (r.out == NULL) {
         fputs("petrel: out of memory\n", stderr);
         return 1;

@@ -68,7 +68,7 @@ typedef struct props_watch {
     bool finished;                  /* the computation ended: stand down */
     pn_verdict seen[PN_PROP_COUNT]; /* every verdict decided so far */
     const pn_verdicts *file;
-    double fire_at;                 /* pn_clock_now() seconds; 0: never */
+    const pn_budget *budget;        /* the run's: fires its grace after the deadline */
     pthread_t thread;
     bool running;
 } props_watch;
@@ -87,7 +87,7 @@ static void *props_watch_run(void *arg)
     props_watch *w = arg;
     pthread_mutex_lock(&w->lock);
     while (!w->finished) {
-        double left = w->fire_at - pn_clock_now();
+        double left = w->budget->deadline + PROPS_GRACE_S - pn_clock_now();
         if (left <= 0) {
             props_print(w->seen, w->file, "out of time: the properties still open are unknown");
             _exit(0); /* with the lock held: nothing prints after this */
@@ -110,14 +110,14 @@ static void props_watch_start(props_watch *w, const pn_props *p, const pn_verdic
     for (int k = 0; k < PN_PROP_COUNT; k++)
         w->seen[k] = p->v[k].verdict;
     w->file = file;
-    w->fire_at = budget->deadline > 0 ? budget->deadline + PROPS_GRACE_S : 0;
+    w->budget = budget;
     pthread_mutex_init(&w->lock, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&w->wake, &attr);
     pthread_condattr_destroy(&attr);
-    w->running = w->fire_at > 0 && pthread_create(&w->thread, NULL, props_watch_run, w) == 0;
+    w->running = budget->deadline > 0 && pthread_create(&w->thread, NULL, props_watch_run, w) == 0;
 }
 
 static void props_watch_stop(props_watch *w)

@@ -23,7 +23,7 @@
 struct cli_stream {
     pthread_mutex_t lock;
     FILE *out;
-    double deadline;
+    const pn_budget *budget; /* the run's: its deadline; NULL: signals only */
     char **ids;          /* NULL: one bare CANNOT_COMPUTE answer */
     uint32_t n;
     uint8_t *printed;    /* per answer; printed[0] for the bare one */
@@ -85,8 +85,9 @@ static void *stream_watch(void *arg)
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGUSR1);
+    double deadline = s->budget != NULL ? s->budget->deadline : 0;
     for (;;) {
-        if (s->deadline <= 0) {
+        if (deadline <= 0) {
             int sig = 0;
             if (sigwait(&set, &sig) == 0 && sig == SIGUSR1)
                 return NULL;
@@ -94,7 +95,7 @@ static void *stream_watch(void *arg)
                 stream_fire(s);
             continue;
         }
-        double left = s->deadline + STREAM_GRACE_S - pn_clock_now();
+        double left = deadline + STREAM_GRACE_S - pn_clock_now();
         if (left <= 0)
             stream_fire(s);
         struct timespec ts = {.tv_sec = (time_t)left,
@@ -108,13 +109,13 @@ static void *stream_watch(void *arg)
     return NULL;
 }
 
-cli_stream *cli_stream_new(FILE *out, double deadline)
+cli_stream *cli_stream_new(FILE *out, const pn_budget *budget)
 {
     cli_stream *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
     s->out = out;
-    s->deadline = deadline;
+    s->budget = budget;
     s->threads = 1;
     pthread_mutex_init(&s->lock, NULL);
     s->watching = pthread_create(&s->watchdog, NULL, stream_watch, s) == 0;

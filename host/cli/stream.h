@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "petrel/budget.h"
 #include "petrel/check.h"
 #include "petrel/engine.h"
 #include "petrel/pnml.h"
@@ -20,11 +21,13 @@ typedef struct cli_stream cli_stream;
  * it starts later): call it before any other thread exists. */
 void cli_stream_block_signals(void);
 
-/* deadline: pn_clock_now() seconds, 0 for none. Until cli_stream_set_ids
- * the one open answer is a bare CANNOT_COMPUTE (nothing read yet, or
- * StateSpace). NULL when out of memory. The watchdog thread starts here;
- * without it the signals are unblocked again (they then end the run). */
-cli_stream *cli_stream_new(FILE *out, double deadline);
+/* budget: the run's (kept, not copied: it must outlive the stream), whose
+ * deadline the watchdog keeps; NULL, or one without a deadline: the
+ * signals alone end the run. Until cli_stream_set_ids the one open answer
+ * is a bare CANNOT_COMPUTE (nothing read yet, or StateSpace). NULL when
+ * out of memory. The watchdog thread starts here; without it the signals
+ * are unblocked again (they then end the run). */
+cli_stream *cli_stream_new(FILE *out, const pn_budget *budget);
 /* Ends the watchdog and frees s; call cli_stream_close first. */
 void cli_stream_free(cli_stream *s);
 

@@ -331,7 +331,8 @@ static bool cs_finite(const pn_cnet *cn, const pn_linear_opts *lin, FILE *verbos
     double seconds = left / 8 < CS_FINITE_SECONDS ? left / 8 : CS_FINITE_SECONDS;
     bool finite = false;
     pn_error e = {0};
-    if (seconds > 0.01 && pn_linear_terminates(cn, seconds, &finite, &e) != PN_OK)
+    pn_budget slice = pn_budget_within(lin->budget, seconds);
+    if (seconds > 0.01 && pn_linear_terminates(cn, &slice, &finite, &e) != PN_OK)
         finite = false;
     if (verbose != NULL)
         fprintf(verbose, "petrel: simplification: %s (ranking function, %.3f s)\n",

@@ -105,10 +105,11 @@ static void graph_turns(ex_job *j, pn_ctl_model *m, const pn_budget *budget)
     int pass;
     pn_budget share;
     while (pn_turns_next(t, &i, &share, &pass)) {
-        m->budget = share;
+        m->budget = &share;
         bool v = false;
         pn_error_clear(&e);
         pn_status st = graph_one(m, j, i, &v, &e);
+        m->budget = NULL; /* the share ends with this turn */
         if (st == PN_OK)
             pn_check_set(j->c, i, v ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
         bool time = st == PN_ERR_TIMEOUT || st == PN_ERR_CANCELLED;

@@ -60,12 +60,14 @@ void lin_lp_free(lin_lp *lp);
  * false when a coefficient is too large (nothing added). */
 bool lin_lp_add_fixed(lin_lp *lp, const lin_cons *c);
 /* Is the state equation with cons[idx[0..n)] feasible? x (n_transitions,
- * may be NULL) gets the solution when LIN_FEASIBLE. seconds: time limit. */
+ * may be NULL) gets the solution when LIN_FEASIBLE. LIN_UNKNOWN once the
+ * budget is spent (GLPK gets the seconds left of it: it cannot be stopped
+ * while it runs). */
 lin_result lin_lp_solve(lin_lp *lp, const lin_cons *cons, const uint32_t *idx, uint32_t n,
-                        double seconds, double *x);
+                        const pn_budget *b, double *x);
 /* Maximises the token sum of places[0..n) (each counted as often as it is
  * listed); LIN_OPTIMAL with *bound the floor of the exact optimum. */
-lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, double seconds,
+lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, const pn_budget *b,
                            uint64_t *bound, double *x);
 
 /* lin_lp_solve with "sum of places[0..n) >= bound": LIN_INFEASIBLE
@@ -73,7 +75,7 @@ lin_result lin_lp_maximise(lin_lp *lp, const uint32_t *places, uint32_t n, doubl
  * the fewest firings that reach it. lin_lp_maximise's LIN_OPTIMAL is only
  * a candidate until its bound + 1 is certified this way. */
 lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint64_t bound,
-                           double seconds, double *x);
+                           const pn_budget *b, double *x);
 
 /* ---- the state equation and a whole formula in SMT (lin_smt.c) ---- */
 typedef struct lin_smt lin_smt;
@@ -84,8 +86,10 @@ void lin_smt_free(lin_smt *s);
 /* Is the state equation with phi (its negation when neg) and the traps
  * added so far satisfiable? LIN_INFEASIBLE is exact; LIN_FEASIBLE fills x
  * (n_transitions, may be NULL) with the solution's firing counts;
- * LIN_UNKNOWN past seconds or on a solver error. */
-lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, double seconds, double *x);
+ * LIN_UNKNOWN once the budget is spent or on a solver error (Z3 gets the
+ * seconds left of it). */
+lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, const pn_budget *b,
+                         double *x);
 /* Adds "the places with in[p] hold a token" for good (a trap marked at
  * m0); false when nothing was added. */
 bool lin_smt_add_trap(lin_smt *s, const uint8_t *in);
@@ -107,21 +111,22 @@ typedef struct lin_inv {
     bool deadlock_free;        /* proven by lin_siphon_deadlock_free */
 } lin_inv;
 
-/* Farkas' algorithm until deadline (pn_clock_now seconds); giving up
- * leaves fewer semiflows, never a wrong one. PN_OK or PN_ERR_NOMEM. */
-pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_error *err);
+/* Farkas' algorithm until the budget is spent (time, cancel or drop);
+ * giving up leaves fewer semiflows, never a wrong one. PN_OK or
+ * PN_ERR_NOMEM. */
+pn_status lin_inv_compute(const pn_cnet *cn, const pn_budget *b, lin_inv **out, pn_error *err);
 void lin_inv_free(lin_inv *inv);
 
 /* Shrinks in[] to the largest siphon inside it (every transition that
  * puts into the set takes from it), transitions with skip[t] (NULL: none)
- * left out as never firing; its size, UINT32_MAX when out of time or
+ * left out as never firing; its size, UINT32_MAX when out of budget or
  * memory (in[] then means nothing). */
-uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, double deadline);
+uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, const pn_budget *b);
 
 /* Commoner's property on a net whose input arcs all have weight 1: true
  * when every siphon contains a trap marked at m0, so no reachable marking
- * is dead (lin_siphon.c); false: not proven (search bounded by deadline). */
-bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline);
+ * is dead (lin_siphon.c); false: not proven (search bounded by the budget). */
+bool lin_siphon_deadlock_free(const pn_cnet *cn, const pn_budget *b);
 
 /* Is phi (a state formula) the same in every reachable marking, as far as
  * the invariants prove? Folds a copy's atoms with the structural bounds and
@@ -138,18 +143,17 @@ uint64_t lin_inv_bound(const lin_inv *inv, const uint32_t *places, uint32_t n);
 typedef bool (*lin_path_visit)(void *ctx, const uint64_t *m);
 /* Fires transitions from m0, each at most round(x[t]) times, while one is
  * enabled; tries walks (the first in order, then random choices), max_steps
- * steps in all, until deadline; *stopped when visit stopped one. fired
+ * steps in all, until the budget is spent; *stopped when visit stopped one. fired
  * (NULL: none kept): the current walk's transitions, so once *stopped the
  * firing sequence from m0 to the marking visit stopped on. */
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
-                        double deadline, /* CLOCK_MONOTONIC seconds */
-                        lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
-                        pn_error *err);
+                        const pn_budget *b, lin_path_visit visit, void *ctx, bool *stopped,
+                        pn_fire_seq *fired, pn_error *err);
 
 /* A uniform random walk from m0 (no solution to follow): tries restarts,
- * max_steps steps in all, until deadline; fired as above. */
-pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
-                          lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
-                          pn_error *err);
+ * max_steps steps in all, until the budget is spent; fired as above. */
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
+                          const pn_budget *b, lin_path_visit visit, void *ctx, bool *stopped,
+                          pn_fire_seq *fired, pn_error *err);
 
 #endif

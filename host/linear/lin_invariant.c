@@ -7,7 +7,7 @@
  *
  * Bounded: rows are sparse, the column with the fewest new combinations
  * goes first, and the run gives up when the row count, an entry (above
- * 2^40) or the deadline passes its limit. Giving up only loses semiflows:
+ * 2^40) or the budget passes its limit. Giving up only loses semiflows:
  * every row kept is a non-negative combination of rows of [C | I] and the
  * rows returned are those with a zero C-part, each checked again against
  * the net in exact 128-bit arithmetic before it is used. */
@@ -130,7 +130,7 @@ static bool inv_combine(const inv_row *a, int64_t ma, const inv_row *b, int64_t 
 
 typedef struct inv_run {
     uint32_t T;
-    double deadline;
+    const pn_budget *budget;
     uint32_t max_rows;
     int64_t *pos, *neg; /* per column: rows with a positive / negative entry */
 } inv_run;
@@ -184,7 +184,7 @@ static bool inv_step(inv_run *u, inv_rows *s, uint32_t col, bool *nomem)
             int64_t vb = s->r[j].n == UINT32_MAX ? 0 : inv_at(&s->r[j], col);
             if (vb >= 0)
                 continue;
-            if (out.n >= u->max_rows || out.nnz > INV_NNZ_MAX || pn_clock_now() > u->deadline) {
+            if (out.n >= u->max_rows || out.nnz > INV_NNZ_MAX || pn_budget_expired(u->budget)) {
                 ok = false;
                 break;
             }
@@ -350,13 +350,13 @@ static pn_status inv_collect(const pn_cnet *cn, const inv_cols *k, const inv_row
     return PN_OK;
 }
 
-pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_error *err)
+pn_status lin_inv_compute(const pn_cnet *cn, const pn_budget *b, lin_inv **out, pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     lin_inv *inv = calloc(1, sizeof *inv);
     inv_cols k = {0};
     inv_rows done = {0}, work = {0};
-    inv_run u = {.T = T, .deadline = deadline, .max_rows = INV_ROWS_BASE + 2 * P};
+    inv_run u = {.T = T, .budget = b, .max_rows = INV_ROWS_BASE + 2 * P};
     u.pos = malloc(((size_t)T + 1) * sizeof *u.pos);
     u.neg = malloc(((size_t)T + 1) * sizeof *u.neg);
     bool nomem = inv == NULL || u.pos == NULL || u.neg == NULL || !inv_cols_build(cn, &k);
@@ -380,7 +380,7 @@ pn_status lin_inv_compute(const pn_cnet *cn, double deadline, lin_inv **out, pn_
         uint32_t col = 0;
         if (nomem || !inv_pick(&u, &work, &col))
             break;
-        if (pn_clock_now() > deadline || !inv_step(&u, &work, col, &nomem)) {
+        if (pn_budget_expired(b) || !inv_step(&u, &work, col, &nomem)) {
             inv->complete = false;
             break;
         }

@@ -266,8 +266,10 @@ static void lp_solution(lin_lp *l, double *x)
 }
 
 lin_result lin_lp_solve(lin_lp *l, const lin_cons *cons, const uint32_t *idx, uint32_t n,
-                        double seconds, double *x)
+                        const pn_budget *b, double *x)
 {
+    if (pn_budget_expired(b))
+        return LIN_UNKNOWN;
     if (l->broken || !lp_add_rows(l, cons, idx, n)) {
         lp_drop_extra(l);
         return LIN_UNKNOWN;
@@ -279,7 +281,7 @@ lin_result lin_lp_solve(lin_lp *l, const lin_cons *cons, const uint32_t *idx, ui
     for (uint32_t t = 0; t < l->cn->n_transitions; t++)
         glp_set_obj_coef(l->lp, (int)t + 1, 1.0);
     glp_set_obj_coef(l->lp, 0, 0.0);
-    int st = lp_run(l, seconds, false);
+    int st = lp_run(l, pn_budget_left_s(b), false);
     lin_result r = LIN_UNKNOWN;
     if (st == GLP_NOFEAS)
         r = LIN_INFEASIBLE;
@@ -291,9 +293,11 @@ lin_result lin_lp_solve(lin_lp *l, const lin_cons *cons, const uint32_t *idx, ui
     return r;
 }
 
-lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double seconds,
+lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, const pn_budget *b,
                            uint64_t *bound, double *x)
 {
+    if (pn_budget_expired(b))
+        return LIN_UNKNOWN;
     lin_cons obj = {.n = n, .place = (uint32_t *)places, .rhs = 0};
     obj.coef = malloc(((size_t)n + 1) * sizeof *obj.coef);
     if (obj.coef == NULL)
@@ -312,7 +316,7 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
         glp_set_obj_coef(l->lp, l->ind[k], l->val[k]);
     glp_set_obj_coef(l->lp, 0, -c0);
     lin_result r = LIN_UNKNOWN;
-    int st = lp_run(l, seconds, true);
+    int st = lp_run(l, pn_budget_left_s(b), true);
     if (st == GLP_UNBND) {
         r = LIN_UNBOUNDED;
     } else if (st == GLP_OPT) {
@@ -333,7 +337,7 @@ lin_result lin_lp_maximise(lin_lp *l, const uint32_t *places, uint32_t n, double
 }
 
 lin_result lin_lp_at_least(lin_lp *l, const uint32_t *places, uint32_t n, uint64_t bound,
-                           double seconds, double *x)
+                           const pn_budget *b, double *x)
 {
     lin_cons c = {.n = n, .place = (uint32_t *)places, .rhs = -(int64_t)bound};
     c.coef = malloc(((size_t)n + 1) * sizeof *c.coef);
@@ -341,7 +345,7 @@ lin_result lin_lp_at_least(lin_lp *l, const uint32_t *places, uint32_t n, uint64
         return false;
     for (uint32_t i = 0; i < n; i++)
         c.coef[i] = -1;
-    lin_result r = lin_lp_solve(l, &c, NULL, 1, seconds, x);
+    lin_result r = lin_lp_solve(l, &c, NULL, 1, b, x);
     free(c.coef);
     return r;
 }

@@ -15,7 +15,7 @@
 typedef struct path_buf {
     uint64_t *m, *next, *left;
     uint32_t *live;
-    double deadline;        /* CLOCK_MONOTONIC seconds */
+    const pn_budget *budget; /* time, cancel and drop */
     pn_fire_seq *fired;     /* NULL, or the current walk's transitions */
 } path_buf;
 
@@ -36,7 +36,7 @@ static void path_step(path_buf *b, const pn_cnet *cn, uint32_t t)
 
 static bool path_late(const path_buf *b)
 {
-    return pn_clock_now() > b->deadline;
+    return pn_budget_expired(b->budget);
 }
 
 /* One walk; try 0 takes the first enabled candidate, later tries a random
@@ -81,11 +81,11 @@ static bool path_try(const pn_cnet *cn, const double *x, uint64_t max_steps, pat
 }
 
 pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, uint32_t tries,
-                        double deadline, lin_path_visit visit, void *ctx, bool *stopped,
+                        const pn_budget *budget, lin_path_visit visit, void *ctx, bool *stopped,
                         pn_fire_seq *fired, pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    path_buf b = {.deadline = deadline, .fired = fired};
+    path_buf b = {.budget = budget, .fired = fired};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
     b.next = malloc(((size_t)P + 1) * sizeof *b.next);
     b.left = malloc(((size_t)T + 1) * sizeof *b.left);
@@ -107,12 +107,12 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
 
 /* A random walk (no guide): each step fires a uniformly chosen enabled
  * transition; restarts from m0 at a deadlock or after its share of steps. */
-pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries, double deadline,
-                          lin_path_visit visit, void *ctx, bool *stopped, pn_fire_seq *fired,
-                          pn_error *err)
+pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
+                          const pn_budget *budget, lin_path_visit visit, void *ctx, bool *stopped,
+                          pn_fire_seq *fired, pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
-    path_buf b = {.deadline = deadline, .fired = fired};
+    path_buf b = {.budget = budget, .fired = fired};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
     b.next = malloc(((size_t)P + 1) * sizeof *b.next);
     b.live = malloc(((size_t)T + 1) * sizeof *b.live);

@@ -18,7 +18,7 @@
  * S minus some place of Q: the search branches on the places q1..qk of Q,
  * branch i dropping qi and requiring q1..q(i-1) (a partition of the
  * cases; a required place outside the largest siphon ends a branch). Bounded
- * by a node count and the deadline; out of budget proves nothing. */
+ * by a node count and the budget; out of budget proves nothing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +31,7 @@ typedef struct siph_run {
     const pn_cnet *cn;
     uint32_t *feed_off, *feed_t; /* per place: the transitions putting into it */
     const uint8_t *skip;         /* per transition: never fires (NULL: none) */
-    double deadline;
+    const pn_budget *budget;
     uint32_t nodes;
 } siph_run;
 
@@ -43,7 +43,7 @@ static uint32_t siph_max(const siph_run *s, uint8_t *in)
     const pn_cnet *cn = s->cn;
     bool changed = true;
     while (changed) {
-        if (pn_clock_now() > s->deadline)
+        if (pn_budget_expired(s->budget))
             return UINT32_MAX;
         changed = false;
         for (uint32_t p = 0; p < cn->n_places; p++) {
@@ -70,7 +70,7 @@ static uint32_t siph_max(const siph_run *s, uint8_t *in)
 static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
 {
     uint32_t P = s->cn->n_places;
-    if (++s->nodes > SIPH_NODES || pn_clock_now() > s->deadline)
+    if (++s->nodes > SIPH_NODES || pn_budget_expired(s->budget))
         return false;
     uint8_t *S = malloc((size_t)P + 1), *Q = malloc((size_t)P + 1);
     bool ok = S != NULL && Q != NULL;
@@ -109,7 +109,7 @@ static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
     return ok;
 }
 
-bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
+bool lin_siphon_deadlock_free(const pn_cnet *cn, const pn_budget *b)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     if (T == 0)
@@ -121,7 +121,7 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
             if (cn->pre[a].weight != 1)
                 return false; /* not ordinary on the input side */
     }
-    siph_run s = {.cn = cn, .deadline = deadline};
+    siph_run s = {.cn = cn, .budget = b};
     uint8_t *x = malloc((size_t)P + 1), *must = calloc((size_t)P + 1, 1);
     bool ok = pn_cnet_place_index(cn, true, &s.feed_off, &s.feed_t, NULL) == PN_OK && x != NULL &&
               must != NULL;
@@ -136,9 +136,9 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, double deadline)
     return ok;
 }
 
-uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, double deadline)
+uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, const pn_budget *b)
 {
-    siph_run s = {.cn = cn, .skip = skip, .deadline = deadline};
+    siph_run s = {.cn = cn, .skip = skip, .budget = b};
     uint32_t n = UINT32_MAX;
     if (pn_cnet_place_index(cn, true, &s.feed_off, &s.feed_t, NULL) == PN_OK)
         n = siph_max(&s, in);

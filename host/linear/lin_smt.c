@@ -287,9 +287,11 @@ static void smt_timeout(lin_smt *s, double seconds)
     s->timeout_ms = grid;
 }
 
-lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, double seconds, double *x)
+lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, const pn_budget *b,
+                         double *x)
 {
-    if (seconds < 0.001)
+    double seconds = pn_budget_left_s(b);
+    if (seconds < 0.001 || pn_budget_expired(b))
         return LIN_UNKNOWN;
     Z3_ast goal = smt_fml(s, phi);
     if (goal == NULL || !smt_ok(s))

@@ -79,9 +79,11 @@ static bool lt_round(glp_prob *lp, uint32_t P, int64_t *w)
     return true;
 }
 
-pn_status pn_linear_terminates(const pn_cnet *cn, double seconds, bool *out, pn_error *err)
+pn_status pn_linear_terminates(const pn_cnet *cn, const pn_budget *b, bool *out, pn_error *err)
 {
     *out = false;
+    if (pn_budget_expired(b))
+        return PN_OK;
     uint32_t P = cn->n_places, T = cn->n_transitions;
     if (P == 0 || T == 0 || P >= (1u << 30) || cn->delta_off[T] >= (1u << 30))
         return PN_OK; /* no transition: trivially finite, but nothing to gain */
@@ -106,6 +108,7 @@ pn_status pn_linear_terminates(const pn_cnet *cn, double seconds, bool *out, pn_
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_ON;
+    double seconds = pn_budget_left_s(b);
     parm.tm_lim = seconds < 0.001 ? 1 : (int)(fmin(seconds, 1e6) * 1000.0);
     if (glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT && lt_round(lp, P, w))
         *out = lt_ranks(cn, w);

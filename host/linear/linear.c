@@ -4,7 +4,9 @@
  * a real witness (LoLA's findpath), then the whole formula with integer
  * markings in SMT (lin_smt.c) where that can prove more; for each bound, the
  * certified LP maximum, tightened by the SMT check, exact once a reachable
- * marking attains it. Time is shared equally among the answers still open. */
+ * marking attains it. Time is shared equally among the answers still open;
+ * every step keeps to a share of the layer's budget, so the caller's cancel
+ * flag and drop flag stop it as its deadline does. */
 #include "petrel/linear.h"
 
 #include <math.h>
@@ -30,7 +32,7 @@ typedef struct lin_run {
     pn_check *c;
     const pn_linear_opts *o;
     lin_lp *lp;
-    double deadline;
+    pn_budget budget;       /* the layer's: o->budget's, at most 20 s without a deadline */
     double *x;
     uint8_t *in;
     uint32_t n_traps;       /* trap rows in the LP (valid for every formula) */
@@ -146,34 +148,33 @@ typedef struct lin_question {
     bool ef;
 } lin_question;
 
-static lin_result lin_question_solve(lin_run *r, const lin_question *q, double seconds)
+static lin_result lin_question_solve(lin_run *r, const lin_question *q, const pn_budget *b)
 {
     if (q->d == NULL)
-        return lin_smt_solve(r->smt, q->phi, !q->ef, seconds, r->x);
+        return lin_smt_solve(r->smt, q->phi, !q->ef, b, r->x);
     const uint32_t *ids = q->d->cube_cons + q->d->cube_off[q->cube];
     uint32_t n = q->d->cube_off[q->cube + 1] - q->d->cube_off[q->cube];
-    return lin_lp_solve(r->lp, q->d->cons, ids, n, seconds, r->x);
+    return lin_lp_solve(r->lp, q->d->cons, ids, n, b, r->x);
 }
 
 /* Infeasible (certified), a witness from a guided walk, or unknown; a
  * feasible solution without a witness is cut by a marked trap, at most
  * LIN_TRAP_ROUNDS times. */
-static goal_result lin_refine(lin_run *r, const lin_question *q, goal_walk *g, double deadline,
-                              pn_error *err)
+static goal_result lin_refine(lin_run *r, const lin_question *q, goal_walk *g,
+                              const pn_budget *b, pn_error *err)
 {
     for (int round = 0; round <= LIN_TRAP_ROUNDS; round++) {
-        double left = deadline - pn_clock_now();
-        if (left <= 0)
+        if (pn_budget_expired(b))
             return GOAL_UNKNOWN;
-        lin_result lr = lin_question_solve(r, q, left);
+        lin_result lr = lin_question_solve(r, q, b);
         if (lr == LIN_INFEASIBLE)
             return GOAL_NONE;
         if (lr != LIN_FEASIBLE)
             return GOAL_UNKNOWN;
         bool found = false;
         if (!r->o->proofs_only &&
-            lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, goal_visit, g,
-                          &found, lin_fired(r), err) != PN_OK)
+            lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, b, goal_visit, g, &found,
+                          lin_fired(r), err) != PN_OK)
             return GOAL_UNKNOWN;
         if (found)
             return GOAL_FOUND;
@@ -202,7 +203,7 @@ static const char *lin_result_name(goal_result g, bool ef)
 
 /* E F phi: a marking with phi; A G phi: one without. */
 static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool ef,
-                           double deadline, pn_error *err)
+                           const pn_budget *b, pn_error *err)
 {
     double t0 = pn_clock_now();
     lin_dnf *d = NULL;
@@ -215,7 +216,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
      * which has the whole formula, does not: the time goes to the latter. */
     bool cubes = d->exact || r->o->no_smt;
     for (uint32_t k = 0; cubes && k < d->n_cubes && res == GOAL_NONE; k++)
-        res = lin_refine(r, &(lin_question){.d = d, .cube = k}, &g, deadline, err);
+        res = lin_refine(r, &(lin_question){.d = d, .cube = k}, &g, b, err);
     if (!cubes)
         res = GOAL_UNKNOWN;
     /* An exact DNF whose feasible cube has an integer marking: that
@@ -229,8 +230,8 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     uint32_t walk_tech = PN_TECH_LINEAR_EQUATIONS;
     if (res == GOAL_UNKNOWN && err->code == PN_OK && !r->o->proofs_only) {
         bool found = false;
-        double now = pn_clock_now(), walk_end = smt ? now + (deadline - now) / 4 : deadline;
-        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, walk_end, goal_visit, &g, &found,
+        pn_budget walk = pn_budget_share(b, smt ? 0.25 : 1.0);
+        if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, &walk, goal_visit, &g, &found,
                             lin_fired(r), err) == PN_OK &&
             found) {
             res = GOAL_FOUND;
@@ -241,7 +242,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
     if (smt) /* the whole formula at once, with integer markings */
         res = lin_smt_get(r) == NULL
                   ? GOAL_UNKNOWN
-                  : lin_refine(r, &(lin_question){.phi = phi, .ef = ef}, &g, deadline, err);
+                  : lin_refine(r, &(lin_question){.phi = phi, .ef = ef}, &g, b, err);
     if (err->code == PN_ERR_NOMEM) {
         lin_dnf_free(d);
         return err->code;
@@ -274,7 +275,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
  * (infeasible, certified): *b becomes the least k - 1 proven, and the walk
  * follows the solution at the top. */
 static pn_status lin_smt_bound(lin_run *r, const uint32_t *places, uint32_t n, bound_walk *w,
-                               uint64_t *b, double deadline, pn_error *err)
+                               uint64_t *b, const pn_budget *budget, pn_error *err)
 {
     lin_smt *smt = lin_smt_get(r);
     if (smt == NULL)
@@ -285,9 +286,9 @@ static pn_status lin_smt_bound(lin_run *r, const uint32_t *places, uint32_t n, b
     pn_fml_node ge = {.kind = PN_FML_INT_LE, .n = 2, .kids = kids};
     uint64_t lo = w->max, hi = *b + 1; /* sum >= lo reachable, sum >= hi impossible */
     bool top = false;                   /* r->x solves sum >= lo */
-    while (hi - lo > 1 && pn_clock_now() < deadline) {
+    while (hi - lo > 1 && !pn_budget_expired(budget)) {
         k.value = lo + (hi - lo) / 2;
-        lin_result lr = lin_smt_solve(smt, &ge, false, deadline - pn_clock_now(), r->x);
+        lin_result lr = lin_smt_solve(smt, &ge, false, budget, r->x);
         if (lr == LIN_INFEASIBLE)
             hi = k.value;
         else if (lr == LIN_FEASIBLE)
@@ -300,32 +301,31 @@ static pn_status lin_smt_bound(lin_run *r, const uint32_t *places, uint32_t n, b
         return PN_OK;
     w->target = *b;
     bool reached = false;
-    return lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, w,
+    return lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, budget, bound_visit, w,
                          &reached, NULL, err);
 }
 
 static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint32_t n,
-                           double deadline, pn_error *err)
+                           const pn_budget *budget, pn_error *err)
 {
     double t0 = pn_clock_now();
     uint64_t b = 0;
     const char *smt = "";
-    lin_result lr = lin_lp_maximise(r->lp, places, n, deadline - t0, &b, r->x);
+    lin_result lr = lin_lp_maximise(r->lp, places, n, budget, &b, r->x);
     if (lr == LIN_OPTIMAL && b < (uint64_t)LIN_EXACT_MAX - 1 &&
-        lin_lp_at_least(r->lp, places, n, b + 1, deadline - pn_clock_now(), NULL) != LIN_INFEASIBLE)
+        lin_lp_at_least(r->lp, places, n, b + 1, budget, NULL) != LIN_INFEASIBLE)
         lr = LIN_UNKNOWN;
     /* The shortest firing vector reaching the bound guides the walk. */
-    if (lr == LIN_OPTIMAL &&
-        lin_lp_at_least(r->lp, places, n, b, deadline - pn_clock_now(), r->x) != LIN_FEASIBLE)
+    if (lr == LIN_OPTIMAL && lin_lp_at_least(r->lp, places, n, b, budget, r->x) != LIN_FEASIBLE)
         memset(r->x, 0, (size_t)r->cn->n_transitions * sizeof *r->x);
     bool reached = false;
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
-        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, deadline, bound_visit, &w,
+        if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, budget, bound_visit, &w,
                           &reached, NULL, err) != PN_OK)
             return err->code;
-        if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, deadline,
-                                        bound_visit, &w, &reached, NULL, err) != PN_OK)
+        if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, budget, bound_visit,
+                                        &w, &reached, NULL, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
@@ -335,7 +335,7 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
         }
         if (!reached && !r->o->no_smt) {
             uint64_t lp = b;
-            if (lin_smt_bound(r, places, n, &w, &b, deadline, err) != PN_OK)
+            if (lin_smt_bound(r, places, n, &w, &b, budget, err) != PN_OK)
                 return err->code;
             smt = b < lp ? " (SMT)" : "";
             if (w.max > b) { /* never answer against a reached marking */
@@ -418,19 +418,21 @@ static bool lin_wants_siphons(const pn_check *c)
 
 /* Semiflows with a tenth of the time (at most 2 s), siphons with as much
  * when a formula mentions deadlock, then the fold. */
-static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, double deadline,
+static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, const pn_budget *b,
                                 FILE *verbose, pn_error *err)
 {
-    double t0 = pn_clock_now(), share = (deadline - t0) / 10;
+    double t0 = pn_clock_now(), share = pn_budget_left_s(b) / 10;
     lin_inv *inv = NULL;
-    if (lin_inv_compute(cn, t0 + (share < 2.0 ? share : 2.0), &inv, err) != PN_OK)
+    pn_budget flows = pn_budget_within(b, share < 2.0 ? share : 2.0);
+    if (lin_inv_compute(cn, &flows, &inv, err) != PN_OK)
         return err->code;
     if (verbose != NULL)
         fprintf(verbose, "petrel: linear: %u P-semiflows (%s) in %.3f s\n", inv->n_flows,
                 inv->complete ? "all minimal" : "gave up early", pn_clock_now() - t0);
     if (lin_wants_siphons(c)) {
         double t1 = pn_clock_now();
-        inv->deadlock_free = lin_siphon_deadlock_free(cn, t1 + (share < 2.0 ? share : 2.0));
+        pn_budget siphons = pn_budget_within(b, share < 2.0 ? share : 2.0);
+        inv->deadlock_free = lin_siphon_deadlock_free(cn, &siphons);
         if (verbose != NULL)
             fprintf(verbose, "petrel: linear: siphons: %s in %.3f s\n",
                     inv->deadlock_free ? "every siphon has a marked trap: no deadlock"
@@ -463,12 +465,12 @@ static pn_status lin_all(lin_run *r, pn_error *err)
         pn_check_target k = pn_check_target_of(r->c, i, &phi, &places, &np);
         if (k == PN_TARGET_NONE)
             continue;
-        double now = pn_clock_now();
-        if (now >= r->deadline || pn_budget_expired(r->o->budget))
+        if (pn_budget_expired(&r->budget))
             break;
-        double d = now + (r->deadline - now) / left--;
-        pn_status st = k == PN_TARGET_BOUND ? lin_bound(r, i, places, np, d, err)
-                                            : lin_reach(r, i, phi, k == PN_TARGET_EF, d, err);
+        pn_budget each = pn_budget_share(&r->budget, 1.0 / left--);
+        pn_status st = k == PN_TARGET_BOUND
+                           ? lin_bound(r, i, places, np, &each, err)
+                           : lin_reach(r, i, phi, k == PN_TARGET_EF, &each, err);
         if (st != PN_OK)
             return st;
     }
@@ -487,8 +489,8 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
     if (lin_open(c) == 0)
         return PN_OK;
     lin_run r = {.cn = cn, .c = c, .o = o};
-    r.deadline = o->budget != NULL && o->budget->deadline > 0 ? o->budget->deadline
-                                                              : pn_clock_now() + 20.0;
+    r.budget = o->budget != NULL && o->budget->deadline > 0 ? pn_budget_share(o->budget, 1.0)
+                                                            : pn_budget_within(o->budget, 20.0);
     r.x = calloc((size_t)cn->n_transitions + 1, sizeof *r.x);
     r.in = calloc((size_t)cn->n_places + 1, 1);
     if (r.x == NULL || r.in == NULL) {
@@ -497,7 +499,7 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");
     }
     pn_error lerr = {0};
-    pn_status st = lin_invariants(cn, c, r.deadline, o->verbose, err);
+    pn_status st = lin_invariants(cn, c, &r.budget, o->verbose, err);
     if (st != PN_OK || lin_open(c) == 0) {
         free(r.x);
         free(r.in);

@@ -21,9 +21,9 @@ typedef struct ctl {
 
 static uint8_t *ctl_alloc(ctl *c)
 {
-    if (pn_budget_fail(&c->m->budget, c->err, "CTL") != PN_OK)
+    if (pn_budget_fail(c->m->budget, c->err, "CTL") != PN_OK)
         return NULL;
-    uint64_t memory = pn_budget_memory(&c->m->budget);
+    uint64_t memory = pn_budget_memory(c->m->budget);
     if (memory && c->live_bytes + c->n > memory) {
         pn_fail(c->err, PN_ERR_OUT_OF_MEMORY, "CTL: satisfaction arrays exceed the memory budget");
         return NULL;

@@ -687,9 +687,9 @@ pn_status pn_ltl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value,
                        pn_ltl_stats *stats, pn_error *err)
 {
     pn_lazy *z = NULL;
-    pn_status st = pn_lazy_new(m->cn, pn_budget_memory(&m->budget), &z, err);
+    pn_status st = pn_lazy_new(m->cn, pn_budget_memory(m->budget), &z, err);
     if (st == PN_OK)
-        st = pn_ltl_check_otf(z, phi, &m->budget, value, stats, NULL, err);
+        st = pn_ltl_check_otf(z, phi, m->budget, value, stats, NULL, err);
     pn_lazy_free(z);
     return st;
 }

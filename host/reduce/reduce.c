@@ -102,9 +102,9 @@ static pn_status red_dead_siphon(red_work *w, const pn_budget *budget, uint32_t 
         in[p] = cn->m0[p] == 0;
     for (uint32_t t = 0; t < cn->n_transitions; t++)
         skip[t] = !red_alive(w, t);
-    double left = budget != NULL ? pn_budget_left_s(budget) / 40 : RED_SIPHON_SECONDS;
-    double deadline = pn_clock_now() + (left < RED_SIPHON_SECONDS ? left : RED_SIPHON_SECONDS);
-    uint32_t n = lin_siphon_max(cn, skip, in, deadline);
+    double left = pn_budget_left_s(budget) / 40;
+    pn_budget within = pn_budget_within(budget, left < RED_SIPHON_SECONDS ? left : RED_SIPHON_SECONDS);
+    uint32_t n = lin_siphon_max(cn, skip, in, &within);
     for (uint32_t t = 0; n != 0 && n != UINT32_MAX && t < cn->n_transitions; t++) {
         if (skip[t])
             continue;

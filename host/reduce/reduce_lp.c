@@ -75,7 +75,7 @@ static bool red_lp_visit(void *ctx, const uint64_t *m)
 }
 
 /* LIN_INFEASIBLE: t is dead. */
-static lin_result red_lp_test(red_lp *l, uint32_t t, double seconds)
+static lin_result red_lp_test(red_lp *l, uint32_t t, const pn_budget *b)
 {
     const pn_cnet *cn = l->cn;
     uint32_t n = 0;
@@ -87,7 +87,7 @@ static lin_result red_lp_test(red_lp *l, uint32_t t, double seconds)
         l->cons[n] = (lin_cons){1, &l->place[n], &l->coef[n], -(int64_t)cn->pre[k].weight};
         l->idx[n] = n;
     }
-    lin_result r = lin_lp_solve(l->lp, l->cons, l->idx, n, seconds, l->x);
+    lin_result r = lin_lp_solve(l->lp, l->cons, l->idx, n, b, l->x);
     if (r == LIN_FEASIBLE) {
         red_lp_marking(l);
         red_lp_cover(l, l->m);
@@ -134,24 +134,23 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
         red_lp_free(&l);
         return PN_OK;
     }
-    double left = budget != NULL ? pn_budget_left_s(budget) / 40 : RED_LP_SECONDS;
-    double deadline = pn_clock_now() + (left < RED_LP_SECONDS ? left : RED_LP_SECONDS);
+    double left = pn_budget_left_s(budget) / 40;
+    pn_budget lp = pn_budget_within(budget, left < RED_LP_SECONDS ? left : RED_LP_SECONDS);
     for (uint32_t p = 0; st == PN_OK && p < w->cn->n_places; p++)
         l.m[p] = (double)w->cn->m0[p];
     if (st == PN_OK)
         red_lp_cover(&l, l.m);
     bool stopped = false;
-    double walk_end = pn_clock_now() + (deadline - pn_clock_now()) / 5;
+    pn_budget walk = pn_budget_share(&lp, 1.0 / 5);
     if (st == PN_OK)
-        st = lin_path_random(w->cn, 8192, 8, walk_end, red_lp_visit, &l, &stopped, NULL, err);
+        st = lin_path_random(w->cn, 8192, 8, &walk, red_lp_visit, &l, &stopped, NULL, err);
     for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++) {
-        double now = pn_clock_now();
-        if (now >= deadline || pn_budget_expired(budget))
+        if (pn_budget_expired(&lp))
             break;
         if (!red_alive(w, t) || l.feasible[t])
             continue;
-        double each = deadline - now < RED_LP_EACH ? deadline - now : RED_LP_EACH;
-        if (red_lp_test(&l, t, each) == LIN_INFEASIBLE) {
+        pn_budget each = pn_budget_within(&lp, RED_LP_EACH);
+        if (red_lp_test(&l, t, &each) == LIN_INFEASIBLE) {
             w->tmap[t] = RED_T_DEAD;
             (*removed)++;
         }

@@ -70,6 +70,15 @@ pn_budget pn_budget_share(const pn_budget *b, double fraction)
     return c;
 }
 
+pn_budget pn_budget_within(const pn_budget *b, double seconds)
+{
+    pn_budget c = pn_budget_share(b, 1.0);
+    double end = pn_clock_now() + seconds;
+    if (c.deadline <= 0 || end < c.deadline)
+        c.deadline = end;
+    return c;
+}
+
 uint64_t pn_budget_memory(const pn_budget *b)
 {
     if (b == NULL || b->memory == 0)

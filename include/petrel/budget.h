@@ -49,6 +49,9 @@ double pn_budget_left_s(const pn_budget *b);
 /* A child: the same cancel flag and memory left, and a deadline at
  * `fraction` of the time left (fraction >= 1 or no deadline: the parent's). */
 pn_budget pn_budget_share(const pn_budget *b, double fraction);
+/* A child that ends `seconds` from now at the latest (the parent's deadline
+ * if sooner): a step with a fixed cap of its own. b may be NULL. */
+pn_budget pn_budget_within(const pn_budget *b, double seconds);
 
 /* Bytes a phase may still allocate: 0 when unlimited (the engines'
  * convention), at least 1 when the account is spent. */

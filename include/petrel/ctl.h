@@ -29,11 +29,12 @@ typedef struct pn_ctl_model {
     pn_graph *graph;          /* predecessor lists are added on demand */
     const uint64_t *store;    /* packed states, by id */
     const struct pn_layout *layout; /* how they are packed (net/layout.h) */
-    /* The deadline and cancel flag, and the bytes for satisfaction arrays
-     * and products (pn_budget_memory); all zero: no limits. Past the
+    /* The deadline, cancel and drop flags, and the bytes for satisfaction
+     * arrays and products (pn_budget_memory); NULL: no limits. Past the
      * deadline the checkers give up with PN_ERR_TIMEOUT (PN_ERR_CANCELLED),
-     * past the memory with PN_ERR_OUT_OF_MEMORY. */
-    pn_budget budget;
+     * past the memory with PN_ERR_OUT_OF_MEMORY. Not owned: the caller's
+     * share for the formula in turn. */
+    const pn_budget *budget;
 } pn_ctl_model;
 
 /* The truth of phi at the initial state (id 0). PN_ERR_UNSUPPORTED when phi

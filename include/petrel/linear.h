@@ -45,8 +45,9 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
 
 /* Whether every run of cn, from any marking, is finite (*out), proven by
  * place weights that every transition lowers (lin_terminate.c, checked
- * exactly); false also when seconds ran out. PN_OK or PN_ERR_NOMEM. */
-pn_status pn_linear_terminates(const pn_cnet *cn, double seconds, bool *out, pn_error *err);
+ * exactly); false also when the budget ran out (b may be NULL: no limits).
+ * PN_OK or PN_ERR_NOMEM. */
+pn_status pn_linear_terminates(const pn_cnet *cn, const pn_budget *b, bool *out, pn_error *err);
 
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
  * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
