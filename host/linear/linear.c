@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "linear/lin.h"
+#include "petrel/turns.h"
 
 #define LIN_TRAP_ROUNDS 8
 #define LIN_WALK_STEPS 200000
@@ -455,26 +456,37 @@ static uint32_t lin_open(const pn_check *c)
     return n;
 }
 
+static bool lin_target_open(void *ctx, uint32_t i)
+{
+    const uint32_t *places;
+    const pn_fml_node *phi;
+    uint32_t np;
+    return pn_check_target_of(ctx, i, &phi, &places, &np) != PN_TARGET_NONE;
+}
+
+/* Each open target in its turn (petrel/turns.h: an equal share of the time
+ * left each, what one leaves going to the next). */
 static pn_status lin_all(lin_run *r, pn_error *err)
 {
-    uint32_t left = lin_open(r->c);
-    for (uint32_t i = 0; i < pn_check_count(r->c) && left > 0; i++) {
+    pn_turns *t = NULL;
+    if (pn_turns_new(&r->budget, pn_check_count(r->c), 1, PN_TURNS_ONCE, lin_target_open, r->c,
+                     &t, err) != PN_OK)
+        return err->code;
+    pn_status st = PN_OK;
+    uint32_t i;
+    int pass;
+    pn_budget each;
+    while (st == PN_OK && pn_turns_next(t, &i, &each, &pass)) {
         const pn_fml_node *phi = NULL;
         const uint32_t *places = NULL;
         uint32_t np = 0;
         pn_check_target k = pn_check_target_of(r->c, i, &phi, &places, &np);
-        if (k == PN_TARGET_NONE)
-            continue;
-        if (pn_budget_expired(&r->budget))
-            break;
-        pn_budget each = pn_budget_share(&r->budget, 1.0 / left--);
-        pn_status st = k == PN_TARGET_BOUND
-                           ? lin_bound(r, i, places, np, &each, err)
-                           : lin_reach(r, i, phi, k == PN_TARGET_EF, &each, err);
-        if (st != PN_OK)
-            return st;
+        st = k == PN_TARGET_BOUND ? lin_bound(r, i, places, np, &each, err)
+                                  : lin_reach(r, i, phi, k == PN_TARGET_EF, &each, err);
+        pn_turns_end(t, i);
     }
-    return PN_OK;
+    pn_turns_free(t);
+    return st;
 }
 
 bool pn_linear_applies(pn_exam exam)
