@@ -370,7 +370,7 @@ TEST(PlaceOrder, InterleavedProcessesSitSideBySide)
     uint64_t before = 0, after = 0;
     pn_error err;
     pn_error_clear(&err);
-    ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, order.data(), &before, &after, &err), PN_OK);
+    ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, nullptr, order.data(), &before, &after, &err), PN_OK);
     EXPECT_EQ(before, 2ULL * k * k); // 2k transitions, each over k places
     EXPECT_EQ(after, 2ULL * k);      // each over its two neighbours
     EXPECT_EQ(span_of(c.cn.get(), order), after);
@@ -409,8 +409,8 @@ TEST(PlaceOrder, RandomNetsGetAPermutationNoLongerSpan)
         uint64_t before = 0, after = 0;
         pn_error err;
         pn_error_clear(&err);
-        ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, order.data(), &before, &after, &err), PN_OK);
-        ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, again.data(), nullptr, nullptr, &err), PN_OK);
+        ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, nullptr, order.data(), &before, &after, &err), PN_OK);
+        ASSERT_EQ(pn_place_order(c.cn.get(), PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, nullptr, again.data(), nullptr, nullptr, &err), PN_OK);
         EXPECT_EQ(order, again) << "iter " << iter;
         std::vector<uint32_t> sorted = order, identity(P);
         std::sort(sorted.begin(), sorted.end());

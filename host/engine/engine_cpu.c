@@ -1543,7 +1543,7 @@ static pn_status engine_order(engine *e, uint32_t **force, pn_error *err)
         return PN_OK;
     if (*force == NULL) {
         uint32_t *o = malloc((size_t)e->cn->n_places * sizeof *o);
-        if (o == NULL || pn_place_order(e->cn, PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, o,
+        if (o == NULL || pn_place_order(e->cn, PN_ORDER_CHANGED, PN_ORDER_CONVERGE, true, NULL, o,
                                         NULL, NULL, err) != PN_OK) {
             free(o);
             return pn_fail(err, PN_ERR_NOMEM, "out of memory ordering the places");

@@ -10,6 +10,7 @@
  * idle; beside each other both have all of it. */
 #include "examine/sched.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,10 +186,13 @@ static const char *sched_skip(ex_job *j, const ex_tech *t, double planned, char 
         return "nothing for it";
     if (planned <= 0)
         return "no time left";
-    double setup = t->setup_s != NULL ? t->setup_s(j) : 0;
+    const char *what = "its setup";
+    double setup = t->setup_s != NULL ? t->setup_s(j, &what) : 0;
+    if (isinf(setup))
+        return what;
     if (setup > planned) {
-        snprintf(why, len, "its setup takes about %.3g s on this net, its share is %.3g s",
-                 setup, planned);
+        snprintf(why, len, "%s takes about %.3g s on this net, its share is %.3g s", what, setup,
+                 planned);
         return why;
     }
     return NULL;

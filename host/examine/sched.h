@@ -51,9 +51,10 @@ typedef struct ex_tech {
     /* Whether the job has work for it now (open answers of its kind). */
     bool (*applies)(ex_job *j);
     /* Seconds its setup alone takes on this job's net before it can decide
-     * anything (an estimate from the net's size; NULL: nothing worth
-     * naming): a step whose setup would not fit its share is skipped. */
-    double (*setup_s)(const ex_job *j);
+     * anything (an estimate from the net's size, INFINITY where it cannot
+     * run on this net at all), *why what that setup is; NULL: nothing worth
+     * naming. A step whose setup would not fit its share is skipped. */
+    double (*setup_s)(const ex_job *j, const char **why);
     pn_status (*run)(ex_job *j, const pn_budget *b, pn_error *err);
     /* The technique bits that mark the answers it decided when it ran
      * beside another step (0: the answers of the pair are the other's). */

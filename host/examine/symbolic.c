@@ -5,9 +5,11 @@
  * its nodes and caches (the fireability atoms, the predecessor sets). */
 #include "examine/tech.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "logic/ctl_mdd.h"
+#include "space/mdd.h"
 #include "petrel/mcc.h"
 #include "petrel/turns.h"
 
@@ -149,10 +151,20 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
     return PN_OK;
 }
 
+/* A forest has a level per place, up to PN_MDD_MAX_LEVELS; its setup
+ * otherwise (FORCE's orders, an eighth of the share each at most, the
+ * unique table) keeps to the budget. */
+static double symbolic_setup_s(const ex_job *j, const char **why)
+{
+    *why = "more places than a decision diagram has levels (4,096)";
+    return j->cn->n_places > PN_MDD_MAX_LEVELS ? INFINITY : 0;
+}
+
 static bool symbolic_applies(ex_job *j)
 {
     return j->exam != PN_EXAM_LIVENESS && pn_check_open_count(j->c) > 0;
 }
 
-const ex_tech ex_tech_symbolic = {.name = "symbolic", .applies = symbolic_applies, .run = symbolic_run,
-                         .marks = PN_TECH_DECISION_DIAGRAMS};
+const ex_tech ex_tech_symbolic = {.name = "symbolic", .applies = symbolic_applies,
+                                   .setup_s = symbolic_setup_s, .run = symbolic_run,
+                                   .marks = PN_TECH_DECISION_DIAGRAMS};

@@ -7,7 +7,9 @@
  * hyperedges' centres (a place in none keeps its own position), and ranks
  * the places by that. Each run keeps going for FORCE_ROUNDS rounds, fewer
  * on nets so large that a round costs much (FORCE_WORK place visits a
- * run), and the order of least span over every round of every run wins. */
+ * run), and the order of least span over every round of every run wins;
+ * past the budget the rounds stop, and the best order so far is the one
+ * (its setup must not outlast the step that asked for it). */
 #include "net/place_order.h"
 
 #include <stdlib.h>
@@ -141,8 +143,8 @@ static bool force_start_small(const pn_cnet *cn, pn_order_edges edges, double *p
 }
 
 pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_rounds rounds,
-                         bool classic, uint32_t *order, uint64_t *span_before,
-                         uint64_t *span_after, pn_error *err)
+                         bool classic, const pn_budget *budget, uint32_t *order,
+                         uint64_t *span_before, uint64_t *span_after, pn_error *err)
 {
     const uint32_t P = cn->n_places, T = cn->n_transitions;
     double *pos = calloc((size_t)P + 1, sizeof *pos), *sum = calloc((size_t)P + 1, sizeof *sum);
@@ -160,7 +162,8 @@ pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_round
     const int most = FORCE_WORK / work >= FORCE_ROUNDS ? FORCE_ROUNDS
                      : FORCE_WORK / work < 2   ? 2
                                                : (int)(FORCE_WORK / work);
-    for (int run = 0; ok && run < (classic ? 1 : 4); run++) {
+    bool spent = false;
+    for (int run = 0; ok && !spent && run < (classic ? 1 : 4); run++) {
         if (run < 2)
             for (uint32_t p = 0; p < P; p++)
                 pos[p] = p;
@@ -168,6 +171,8 @@ pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_round
             ok = force_start_small(cn, edges, pos);
         uint64_t last = force_span(cn, edges, pos); /* the run's, a round before */
         for (int round = run == 2 ? -1 : 0; ok && round < most; round++) {
+            if (round > 0 && (spent = pn_budget_expired(budget)))
+                break;
             if (round >= 0) {
                 force_round(cn, edges, run & 1, pos, sum, deg, key);
             } else { /* the start itself is a candidate */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 
@@ -41,10 +42,11 @@ typedef enum pn_order_rounds { PN_ORDER_BEST_OF_ROUNDS, PN_ORDER_CONVERGE } pn_o
  * (RwMutex-PT-r1000w0010 closes in 0.2 s with the second and not in 30 s
  * with the first, GPPP-PT-C0001N0000001000 the other way round).
  * *span_before, *span_after (either may be NULL): the net's order's span
- * and the result's. PN_ERR_NOMEM. */
+ * and the result's. budget (may be NULL): past it, no more rounds (each run
+ * has at least its first), the best order so far stands. PN_ERR_NOMEM. */
 pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_rounds rounds,
-                         bool classic, uint32_t *order, uint64_t *span_before,
-                         uint64_t *span_after, pn_error *err);
+                         bool classic, const pn_budget *budget, uint32_t *order,
+                         uint64_t *span_before, uint64_t *span_after, pn_error *err);
 
 #ifdef __cplusplus
 }

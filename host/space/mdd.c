@@ -18,7 +18,6 @@
 
 #include "pn_state.h"
 
-#define MDD_MAX_LEVELS 4096u    /* the recursions go two calls per level */
 #define MDD_TICK 4095u          /* steps between two looks at the clock */
 
 enum { OP_UNION = 1, OP_INTER, OP_MINUS, OP_POST, OP_PRE, OP_ENAB, OP_SAT, OP_PREW, OP_PREALL, OP_BSAT, OP_LIN };
@@ -1035,9 +1034,9 @@ pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *
                      pn_mdd **out, pn_error *err)
 {
     *out = NULL;
-    if (cn->n_places > MDD_MAX_LEVELS)
+    if (cn->n_places > PN_MDD_MAX_LEVELS)
         return pn_fail(err, PN_ERR_UNSUPPORTED, "MDD: %u places, more levels than %u",
-                       cn->n_places, MDD_MAX_LEVELS);
+                       cn->n_places, PN_MDD_MAX_LEVELS);
     pn_mdd *d = calloc(1, sizeof *d);
     if (d == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "MDD: out of memory");

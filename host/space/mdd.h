@@ -36,6 +36,10 @@ extern "C" {
 typedef struct pn_mdd pn_mdd;
 typedef uint32_t pn_mdd_ref;
 
+/* The most places (levels) a forest takes: the recursions go two calls
+ * per level. */
+#define PN_MDD_MAX_LEVELS 4096u
+
 #define PN_MDD_EMPTY ((pn_mdd_ref)0)
 #define PN_MDD_STOP ((pn_mdd_ref)UINT32_MAX)
 
