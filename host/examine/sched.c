@@ -13,7 +13,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "petrel/dist.h"
 
@@ -145,33 +144,34 @@ static void sched_line(const ex_job *j, const char *name, double planned, double
             plan, used, decided, pn_check_open_count(j->c));
 }
 
-/* The technique names of the summary line, in a fixed order (tools and
- * tests read it by name). */
-static const char *const sched_summary_names[] = {
-    "linear", "probe", "walk", "stubborn", "split", "local", "symbolic", "explore", "graph",
-    "product"};
-#define SCHED_NAMES (sizeof sched_summary_names / sizeof sched_summary_names[0])
-
 /* -v: per answer the step that decided it and when; always (diag): one
- * summary line counting the answers per step. */
-static void sched_report(const ex_job *j)
+ * summary line counting the answers per technique of the plan, in its
+ * order (tools and tests read it by name). */
+static void sched_report(const ex_job *j, const ex_plan *plan)
 {
     if (j->s->diag == NULL || !j->report)
         return;
-    uint32_t per[SCHED_NAMES] = {0}, unknown = 0;
+    uint32_t unknown = 0;
     for (uint32_t i = 0; i < pn_check_count(j->c); i++) {
         const pn_answer *a = pn_check_answer(j->c, i);
         unknown += a->verdict == PN_VERDICT_UNKNOWN;
-        for (uint32_t k = 0; k < SCHED_NAMES && a->verdict != PN_VERDICT_UNKNOWN; k++)
-            per[k] += j->by[i] != NULL && strcmp(j->by[i], sched_summary_names[k]) == 0;
         if (j->s->verbose != NULL)
             fprintf(j->s->verbose, "petrel: %s: %s by %s at %.3f s\n", a->id,
                     a->verdict == PN_VERDICT_UNKNOWN ? "unknown" : "decided",
                     j->by[i] != NULL ? j->by[i] : "nothing", j->at[i]);
     }
     fprintf(j->s->diag, "petrel: answers:");
-    for (uint32_t k = 0; k < SCHED_NAMES; k++)
-        fprintf(j->s->diag, " %u %s,", per[k], sched_summary_names[k]);
+    for (uint32_t k = 0; k < plan->n; k++) {
+        const char *name = plan->steps[k].tech->name;
+        bool again = false;
+        for (uint32_t e = 0; e < k && !again; e++)
+            again = plan->steps[e].tech == plan->steps[k].tech;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < pn_check_count(j->c) && !again; i++)
+            n += j->by[i] == name && pn_check_answer(j->c, i)->verdict != PN_VERDICT_UNKNOWN;
+        if (!again)
+            fprintf(j->s->diag, " %u %s,", n, name);
+    }
     fprintf(j->s->diag, " %u unknown\n", unknown);
 }
 
@@ -347,7 +347,7 @@ pn_status ex_sched_run(ex_job *j, const ex_plan *plan, const pn_budget *budget, 
         }
     }
     if (st == PN_OK)
-        sched_report(j);
+        sched_report(j, plan);
     if (j->dist_top) /* no exploration for the other ranks: release them */
         pn_dist_command(dist, false, NULL, NULL);
     j->budget = NULL;
