@@ -97,10 +97,9 @@ void ex_job_free(ex_job *j)
 
 /* ---- credits and lines ------------------------------------------------------ */
 
-/* Credits `step` with the answers decided since the last call (a target
- * the linear layer bounded counts when it stops being one). With two steps
- * beside each other (`other` not NULL), answers carrying the technique
- * bits that mark other's go to other. */
+/* Credits `step` with the answers decided since the last call. With two
+ * steps beside each other (`other` not NULL), answers carrying the
+ * technique bits that mark other's go to other. */
 static void sched_credit(ex_job *j, const ex_tech *step, const ex_tech *other, uint32_t n[2])
 {
     double t = pn_clock_now() - j->s->t0;
@@ -110,7 +109,7 @@ static void sched_credit(ex_job *j, const ex_tech *step, const ex_tech *other, u
         if (j->by[i] != NULL)
             continue;
         const pn_answer *a = pn_check_answer(j->c, i);
-        if (a->verdict == PN_VERDICT_UNKNOWN && !(j->target[i] && !job_is_target(j->c, i)))
+        if (a->verdict == PN_VERDICT_UNKNOWN)
             continue;
         bool others = other != NULL && (a->techniques & other->marks) != 0;
         j->by[i] = others ? other->name : step->name;
