@@ -97,11 +97,27 @@ const ex_tech ex_tech_probe = {.name = "probe", .applies = probe_applies, .run =
 
 /* ---- stubborn: E F / A G / deadlock over stubborn sets (host/space) ------ */
 
+/* Open E F / A G targets (a search finds no bound). */
+static bool has_reach_targets(ex_job *j)
+{
+    bool any = false;
+    pn_check_lock(j->c);
+    for (uint32_t i = 0; i < pn_check_count(j->c) && !any; i++) {
+        const pn_fml_node *phi;
+        const uint32_t *places;
+        uint32_t np;
+        pn_check_target k = pn_check_target_of(j->c, i, &phi, &places, &np);
+        any = k == PN_TARGET_EF || k == PN_TARGET_AG;
+    }
+    pn_check_unlock(j->c);
+    return any;
+}
+
 static bool stubborn_applies(ex_job *j)
 {
     const pn_examine_opts *o = j->s->opts;
     /* traces need the engine's ids */
-    return !o->no_por && !o->explore.keep_parents && has_targets(j);
+    return !o->no_por && !o->explore.keep_parents && has_reach_targets(j);
 }
 
 /* The layer starts from the transitions' may-enable and may-disable
