@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "examine/tech.h"
@@ -241,4 +242,81 @@ TEST(Sched, StepsSideBySideAgreeWithTheGraphCheckers)
     EXPECT_GE(cases, 200u);
     EXPECT_GE(by_dd, 100u);
     EXPECT_GE(by_explicit, 100u);
+}
+
+namespace {
+
+pn_fml_node *tokens_at_most(uint32_t p, uint64_t c)
+{
+    return pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, &p, 1), pn_fml_const(c));
+}
+
+pn_fml_node *tokens_at_least(uint32_t p, uint64_t c)
+{
+    return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(c), pn_fml_list(PN_FML_TOKENS, &p, 1));
+}
+
+struct Heard {
+    std::mutex lock;
+    std::vector<uint32_t> decided;
+    int stop = 0;
+    static void hear(void *ctx, const pn_check *, uint32_t i)
+    {
+        auto *h = static_cast<Heard *>(ctx);
+        std::lock_guard<std::mutex> g(h->lock);
+        h->decided.push_back(i);
+        if (i == 1)
+            __atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+    }
+};
+
+} // namespace
+
+// Without a deadline no formula starves the others: t0 pumps p1 forever
+// from p0, t1 moves p0's token to p2, so E G (p2 <= 0) holds (t0 forever)
+// but no search of an infinite space ever proves it, while
+// A X (p1 >= 1 | p2 >= 1) holds at once. Listed first, the endless one
+// used to keep the other waiting for ever; in turns, the second is decided
+// in its first one (the run is then cancelled).
+TEST(Sched, UntimedFormulasDoNotStarveEachOther)
+{
+    RandomNetSpec s;
+    s.m0 = {1, 0, 0};
+    s.n_trans = 2;
+    s.arcs = {{0, 0, true, 1}, {0, 0, false, 1}, {1, 0, false, 1}, // t0: p0 -> p0 + p1
+              {0, 1, true, 1}, {2, 1, false, 1}};                  // t1: p0 -> p2
+    Net n = build(s);
+    std::vector<pn_fml_node *> roots = {
+        pn_fml_unary(PN_FML_E, pn_fml_unary(PN_FML_G, tokens_at_most(2, 0))),
+        pn_fml_unary(PN_FML_A,
+                     pn_fml_unary(PN_FML_X, pn_fml_binary(PN_FML_OR, tokens_at_least(1, 1),
+                                                          tokens_at_least(2, 1))))};
+    SetPtr set = make_set(n.net.get(), roots);
+    Heard h;
+    pn_examine_opts o = {};
+    o.explore.threads = 1;
+    o.engine = PN_ENGINE_CPU;
+    o.on_decide = Heard::hear;
+    o.on_decide_ctx = &h;
+    pn_budget b = pn_budget_make(0, &h.stop, 1u << 30); // no deadline
+    pn_report *rep = nullptr;
+    pn_error err;
+    pn_error_clear(&err);
+    std::atomic<bool> done{false};
+    double t0 = pn_clock_now();
+    std::thread watchdog([&] { // a bound for the test, not for the run
+        while (!done.load() && pn_clock_now() - t0 < 120)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        __atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
+    });
+    pn_status st = pn_examine(n.cn.get(), PN_EXAM_CTL_CARDINALITY, set.get(), &o, &b, &rep, &err);
+    double seconds = pn_clock_now() - t0;
+    done = true;
+    watchdog.join();
+    ASSERT_EQ(st, PN_OK) << err.msg;
+    ASSERT_NE(rep, nullptr);
+    EXPECT_EQ(pn_check_answer(rep->check, 1)->verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(pn_check_answer(rep->check, 0)->verdict, PN_VERDICT_UNKNOWN);
+    EXPECT_LT(seconds, 60.0);
+    pn_report_free(rep);
 }
