@@ -28,8 +28,9 @@ void pn_sys_trim(void);
  * threshold to the largest block freed so far (up to 32 MB), after which
  * such blocks come from the heap, where a freed one stays resident and a
  * grown one is copied: in a CTL run held to 64 MB, 15-20 MB resident that
- * no phase counted. For a process held to a memory cap; call it once, at
- * the start. Nothing elsewhere than glibc. */
+ * no phase counted. Up to 8 MB free on the heap's top stay for reuse.
+ * For a process held to a memory cap; call it once, at the start. Nothing
+ * elsewhere than glibc. */
 void pn_sys_unmap_large_blocks(void);
 /* Parses "512M", "16G", "1024" (MB, as BK_MEMORY_CONFINEMENT), "100K",
  * "12345B". 0 on a malformed or zero size. */
