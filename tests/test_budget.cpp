@@ -1,7 +1,11 @@
-// The run's budget (host/sys/budget.c): shares of its time.
+// The run's budget (host/sys/budget.c): shares of its time, and the
+// process's memory cap.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "petrel/budget.h"
+#include "petrel/sysinfo.h"
 
 // A child with a cap of its own ends at the cap or at the parent's
 // deadline, whichever comes first, and keeps the parent's flags.
@@ -25,4 +29,36 @@ TEST(Budget, WithinEndsAtTheCapOrTheParentsDeadline)
     pn_budget unlimited = pn_budget_make(0, nullptr, 0); // no deadline: the cap is one
     pn_budget child = pn_budget_within(&unlimited, 5.0);
     EXPECT_NEAR(child.deadline, now + 5.0, 0.5);
+}
+
+// The process's cap: a phase gets what it leaves beside what is resident
+// now; past it, the phases that poll fail with PN_ERR_OUT_OF_MEMORY; a
+// share keeps it. Unwatched (process 0), only the share's own memory counts.
+TEST(Budget, MemoryIsWhatTheProcessCapLeaves)
+{
+    uint64_t resident = pn_sys_resident();
+    ASSERT_GT(resident, 0u);
+    pn_budget b = pn_budget_make(0, nullptr, 0);
+    EXPECT_EQ(pn_budget_memory(&b), 0u); // unlimited
+    pn_error err;
+    pn_error_clear(&err);
+    EXPECT_EQ(pn_budget_fail_memory(&b, &err, "reading"), PN_OK);
+
+    b.process = resident + (256ull << 20);
+    uint64_t room = pn_budget_memory(&b);
+    EXPECT_GT(room, 200ull << 20); // the test's own growth meanwhile is small
+    EXPECT_LE(room, 256ull << 20);
+    EXPECT_EQ(pn_budget_fail_memory(&b, &err, "reading"), PN_OK);
+    pn_budget share = pn_budget_share(&b, 0.5);
+    EXPECT_EQ(share.process, b.process);
+    b.memory = 1ull << 20; // the share's own memory is smaller: it wins
+    EXPECT_EQ(pn_budget_memory(&b), 1ull << 20);
+
+    pn_budget spent = pn_budget_make(0, nullptr, 0);
+    spent.process = resident / 2;
+    EXPECT_EQ(pn_budget_memory(&spent), 1u); // at least 1: spent, not unlimited
+    EXPECT_EQ(pn_budget_fail_memory(&spent, &err, "reading"), PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(err.code, PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(std::string(err.msg).rfind("reading: ", 0), 0u) << err.msg;
+    EXPECT_EQ(pn_budget_fail_memory(nullptr, &err, "reading"), PN_OK);
 }

@@ -24,6 +24,7 @@
 #include "petrel/error.h"
 #include "petrel/graph.h"
 #include "petrel/net.h"
+#include "petrel/sysinfo.h"
 #include "test_ptrs.h"
 #include "test_random_net.h"
 
@@ -1074,6 +1075,22 @@ TEST(Engine, MemoryBudgetReachedMidway)
     EXPECT_NE(r.status, PN_RUN_COMPLETE);
     EXPECT_LT(r.states, ipow(13, 4)) << show(r);
     EXPECT_LE(r.bytes, 256u << 10) << show(r);
+}
+
+// Where the process is watched, the tables get what its cap leaves beside
+// what is resident when the run starts (and once it is set up), however
+// much the budget's own memory allows: 13^6 states do not fit 8 MB.
+TEST(Engine, MemoryIsWhatTheProcessCapLeaves)
+{
+    Net n = counters(6, 12);
+    pn_engine_opts o = opts(2);
+    pn_budget b = pn_budget_make(0, nullptr, 1ull << 30);
+    b.process = pn_sys_resident() + (8u << 20);
+    o.budget = &b;
+    pn_engine_result r = explore(n.get(), o);
+    EXPECT_EQ(r.status, PN_RUN_OUT_OF_MEMORY) << show(r);
+    EXPECT_GT(r.states, 0u) << show(r);
+    EXPECT_LE(r.bytes, 8u << 20) << show(r);
 }
 
 TEST(Engine, TimeoutOnAHugeBoundedNetWithProgress)

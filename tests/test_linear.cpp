@@ -542,7 +542,7 @@ TEST(Linear, CancelAndDropStopEveryStep)
         EXPECT_EQ(seen, 0u);
 
         lin_smt *smt = nullptr;
-        ASSERT_EQ(lin_smt_new(cn, &smt, &err), PN_OK) << err.msg;
+        ASSERT_EQ(lin_smt_new(cn, &live, &smt, &err), PN_OK) << err.msg;
         pn_fml_node *dead = pn_fml_leaf(PN_FML_DEADLOCK);
         EXPECT_EQ(lin_smt_solve(smt, dead, false, &live, nullptr), LIN_INFEASIBLE);
         EXPECT_EQ(lin_smt_solve(smt, dead, false, stopped, nullptr), LIN_UNKNOWN);
@@ -567,4 +567,43 @@ TEST(Linear, CancelAndDropStopEveryStep)
     EXPECT_TRUE(finite);
     ASSERT_EQ(pn_linear_terminates(ends.cn.get(), &cancelled, &finite, &err), PN_OK);
     EXPECT_FALSE(finite);
+}
+
+// GLPK and Z3 allocate on their own: an LP or an SMT context whose estimate
+// does not fit the budget's memory is not built (PN_ERR_OUT_OF_MEMORY), and
+// the layer then decides nothing it needed them for, where it decides with
+// the memory to spare (the mutex net of MutexNeedsAnInvariant).
+TEST(Linear, SolversThatWouldNotFitTheMemoryAreNotStarted)
+{
+    Net n = hand({1, 1, 0, 0, 1}, 4,
+                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
+                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
+                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
+                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    const pn_cnet *cn = n.cn.get();
+    pn_budget small = pn_budget_make(60.0, nullptr, 4 << 10);
+    pn_budget ample = pn_budget_make(60.0, nullptr, 1ull << 30);
+    pn_error err;
+    pn_error_clear(&err);
+    lin_lp *lp = nullptr;
+    EXPECT_EQ(lin_lp_new(cn, &small, &lp, &err), PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(lp, nullptr);
+    ASSERT_EQ(lin_lp_new(cn, &ample, &lp, &err), PN_OK) << err.msg;
+    lin_lp_free(lp);
+    lin_smt *smt = nullptr;
+    EXPECT_EQ(lin_smt_new(cn, &small, &smt, &err), PN_ERR_OUT_OF_MEMORY);
+    EXPECT_EQ(smt, nullptr);
+    ASSERT_EQ(lin_smt_new(cn, &ample, &smt, &err), PN_OK) << err.msg;
+    pn_fml_node *dead = pn_fml_leaf(PN_FML_DEADLOCK);
+    EXPECT_EQ(lin_smt_solve(smt, dead, false, &ample, nullptr), LIN_INFEASIBLE);
+    EXPECT_EQ(lin_smt_solve(smt, dead, false, &small, nullptr), LIN_UNKNOWN);
+    EXPECT_EQ(lin_smt_solve(smt, dead, false, &ample, nullptr), LIN_INFEASIBLE);
+    pn_fml_free(dead);
+    lin_smt_free(smt);
+    auto mutex = [] {
+        pn_fml_node *both = pn_fml_binary(PN_FML_AND, ge1(2), ge1(3));
+        return pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, pn_fml_unary(PN_FML_NOT, both)));
+    };
+    EXPECT_EQ(linear_only(n, mutex(), &ample).verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(linear_only(n, mutex(), &small).verdict, PN_VERDICT_UNKNOWN);
 }

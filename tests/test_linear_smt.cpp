@@ -91,7 +91,7 @@ TEST(LinearSmt, DekkerIsDeadlockFreeByIntegerMarkings)
     lin_smt *s = nullptr;
     pn_error err;
     pn_error_clear(&err);
-    ASSERT_EQ(lin_smt_new(cn, &s, &err), PN_OK) << err.msg;
+    ASSERT_EQ(lin_smt_new(cn, nullptr, &s, &err), PN_OK) << err.msg;
     pn_budget b = pn_budget_make(10.0, nullptr, 0);
     EXPECT_EQ(lin_smt_solve(s, dead, false, &b, nullptr), LIN_INFEASIBLE);
     // ... while a marking with want_0 and want_1 satisfies it, and is
@@ -133,7 +133,7 @@ TEST(LinearSmt, UnsatisfiableMeansUnreachable)
         lin_smt *s = nullptr;
         pn_error err;
         pn_error_clear(&err);
-        ASSERT_EQ(lin_smt_new(cn, &s, &err), PN_OK) << err.msg;
+        ASSERT_EQ(lin_smt_new(cn, nullptr, &s, &err), PN_OK) << err.msg;
         for (int f = 0; f < 5; f++) {
             pn_fml_node *phi = f == 4 ? pn_fml_leaf(PN_FML_DEADLOCK)
                                       : rand_state(rng, cn, rng() % 2 == 0, 3);

@@ -68,12 +68,14 @@ static int cli_load(cli_run *r)
     pn_error err = {0};
     /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML. */
     if (pn_rers_read_system(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
-        pn_cnet_compile(r->net, &r->cn, &err) != PN_OK) {
+        pn_cnet_compile(r->net, &r->cn, &err) != PN_OK ||
+        pn_budget_fail_memory(&r->budget, &err, r->pnml) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
-        /* Out of time or cancelled while reading or unfolding, or a model
-         * beyond what Petrel reads: the examination ran and proved nothing. */
+        /* Out of time, memory or cancelled while reading, unfolding or
+         * compiling, or a model beyond what Petrel reads: the examination
+         * ran and proved nothing. */
         bool cannot = err.code == PN_ERR_UNSUPPORTED || err.code == PN_ERR_TIMEOUT ||
-                      err.code == PN_ERR_CANCELLED;
+                      err.code == PN_ERR_CANCELLED || err.code == PN_ERR_OUT_OF_MEMORY;
         if (cannot && !r->o.quiet)
             fputs("petrel: answering CANNOT_COMPUTE\n", stderr);
         return err.code == PN_ERR_NOMEM ? 1 : cannot ? -1 : 2;
@@ -100,23 +102,21 @@ static void cli_progress(void *ctx, const pn_progress *p)
             (unsigned long)p->frontier, (unsigned long)p->edges, (double)p->bytes / 1e6);
 }
 
-/* Leaves room for the net, the formulas and the allocator's own overhead. */
-static uint64_t cli_engine_budget(uint64_t mem)
-{
-    if (mem == 0)
-        return 0;
-    uint64_t reserve = mem / 10 < (256ULL << 20) ? mem / 10 : (256ULL << 20);
-    return mem - reserve;
-}
-
-/* The budget starts before the model is read: reading and unfolding count
- * against the time limit. SIGINT and SIGTERM end the run through the
- * stream's watchdog (with what was printed so far), not through a flag. */
+/* The budget starts before the model is read: reading, unfolding and
+ * compiling count against the time limit and the memory. The cap is the
+ * whole process's (budget.h, `process`): every phase gets what the cap
+ * leaves beside what is resident when it starts (the binary, the
+ * libraries, the net, the formulas, what earlier phases keep), so no
+ * reserve is set aside for them. SIGINT and SIGTERM end the run through
+ * the stream's watchdog (with what was printed so far), not through a
+ * flag. */
 static void cli_budget(cli_run *r)
 {
     const cli_options *o = &r->o;
-    r->budget = pn_budget_make(o->timeout_s, NULL,
-                               cli_engine_budget(o->memory ? o->memory : pn_sys_memory_bytes()));
+    uint64_t cap = o->memory ? o->memory : pn_sys_memory_bytes();
+    r->budget = pn_budget_make(o->timeout_s, NULL, cap);
+    r->budget.process = cap;
+    pn_sys_unmap_large_blocks();
 }
 
 static void cli_examine_opts(cli_run *r)

@@ -236,8 +236,11 @@ int cli_rers_main(int argc, char **argv)
     if (rc != 0)
         return rc == 1 ? 0 : rc;
     double t0 = pn_clock_now();
+    /* The cap is the whole process's, as petrel's (main.c, cli_budget). */
     uint64_t mem = r.o.memory ? r.o.memory : pn_sys_memory_bytes();
-    r.budget = pn_budget_make(r.o.timeout_s, NULL, mem - mem / 10);
+    r.budget = pn_budget_make(r.o.timeout_s, NULL, mem);
+    r.budget.process = mem;
+    pn_sys_unmap_large_blocks();
     rc = rers_load(&r);
     if (rc == 0)
         rc = rers_all(&r);

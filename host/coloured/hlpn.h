@@ -187,9 +187,10 @@ pn_status hl_nomem(hl_model *m);
  * anything else. */
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
 /* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
- * NULL) once they pass HL_MAX_STEPS; PN_ERR_TIMEOUT or PN_ERR_CANCELLED when
- * m->budget runs out (polled each time the steps cross a multiple of
- * HL_POLL_STEPS, so the clock is read rarely). */
+ * NULL) once they pass HL_MAX_STEPS; PN_ERR_TIMEOUT, PN_ERR_CANCELLED or
+ * PN_ERR_OUT_OF_MEMORY when m->budget runs out (polled each time the steps
+ * cross a multiple of HL_POLL_STEPS, so the clock and the process's size
+ * are read rarely). */
 pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n);
 /* Doubles *cap until need fits; -1 when out of memory. */
 int hl_grow(void **items, uint32_t *cap, uint32_t need, size_t elem);

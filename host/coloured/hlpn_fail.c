@@ -52,9 +52,13 @@ pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n)
 {
     uint64_t before = m->steps;
     m->steps += n; /* n is a term size or a count below 2^32: no wrap */
-    if (m->budget != NULL && before / HL_POLL_STEPS != m->steps / HL_POLL_STEPS &&
-        pn_budget_status(m->budget) != PN_OK)
-        return pn_budget_fail(m->budget, m->err, m->label);
+    if (m->budget != NULL && before / HL_POLL_STEPS != m->steps / HL_POLL_STEPS) {
+        pn_status st = pn_budget_fail(m->budget, m->err, m->label);
+        if (st == PN_OK) /* the net being unfolded counts as the process's size */
+            st = pn_budget_fail_memory(m->budget, m->err, m->label);
+        if (st != PN_OK)
+            return st;
+    }
     if (m->steps <= HL_MAX_STEPS)
         return PN_OK;
     if (at != NULL)

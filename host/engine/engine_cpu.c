@@ -1671,6 +1671,22 @@ static pn_status engine_give_graph(engine *e, pn_engine_result *res, pn_error *e
         res->status = PN_RUN_TOO_MANY_STATES;
         return PN_OK;
     }
+    /* The set's slots serve no lookup once the run is complete: they go
+     * before the graph is built, which needs its offsets and targets beside
+     * the edge buffers (the run's peak otherwise), and that must fit what
+     * the engine was given. */
+    free(e->view.slots);
+    e->view.slots = NULL;
+    e->slot_cap = 0;
+    uint64_t edges = __atomic_load_n(&e->graph_bytes, __ATOMIC_RELAXED);
+    uint64_t csr = (e->count + 2) * sizeof(uint64_t), n_edges = 0;
+    for (uint32_t i = 0; i < e->nthreads; i++)
+        n_edges += e->workers[i].n_pairs;
+    csr += (n_edges + 1) * sizeof(uint32_t);
+    if (e->memory != 0 && engine_held_bytes(e) + edges + csr > e->memory) {
+        res->status = PN_RUN_OUT_OF_MEMORY;
+        return PN_OK;
+    }
     uint64_t **bufs = malloc(e->nthreads * sizeof *bufs);
     uint64_t *counts = malloc(e->nthreads * sizeof *counts);
     pn_status st = PN_OK;
@@ -1723,7 +1739,19 @@ static pn_status engine_explore(const pn_cnet *cn, const pn_engine_opts *o, uint
     e.memory = pn_budget_memory(o->budget);
     e.next_progress = pn_clock_now() + o->progress_interval_s;
     *ran = threads;
+    /* A run whose memory cannot hold its setup is not set up (a distributed
+     * part is: its rank still joins the collectives). */
+    if (o->part == NULL && e.memory != 0 && e.memory < pn_layout_bytes(cn)) {
+        res->status = PN_RUN_OUT_OF_MEMORY; /* nothing set up, nothing explored */
+        res->threads = threads;
+        return PN_OK;
+    }
     pn_status st = engine_setup(&e, *widths, order, err);
+    /* Asked again once set up: where the process is watched, what the setup
+     * allocated (the firing programs, the order, the workers' buffers) is
+     * resident now, and the tables get what it leaves. */
+    if (st == PN_OK)
+        e.memory = pn_budget_memory(o->budget);
     int r = st == PN_OK ? engine_seed(&e) : 0;
     /* A rank that cannot start still joins the collectives, to stop them. */
     if (st == PN_OK && r != 0 && o->part != NULL) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "answers/fire_seq.h"
+#include "net/layout.h"
 #include "formula/sformula.h"
 #include "petrel/gpu.h"
 #include "petrel/space.h"
@@ -349,9 +350,16 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     if (st == PN_OK)
         walk_collect(&sh, c);
     sh.open = sh.n_goals;
+    /* Each walker sets up a state space of its own: as many as the memory
+     * left holds (none: nothing walks). */
+    uint32_t threads = o->threads ? o->threads : 1;
+    uint64_t room = pn_budget_memory(o->budget), each = pn_layout_bytes(cn);
+    if (room != 0 && room / each < threads)
+        threads = (uint32_t)(room / each);
     /* The GPU walks keep no paths: with traces the CPU walks. */
-    if (st == PN_OK && sh.n_goals > 0 && !(o->gpu && !o->trace && walk_on_gpu(&sh, o->verbose)))
-        st = walk_run(&sh, o->threads ? o->threads : 1, err);
+    if (st == PN_OK && sh.n_goals > 0 && threads > 0 &&
+        !(o->gpu && !o->trace && walk_on_gpu(&sh, o->verbose)))
+        st = walk_run(&sh, threads, err);
     uint32_t k = st == PN_OK ? walk_apply(&sh, c, o->verbose) : 0;
     if (decided != NULL)
         *decided = k;

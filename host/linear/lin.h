@@ -53,8 +53,11 @@ typedef enum lin_result {
     LIN_UNBOUNDED
 } lin_result;
 
-/* PN_ERR_UNSUPPORTED when a count or weight is beyond LIN_EXACT_MAX. */
-pn_status lin_lp_new(const pn_cnet *cn, lin_lp **out, pn_error *err);
+/* PN_ERR_UNSUPPORTED when a count or weight is beyond LIN_EXACT_MAX;
+ * PN_ERR_OUT_OF_MEMORY when GLPK's problem would not fit the memory the
+ * budget b leaves (GLPK allocates on its own and has no limit that does not
+ * abort the process: the size is estimated first). */
+pn_status lin_lp_new(const pn_cnet *cn, const pn_budget *b, lin_lp **out, pn_error *err);
 void lin_lp_free(lin_lp *lp);
 /* Adds constraints for good (every reachable marking satisfies them);
  * false when a coefficient is too large (nothing added). */
@@ -80,14 +83,17 @@ lin_result lin_lp_at_least(lin_lp *lp, const uint32_t *places, uint32_t n, uint6
 /* ---- the state equation and a whole formula in SMT (lin_smt.c) ---- */
 typedef struct lin_smt lin_smt;
 /* m = m0 + C x with integer markings, rational firing counts; PN_ERR_NOMEM
- * (or PN_ERR_UNSUPPORTED for a net beyond the solver's indices). */
-pn_status lin_smt_new(const pn_cnet *cn, lin_smt **out, pn_error *err);
+ * (or PN_ERR_UNSUPPORTED for a net beyond the solver's indices, or
+ * PN_ERR_OUT_OF_MEMORY when Z3's context would not fit the memory the
+ * budget b leaves: the size is estimated first). */
+pn_status lin_smt_new(const pn_cnet *cn, const pn_budget *b, lin_smt **out, pn_error *err);
 void lin_smt_free(lin_smt *s);
 /* Is the state equation with phi (its negation when neg) and the traps
  * added so far satisfiable? LIN_INFEASIBLE is exact; LIN_FEASIBLE fills x
  * (n_transitions, may be NULL) with the solution's firing counts;
- * LIN_UNKNOWN once the budget is spent or on a solver error (Z3 gets the
- * seconds left of it). */
+ * LIN_UNKNOWN once the budget is spent, when the formula would not fit its
+ * memory, or on a solver error (Z3 gets the seconds left of it, and the
+ * memory as its own limit). */
 lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, const pn_budget *b,
                          double *x);
 /* Adds "the places with in[p] hold a token" for good (a trap marked at

@@ -7,7 +7,8 @@
  *
  * Bounded: rows are sparse, the column with the fewest new combinations
  * goes first, and the run gives up when the row count, an entry (above
- * 2^40) or the budget passes its limit. Giving up only loses semiflows:
+ * 2^40), the entries a step makes (by the budget's memory too) or the
+ * budget's time passes its limit. Giving up only loses semiflows:
  * every row kept is a non-negative combination of rows of [C | I] and the
  * rows returned are those with a zero C-part, each checked again against
  * the net in exact 128-bit arithmetic before it is used. */
@@ -21,6 +22,9 @@ __extension__ typedef __int128 inv_i128;
 #define INV_ENTRY_MAX ((int64_t)1 << 40)
 #define INV_ROWS_BASE 4096u
 #define INV_NNZ_MAX (8u << 20)
+/* An entry's bytes (index, value) in the rows being replaced and in their
+ * replacements, which a step holds at once, with the allocator's share. */
+#define INV_ENTRY_BYTES 32u
 
 typedef struct inv_row {
     uint32_t n;
@@ -132,6 +136,7 @@ typedef struct inv_run {
     uint32_t T;
     const pn_budget *budget;
     uint32_t max_rows;
+    uint64_t max_nnz;   /* entries a step may make: INV_NNZ_MAX, less where memory is short */
     int64_t *pos, *neg; /* per column: rows with a positive / negative entry */
 } inv_run;
 
@@ -184,7 +189,7 @@ static bool inv_step(inv_run *u, inv_rows *s, uint32_t col, bool *nomem)
             int64_t vb = s->r[j].n == UINT32_MAX ? 0 : inv_at(&s->r[j], col);
             if (vb >= 0)
                 continue;
-            if (out.n >= u->max_rows || out.nnz > INV_NNZ_MAX || pn_budget_expired(u->budget)) {
+            if (out.n >= u->max_rows || out.nnz > u->max_nnz || pn_budget_expired(u->budget)) {
                 ok = false;
                 break;
             }
@@ -356,7 +361,11 @@ pn_status lin_inv_compute(const pn_cnet *cn, const pn_budget *b, lin_inv **out, 
     lin_inv *inv = calloc(1, sizeof *inv);
     inv_cols k = {0};
     inv_rows done = {0}, work = {0};
-    inv_run u = {.T = T, .budget = b, .max_rows = INV_ROWS_BASE + 2 * P};
+    inv_run u = {.T = T, .budget = b, .max_rows = INV_ROWS_BASE + 2 * P,
+                 .max_nnz = INV_NNZ_MAX};
+    uint64_t room = pn_budget_memory(b);
+    if (room != 0 && room / INV_ENTRY_BYTES < u.max_nnz)
+        u.max_nnz = room / INV_ENTRY_BYTES;
     u.pos = malloc(((size_t)T + 1) * sizeof *u.pos);
     u.neg = malloc(((size_t)T + 1) * sizeof *u.neg);
     bool nomem = inv == NULL || u.pos == NULL || u.neg == NULL || !inv_cols_build(cn, &k);

@@ -33,6 +33,9 @@ typedef struct siph_run {
     const uint8_t *skip;         /* per transition: never fires (NULL: none) */
     const pn_budget *budget;
     uint32_t nodes;
+    /* Each level of the search holds two sets of places: the depth the
+     * budget's memory allows (UINT64_MAX: unlimited), and the depth now. */
+    uint64_t max_depth, depth;
 } siph_run;
 
 /* Shrinks in[] to the largest siphon inside it: a place goes when a
@@ -70,8 +73,9 @@ static uint32_t siph_max(const siph_run *s, uint8_t *in)
 static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
 {
     uint32_t P = s->cn->n_places;
-    if (++s->nodes > SIPH_NODES || pn_budget_expired(s->budget))
+    if (++s->nodes > SIPH_NODES || s->depth >= s->max_depth || pn_budget_expired(s->budget))
         return false;
+    s->depth++;
     uint8_t *S = malloc((size_t)P + 1), *Q = malloc((size_t)P + 1);
     bool ok = S != NULL && Q != NULL;
     if (ok) {
@@ -106,7 +110,15 @@ static bool siph_search(siph_run *s, const uint8_t *x, uint8_t *must)
     }
     free(S);
     free(Q);
+    s->depth--;
     return ok;
+}
+
+/* The depth the memory allows the search: two sets of places a level. */
+static uint64_t siph_max_depth(const pn_cnet *cn, const pn_budget *b)
+{
+    uint64_t room = pn_budget_memory(b);
+    return room == 0 ? UINT64_MAX : room / (2 * ((uint64_t)cn->n_places + 1));
 }
 
 bool lin_siphon_deadlock_free(const pn_cnet *cn, const pn_budget *b)
@@ -121,7 +133,7 @@ bool lin_siphon_deadlock_free(const pn_cnet *cn, const pn_budget *b)
             if (cn->pre[a].weight != 1)
                 return false; /* not ordinary on the input side */
     }
-    siph_run s = {.cn = cn, .budget = b};
+    siph_run s = {.cn = cn, .budget = b, .max_depth = siph_max_depth(cn, b)};
     uint8_t *x = malloc((size_t)P + 1), *must = calloc((size_t)P + 1, 1);
     bool ok = pn_cnet_place_index(cn, true, &s.feed_off, &s.feed_t, NULL) == PN_OK && x != NULL &&
               must != NULL;

@@ -25,6 +25,15 @@
 
 #define SMT_TACTICS_FROM 1000 /* places + transitions */
 
+/* Z3 allocates on its own: what a context and a check take is estimated
+ * first, and a check that would not fit the budget's memory is not
+ * started. A context with its modules: 22.5 MB resident measured (Z3's
+ * pages touched included); each place, transition, arc and formula node
+ * 360 to 1,400 bytes (Dekker-PT-100's state equation and deadlock). The
+ * search itself is bounded by Z3's own max_memory (smt_limits). */
+#define SMT_CONTEXT_BYTES (24u << 20)
+#define SMT_ELEMENT_BYTES 1536
+
 struct lin_smt {
     const pn_cnet *cn;
     Z3_context ctx;
@@ -34,6 +43,7 @@ struct lin_smt {
     Z3_ast *x;        /* per transition: its firing count (Real) */
     Z3_ast *enabled;  /* per transition: its enabling condition, built on demand */
     unsigned timeout_ms; /* the solver's timeout now, 0: none set */
+    unsigned memory_mb;  /* the solver's max_memory now, 0: none set */
 };
 
 static bool smt_ok(const lin_smt *s)
@@ -99,11 +109,18 @@ static bool smt_variables(lin_smt *s)
     return smt_ok(s);
 }
 
-pn_status lin_smt_new(const pn_cnet *cn, lin_smt **out, pn_error *err)
+pn_status lin_smt_new(const pn_cnet *cn, const pn_budget *b, lin_smt **out, pn_error *err)
 {
     *out = NULL;
     if ((uint64_t)cn->n_places + cn->n_transitions > (uint64_t)INT32_MAX)
         return pn_fail(err, PN_ERR_UNSUPPORTED, "net too large for the SMT state equation");
+    uint64_t room = pn_budget_memory(b);
+    uint64_t need = SMT_CONTEXT_BYTES + ((uint64_t)cn->n_places + cn->n_transitions +
+                                         cn->delta_off[cn->n_transitions]) * SMT_ELEMENT_BYTES;
+    if (room != 0 && need > room)
+        return pn_fail(err, PN_ERR_OUT_OF_MEMORY,
+                       "the SMT state equation (about %.0f MB) does not fit the %.0f MB left",
+                       (double)need / 1e6, (double)room / 1e6);
     lin_smt *s = calloc(1, sizeof *s);
     if (s == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the SMT state equation");
@@ -267,24 +284,61 @@ static void smt_model_x(lin_smt *s, double *x)
     Z3_model_dec_ref(s->ctx, mdl);
 }
 
+/* The largest power of two not above v (at least 1), below 2^31. */
+static unsigned smt_grid(double v)
+{
+    unsigned grid = 1;
+    while (grid < (1u << 31) && 2.0 * grid <= v)
+        grid *= 2;
+    return grid;
+}
+
 /* Setting the solver's parameters costs about half a millisecond (Z3
  * validates them against every module's), more than a small check: the
- * timeout moves on a grid of powers of two milliseconds, never above the
- * time left, and is set again only when its grid value changes. */
-static void smt_timeout(lin_smt *s, double seconds)
+ * timeout and the memory move on grids of powers of two (milliseconds,
+ * MB), never above what is left, and are set again only when a grid value
+ * changes. The memory is Z3's own count of what it allocates (all its
+ * contexts), checked as its search goes: what it holds now (rounded up to
+ * 16 MB, as it moves a little with every check) and the room left. room 0:
+ * no memory limit. */
+static void smt_limits(lin_smt *s, double seconds, uint64_t room)
 {
-    double ms = seconds * 1000.0;
-    unsigned grid = 1;
-    while (grid < (1u << 31) && 2.0 * grid <= ms)
-        grid *= 2;
-    if (grid == s->timeout_ms)
+    unsigned ms = smt_grid(seconds * 1000.0);
+    uint64_t held_mb = (Z3_get_estimated_alloc_size() / 1048576 + 16) / 16 * 16;
+    unsigned mb = room == 0 ? 0 : (unsigned)held_mb + smt_grid((double)room / 1048576.0);
+    if (ms == s->timeout_ms && mb == s->memory_mb)
         return;
     Z3_params prm = Z3_mk_params(s->ctx);
     Z3_params_inc_ref(s->ctx, prm);
-    Z3_params_set_uint(s->ctx, prm, Z3_mk_string_symbol(s->ctx, "timeout"), grid);
+    Z3_params_set_uint(s->ctx, prm, Z3_mk_string_symbol(s->ctx, "timeout"), ms);
+    if (mb != 0)
+        Z3_params_set_uint(s->ctx, prm, Z3_mk_string_symbol(s->ctx, "max_memory"), mb);
     Z3_solver_set_params(s->ctx, s->solver, prm);
     Z3_params_dec_ref(s->ctx, prm);
-    s->timeout_ms = grid;
+    s->timeout_ms = ms;
+    s->memory_mb = mb;
+}
+
+/* The Z3 terms phi adds to what the context has (transitions' enabling
+ * conditions are built once and kept). */
+static uint64_t smt_size(const lin_smt *s, const pn_fml_node *f)
+{
+    const pn_cnet *cn = s->cn;
+    uint64_t n = 1;
+    if (f->kind == PN_FML_DEADLOCK || f->kind == PN_FML_FIREABLE) {
+        bool dead = f->kind == PN_FML_DEADLOCK;
+        uint32_t k = dead ? cn->n_transitions : f->n;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t t = dead ? i : f->idx[i];
+            n += 1 + (s->enabled[t] != NULL ? 0 : cn->pre_off[t + 1] - cn->pre_off[t]);
+        }
+        return n;
+    }
+    if (f->kind == PN_FML_TOKENS)
+        return n + f->n;
+    for (uint32_t i = 0; f->kids != NULL && i < f->n; i++)
+        n += smt_size(s, f->kids[i]);
+    return n;
 }
 
 lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, const pn_budget *b,
@@ -293,10 +347,13 @@ lin_result lin_smt_solve(lin_smt *s, const pn_fml_node *phi, bool neg, const pn_
     double seconds = pn_budget_left_s(b);
     if (seconds < 0.001 || pn_budget_expired(b))
         return LIN_UNKNOWN;
+    uint64_t room = pn_budget_memory(b);
+    if (room != 0 && smt_size(s, phi) * SMT_ELEMENT_BYTES > room)
+        return LIN_UNKNOWN;
     Z3_ast goal = smt_fml(s, phi);
     if (goal == NULL || !smt_ok(s))
         return LIN_UNKNOWN;
-    smt_timeout(s, seconds);
+    smt_limits(s, seconds, room);
     Z3_solver_push(s->ctx, s->solver);
     Z3_solver_assert(s->ctx, s->solver, neg ? Z3_mk_not(s->ctx, goal) : goal);
     Z3_lbool r = smt_ok(s) ? Z3_solver_check(s->ctx, s->solver) : Z3_L_UNDEF;

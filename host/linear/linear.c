@@ -189,7 +189,7 @@ static lin_smt *lin_smt_get(lin_run *r)
 {
     if (r->smt == NULL && !r->smt_failed) {
         pn_error serr = {0};
-        r->smt_failed = lin_smt_new(r->cn, &r->smt, &serr) != PN_OK;
+        r->smt_failed = lin_smt_new(r->cn, &r->budget, &r->smt, &serr) != PN_OK;
     }
     return r->smt;
 }
@@ -517,7 +517,7 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
         free(r.in);
         return st;
     }
-    st = lin_lp_new(cn, &r.lp, &lerr);
+    st = lin_lp_new(cn, &r.budget, &r.lp, &lerr);
     if (st == PN_OK)
         st = lin_all(&r, err);
     else if (st != PN_ERR_NOMEM)

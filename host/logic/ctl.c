@@ -16,6 +16,7 @@ typedef struct ctl {
     pn_ctl_model *m;
     uint64_t n;          /* states */
     uint64_t live_bytes; /* satisfaction arrays alive */
+    uint64_t memory;     /* pn_budget_memory at the start (a snapshot); 0: unlimited */
     pn_error *err;
 } ctl;
 
@@ -23,8 +24,7 @@ static uint8_t *ctl_alloc(ctl *c)
 {
     if (pn_budget_fail(c->m->budget, c->err, "CTL") != PN_OK)
         return NULL;
-    uint64_t memory = pn_budget_memory(c->m->budget);
-    if (memory && c->live_bytes + c->n > memory) {
+    if (c->memory && c->live_bytes + c->n > c->memory) {
         pn_fail(c->err, PN_ERR_OUT_OF_MEMORY, "CTL: satisfaction arrays exceed the memory budget");
         return NULL;
     }
@@ -34,6 +34,24 @@ static uint8_t *ctl_alloc(ctl *c)
     else
         c->live_bytes += c->n;
     return a;
+}
+
+/* The predecessor lists, built once for the graph and kept with it: as
+ * large as the successor lists, so they are counted as the arrays are. */
+static bool ctl_reverse(ctl *c)
+{
+    pn_graph *g = c->m->graph;
+    if (g->roff != NULL)
+        return true;
+    uint64_t need = pn_graph_bytes(g);
+    if (c->memory && c->live_bytes + need > c->memory) {
+        pn_fail(c->err, PN_ERR_OUT_OF_MEMORY, "CTL: predecessor lists exceed the memory budget");
+        return false;
+    }
+    if (pn_graph_reverse(g, c->err) != PN_OK)
+        return false;
+    c->live_bytes += need; /* held to the end of the check, and after it */
+    return true;
 }
 
 static void ctl_release(ctl *c, uint8_t *a)
@@ -164,7 +182,7 @@ static uint8_t *ctl_quantified(ctl *c, bool all, const pn_fml_node *path)
                 all ? "A" : "E");
         return NULL;
     }
-    if (pn_graph_reverse(c->m->graph, c->err) != PN_OK)
+    if (!ctl_reverse(c))
         return NULL;
     uint8_t *a = ctl_eval(c, k);
     uint8_t *b = path->kind == PN_FML_U && a != NULL ? ctl_eval(c, path->kids[1]) : NULL;
@@ -239,7 +257,8 @@ static uint8_t *ctl_eval(ctl *c, const pn_fml_node *n)
 
 pn_status pn_ctl_check(pn_ctl_model *m, const pn_fml_node *phi, bool *value, pn_error *err)
 {
-    ctl c = {.m = m, .n = m->graph->n_states, .live_bytes = 0, .err = err};
+    ctl c = {.m = m, .n = m->graph->n_states, .live_bytes = 0,
+             .memory = pn_budget_memory(m->budget), .err = err};
     if (c.n == 0)
         return pn_fail(err, PN_ERR_INTERNAL, "CTL: empty state graph");
     uint8_t *sat = ctl_eval(&c, phi);
@@ -357,6 +376,9 @@ pn_status pn_ctl_liveness(pn_ctl_model *m, bool *live, pn_error *err)
 {
     uint64_t n = m->graph->n_states;
     uint32_t T = m->layout->prog.n_transitions, P = m->layout->prog.n_places;
+    uint64_t memory = pn_budget_memory(m->budget);
+    if (memory != 0 && n * (5 * sizeof(uint32_t) + sizeof(uint64_t)) > memory)
+        return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "Liveness: the SCC arrays exceed the memory budget");
     scc t = {.g = m->graph};
     t.index = malloc(n * sizeof *t.index);
     t.low = malloc(n * sizeof *t.low);

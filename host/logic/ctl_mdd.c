@@ -234,9 +234,9 @@ static pn_status sym_fail(const pn_ctl_mdd *s, bool unsupported, pn_error *err)
  * which lets a formula whose turn ran out redo its unfinished fixed point
  * cheaply in its next turn. A stop for memory is lifted by it, and then
  * the sub-formula sets go too. */
-static void sym_collect(pn_ctl_mdd *s, const pn_budget *budget)
+static void sym_collect(pn_ctl_mdd *s)
 {
-    uint64_t room = pn_budget_memory(budget);
+    uint64_t room = pn_mdd_room(s->d); /* taken when the budget was set on it */
     bool full = pn_mdd_nodes(s->d) >= 2 * s->kept + (1u << 20) &&
                 (room == 0 || pn_mdd_bytes(s->d) > room / 4);
     if (!full && pn_mdd_status(s->d) == PN_OK)
@@ -323,7 +323,7 @@ pn_status pn_ctl_mdd_new(const pn_cnet *cn, const pn_budget *budget, pn_ctl_mdd 
         pn_ctl_mdd_free(s);
         return st;
     }
-    sym_collect(s, budget);
+    sym_collect(s);
     *out = s;
     return PN_OK;
 }
@@ -332,7 +332,7 @@ pn_status pn_ctl_mdd_check(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s, budget);
+    sym_collect(s);
     sym y = {.s = s, .err = err, .memo = true};
     pn_mdd_ref sat = sym_eval(&y, phi);
     if (sat == PN_MDD_STOP)
@@ -345,7 +345,7 @@ pn_status pn_ctl_mdd_reach(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budge
                            bool *some, bool *all, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s, budget);
+    sym_collect(s);
     sym y = {.s = s, .err = err};
     pn_mdd_ref sat = pn_fml_is_state(phi) ? sym_eval(&y, phi)
                                           : sym_unsupported(&y, "not a state formula");
@@ -492,7 +492,7 @@ pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget 
                          bool *value, pn_error *err)
 {
     pn_mdd_set_budget(s->d, budget);
-    sym_collect(s, budget);
+    sym_collect(s);
     ltl_formula f;
     ltl_buchi *raw = NULL, *b = NULL;
     pn_status st = ltl_negation_automaton(phi, LTL_MDD_MAX_AUTOMATON, budget, &f, &raw, &b, err);

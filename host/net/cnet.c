@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Above this many entries the dense matrix is not built: the engines never
- * read it, and RERS-sized nets (520 x 31658) would spend memory for nothing
- * beyond that. */
-#define CNET_DENSE_LIMIT (64ULL * 1024 * 1024)
+/* Above this many entries (2 MB) the dense matrix is not built: nothing
+ * but small nets' checks reads it (the engines and the linear layer use
+ * the sparse lists), and it grows with places x transitions, not with the
+ * arcs: Dekker-PT-200 (1000 x 40400) made 320 MB of it, tens of MB of
+ * them touched, which a tight memory budget cannot spare. */
+#define CNET_DENSE_LIMIT (256ULL * 1024)
 
 void pn_cnet_free(pn_cnet *cn)
 {

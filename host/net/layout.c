@@ -48,6 +48,12 @@ pn_status pn_layout_initial_widths(const pn_cnet *cn, uint8_t **widths, pn_error
     return PN_OK;
 }
 
+uint64_t pn_layout_bytes(const pn_cnet *cn)
+{
+    uint32_t T = cn->n_transitions;
+    return ((uint64_t)cn->n_places + T + cn->pre_off[T] + cn->post_off[T] + 1) * 64;
+}
+
 void pn_layout_free(pn_layout *lay)
 {
     if (lay == NULL)

@@ -95,7 +95,8 @@ static lin_result red_lp_test(red_lp *l, uint32_t t, const pn_budget *b)
     return r;
 }
 
-static pn_status red_lp_init(red_lp *l, const pn_cnet *cn, pn_error *err)
+static pn_status red_lp_init(red_lp *l, const pn_cnet *cn, const pn_budget *budget,
+                             pn_error *err)
 {
     size_t P = (size_t)cn->n_places + 1, T = (size_t)cn->n_transitions + 1;
     size_t arcs = (size_t)cn->pre_off[cn->n_transitions] + 1;
@@ -109,7 +110,7 @@ static pn_status red_lp_init(red_lp *l, const pn_cnet *cn, pn_error *err)
     l->feasible = calloc(T, 1);
     if (!l->cons || !l->idx || !l->place || !l->coef || !l->x || !l->m || !l->feasible)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    return lin_lp_new(cn, &l->lp, err);
+    return lin_lp_new(cn, budget, &l->lp, err);
 }
 
 static void red_lp_free(red_lp *l)
@@ -128,8 +129,10 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
 {
     *removed = 0;
     red_lp l = {0};
-    pn_status st = red_lp_init(&l, w->cn, err);
-    if (st == PN_ERR_UNSUPPORTED) { /* weights beyond the LP's exact range: no test */
+    pn_status st = red_lp_init(&l, w->cn, budget, err);
+    /* weights beyond the LP's exact range, or an LP beyond the memory left:
+     * no test */
+    if (st == PN_ERR_UNSUPPORTED || st == PN_ERR_OUT_OF_MEMORY) {
         pn_error_clear(err);
         red_lp_free(&l);
         return PN_OK;

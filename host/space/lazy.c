@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/layout.h"
 #include "pn_table.h"
 
 #define LAZY_NOT_EXPANDED UINT64_MAX
@@ -467,9 +468,15 @@ pn_status pn_lazy_new_space(pn_space *sp, uint64_t memory_budget, pn_lazy **out,
 pn_status pn_lazy_new(const pn_cnet *cn, uint64_t memory_budget, pn_lazy **out, pn_error *err)
 {
     *out = NULL;
+    /* The space's setup (its layout and firing) counts too: the states get
+     * what it leaves, and none is set up where it would not fit. */
+    uint64_t setup = pn_layout_bytes(cn);
+    if (memory_budget != 0 && memory_budget <= setup)
+        return lazy_nomem(err);
     pn_space *sp = NULL;
     pn_status st = pn_space_pt_new(cn, &sp, err);
-    return st == PN_OK ? pn_lazy_new_space(sp, memory_budget, out, err) : st;
+    uint64_t states = memory_budget == 0 ? 0 : memory_budget - setup;
+    return st == PN_OK ? pn_lazy_new_space(sp, states, out, err) : st;
 }
 
 void pn_lazy_free(pn_lazy *z)

@@ -48,6 +48,10 @@ typedef struct mdd_entry {
 struct pn_mdd {
     uint32_t P, T;
     const pn_budget *budget;
+    /* pn_budget_memory when the budget was set (0: unlimited), and the
+     * forest's bytes then: a watched process counts them as resident
+     * already, so only the growth past them takes from the room (mdd_room). */
+    uint64_t room, base;
     pn_status status;
     uint64_t steps;
     uint32_t *lvl, *cnt;
@@ -76,11 +80,25 @@ struct pn_mdd {
 
 pn_status pn_mdd_status(const pn_mdd *d) { return d->status; }
 
+/* The room is asked once per budget (pn_budget_memory is a snapshot: a
+ * forest that asked at every growth would count its own nodes twice). */
+static void mdd_take_room(pn_mdd *d)
+{
+    d->room = pn_budget_memory(d->budget);
+    d->base = d->budget != NULL && d->budget->process != 0 ? pn_mdd_bytes(d) : 0;
+}
+
 void pn_mdd_set_budget(pn_mdd *d, const pn_budget *budget)
 {
     d->budget = budget;
+    mdd_take_room(d);
     if (d->status == PN_ERR_TIMEOUT || d->status == PN_ERR_CANCELLED)
         d->status = PN_OK;
+}
+
+uint64_t pn_mdd_room(const pn_mdd *d)
+{
+    return d->room == 0 ? 0 : d->room + d->base;
 }
 uint64_t pn_mdd_nodes(const pn_mdd *d) { return d->n_nodes; }
 
@@ -102,7 +120,7 @@ static pn_mdd_ref mdd_stop(pn_mdd *d, pn_status why)
 /* Whether `more` bytes may be added to what the forest holds. */
 static bool mdd_fits(pn_mdd *d, uint64_t more)
 {
-    uint64_t room = pn_budget_memory(d->budget);
+    uint64_t room = pn_mdd_room(d);
     if (room != 0 && pn_mdd_bytes(d) + more > room) {
         mdd_stop(d, PN_ERR_OUT_OF_MEMORY);
         return false;
@@ -877,7 +895,7 @@ static uint64_t mdd_max(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uin
 /* Whether a per-node memo of `each` bytes fits beside the forest. */
 static bool mdd_memo_fits(const pn_mdd *d, size_t each)
 {
-    uint64_t room = pn_budget_memory(d->budget);
+    uint64_t room = pn_mdd_room(d);
     return room == 0 || pn_mdd_bytes(d) + d->n_nodes * each <= room;
 }
 
@@ -1043,8 +1061,9 @@ pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *
     d->P = cn->n_places;
     d->T = cn->n_transitions;
     d->budget = budget;
+    d->room = pn_budget_memory(budget); /* nothing of the forest is resident yet */
     /* The cache: a sixteenth of the memory budget, 2^16 .. 2^24 entries. */
-    uint64_t room = pn_budget_memory(budget), cache = 1ULL << 16;
+    uint64_t room = d->room, cache = 1ULL << 16;
     while (cache < (1ULL << 24) && (room == 0 || (cache * 2) * sizeof(mdd_entry) <= room / 16))
         cache *= 2;
     d->cache_mask = cache - 1;

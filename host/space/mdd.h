@@ -50,8 +50,12 @@ pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *
 void pn_mdd_free(pn_mdd *d);
 /* Operations from now on keep budget (borrowed) instead; a stop for time
  * or a cancel is forgotten (the forest stays whole: a stopped operation
- * leaves only finished nodes behind). A stop for memory stays. */
+ * leaves only finished nodes behind). A stop for memory stays. The
+ * budget's memory is read here, once (pn_budget_memory is a snapshot). */
 void pn_mdd_set_budget(pn_mdd *d, const pn_budget *budget);
+/* The bytes the forest may hold in all under its budget (pn_mdd_bytes
+ * counts them); 0: unlimited. */
+uint64_t pn_mdd_room(const pn_mdd *d);
 /* Why operations return PN_MDD_STOP: PN_OK while they do not;
  * PN_ERR_TIMEOUT, PN_ERR_CANCELLED, PN_ERR_OUT_OF_MEMORY (the budget's or
  * the 2^32 nodes a ref can name), PN_ERR_NOMEM, or PN_ERR_UNSUPPORTED (a

@@ -5,6 +5,7 @@
  * complete reduced search that finds none proves there is none. */
 #include <stdlib.h>
 
+#include "net/layout.h"
 #include "petrel/lazy.h"
 #include "petrel/stubborn.h"
 #include "petrel/turns.h"
@@ -109,6 +110,10 @@ static pn_status search_goal(const pn_cnet *cn, const pn_fml_node *goal, bool wa
     *states = *edges = 0;
     pn_space *sp = NULL;
     pn_lazy *z = NULL;
+    /* The space's setup must fit first; the states get what it leaves. */
+    uint64_t room = pn_budget_memory(budget);
+    if (room != 0 && room <= pn_layout_bytes(cn))
+        return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "the stubborn-set search: out of memory");
     pn_status st = search_space(cn, goal, want, reduce, &sp, err);
     if (st == PN_OK)
         st = pn_lazy_new_space(sp, pn_budget_memory(budget), &z, err);

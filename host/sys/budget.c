@@ -3,6 +3,8 @@
 
 #include <time.h>
 
+#include "petrel/sysinfo.h"
+
 double pn_clock_now(void)
 {
     struct timespec ts;
@@ -54,13 +56,23 @@ double pn_budget_left_s(const pn_budget *b)
     return b->deadline - pn_clock_now();
 }
 
+/* The share's own memory less what is charged (pn_budget_memory's
+ * convention), without the process: a share of the time need not read
+ * /proc; the phase that sizes itself does, when it asks. */
+static uint64_t budget_own(const pn_budget *b)
+{
+    if (b->memory == 0)
+        return 0;
+    return b->held < b->memory ? b->memory - b->held : 1;
+}
+
 pn_budget pn_budget_share(const pn_budget *b, double fraction)
 {
     pn_budget c = {0};
     if (b == NULL)
         return c;
     c = *b;
-    c.memory = pn_budget_memory(b);
+    c.memory = budget_own(b);
     c.held = 0;
     if (b->deadline > 0 && fraction < 1) {
         double now = pn_clock_now();
@@ -79,11 +91,41 @@ pn_budget pn_budget_within(const pn_budget *b, double seconds)
     return c;
 }
 
+/* The process's resident bytes, the allocator's free pages given back
+ * first when the size is above `trim_above`: glibc keeps what a phase
+ * frees (Z3's and a finished exploration's tens of MB), and counted as
+ * resident it would cut every later phase's room. Only near the cap: the
+ * walk of the free lists costs milliseconds. */
+static uint64_t budget_resident(uint64_t trim_above)
+{
+    uint64_t resident = pn_sys_resident();
+    if (resident > trim_above) {
+        pn_sys_trim();
+        resident = pn_sys_resident();
+    }
+    return resident;
+}
+
 uint64_t pn_budget_memory(const pn_budget *b)
 {
-    if (b == NULL || b->memory == 0)
+    if (b == NULL)
         return 0;
-    return b->held < b->memory ? b->memory - b->held : 1;
+    uint64_t room = budget_own(b);
+    if (b->process != 0) {
+        uint64_t resident = budget_resident(b->process / 2);
+        uint64_t left = resident < b->process ? b->process - resident : 1;
+        room = room == 0 || left < room ? left : room;
+    }
+    return room;
+}
+
+pn_status pn_budget_fail_memory(const pn_budget *b, pn_error *err, const char *what)
+{
+    if (b == NULL || b->process == 0 || budget_resident(b->process) <= b->process)
+        return PN_OK;
+    return pn_fail(err, PN_ERR_OUT_OF_MEMORY,
+                   "%s: out of memory (%.0f MB resident, %.0f MB allowed)", what,
+                   (double)pn_sys_resident() / 1e6, (double)b->process / 1e6);
 }
 
 void pn_budget_charge(pn_budget *b, uint64_t bytes)

@@ -2,12 +2,17 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static uint64_t sys_read_u64(const char *path)
 {
@@ -66,6 +71,46 @@ uint64_t pn_sys_peak_rss(void)
     if (getrusage(RUSAGE_SELF, &ru) != 0)
         return 0;
     return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+uint64_t pn_sys_resident(void)
+{
+    /* open/read/close on a stack buffer: no allocation, so it can be asked
+     * when the memory is what ran out. */
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long size = 0, resident = 0;
+    if (sscanf(buf, "%llu %llu", &size, &resident) != 2)
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    return (uint64_t)resident * (uint64_t)(page > 0 ? page : 4096);
+}
+
+void pn_sys_trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+void pn_sys_unmap_large_blocks(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    /* Fixing the threshold fixes the heap's trim threshold too, at 128 KB:
+     * the heap's top then shrinks and grows again at every large free and
+     * allocation (twice the time of Dekker-PT-100's reductions, 0.5 s to
+     * 1.06 s). 8 MB kept free on top cost nothing measurable; the budget
+     * trims it when the process nears its cap (pn_budget_memory). */
+    mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
+#endif
 }
 
 uint64_t pn_parse_size(const char *s)

@@ -1,8 +1,9 @@
 /* What one run may spend: an absolute deadline on the project's one
  * monotonic clock, a cancel flag (a signal) and a memory account. The CLI
- * makes one before it reads the model, so reading and unfolding count
- * against the time, and passes it everywhere; a share of the time (one
- * formula's turn) is a copy with a nearer deadline (pn_budget_share). */
+ * makes one before it reads the model, so reading, unfolding and compiling
+ * count against the time and the memory, and passes it everywhere; a share
+ * of the time (one formula's turn) is a copy with a nearer deadline
+ * (pn_budget_share). */
 #ifndef PETREL_BUDGET_H
 #define PETREL_BUDGET_H
 
@@ -25,8 +26,18 @@ typedef struct pn_budget {
     /* Optional: non-zero once the step this budget is for must end (the
      * step it ran beside has ended: examine/sched.c); kept by shares. */
     const volatile int *stop;
-    uint64_t memory;            /* bytes the run may hold; 0: unlimited */
+    uint64_t memory;            /* bytes this share may hold; 0: unlimited */
     uint64_t held;              /* bytes charged by what outlives a phase */
+    /* Bytes the whole process may keep resident: the run's cap, the same
+     * in every share; 0 (pn_budget_make's): not watched. The one account
+     * every phase counts against is the kernel's count of the process's
+     * resident pages (pn_sys_resident), read when a phase asks how much it
+     * may take (pn_budget_memory) and polled by the phases that cannot
+     * count what they allocate (pn_budget_fail_memory). Not a counter each
+     * phase charges: GLPK, Z3 and libxml2 allocate on their own, a phase's
+     * allocator keeps what it frees, and the binary's and the libraries'
+     * pages are resident too; none of it escapes the kernel's count. */
+    uint64_t process;
 } pn_budget;
 
 /* Seconds on CLOCK_MONOTONIC: the one clock every module measures with. */
@@ -53,9 +64,20 @@ pn_budget pn_budget_share(const pn_budget *b, double fraction);
  * if sooner): a step with a fixed cap of its own. b may be NULL. */
 pn_budget pn_budget_within(const pn_budget *b, double seconds);
 
-/* Bytes a phase may still allocate: 0 when unlimited (the engines'
- * convention), at least 1 when the account is spent. */
+/* Bytes a phase starting now may allocate: 0 when unlimited (the engines'
+ * convention), at least 1 when the account is spent. The share's memory
+ * less what is charged and, where the process is watched, no more than
+ * the cap leaves beside what is resident now. A snapshot: a phase takes it
+ * once, when it starts, and counts its own allocations against it (once
+ * allocated they are resident, so asking again would count them twice).
+ * Reads /proc: microseconds, and milliseconds when it first gives the
+ * allocator's free pages back (pn_sys_trim) near the cap. */
 uint64_t pn_budget_memory(const pn_budget *b);
+/* PN_ERR_OUT_OF_MEMORY (err names `what` ran out of memory) when the
+ * process is watched and its resident size has passed the cap; else PN_OK.
+ * For the phases that cannot count what they allocate (reading, unfolding,
+ * compiling), polled as the time is. b may be NULL. */
+pn_status pn_budget_fail_memory(const pn_budget *b, pn_error *err, const char *what);
 /* Charges (or releases) bytes that stay held while later phases run: the
  * state graph the CTL and LTL checkers work on. */
 void pn_budget_charge(pn_budget *b, uint64_t bytes);

@@ -21,7 +21,10 @@ extern "C" {
 /* On success *out owns a new net. On failure *out is NULL and err says what
  * and where (file:line: element: problem). budget (NULL: no limit): reading
  * and unfolding poll its deadline and cancel flag every few thousand
- * elements or bindings and stop with PN_ERR_TIMEOUT or PN_ERR_CANCELLED. */
+ * elements or bindings and stop with PN_ERR_TIMEOUT or PN_ERR_CANCELLED;
+ * they poll its memory too (pn_budget_fail_memory) and stop with
+ * PN_ERR_OUT_OF_MEMORY, and a coloured net's document, which is parsed
+ * whole first, is not read where its tree would not fit the memory left. */
 pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
                             pn_net **out, pn_error *err);
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,

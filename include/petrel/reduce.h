@@ -80,8 +80,9 @@ bool pn_reduce_applies(pn_exam exam);
 
 /* Reduces cn for exam's formulas set (NULL: a global property, e.g.
  * ReachabilityDeadlock). *out is a new pn_reduced even when nothing was
- * removed (then its net has the original's size); PN_ERR_NOMEM or a
- * compile failure leave *out NULL. */
+ * removed (then its net has the original's size); PN_ERR_NOMEM, a compile
+ * failure or PN_ERR_OUT_OF_MEMORY (a net too large for the memory the
+ * budget leaves: nothing is tried) leave *out NULL. */
 pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                     const pn_reduce_opts *o, pn_reduced **out, pn_error *err);
 /* The longest trace pn_reduce_expand writes. */
