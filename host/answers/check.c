@@ -214,7 +214,10 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
 
 const pn_visitor *pn_check_visitor(pn_check *c) { return &c->visitor; }
 
-bool pn_check_decided(const pn_check *c) { return c->to_decide == 0; }
+bool pn_check_decided(const pn_check *c)
+{
+    return c->to_decide == 0 || __atomic_load_n(&c->closed, __ATOMIC_ACQUIRE);
+}
 
 static pn_verdict check_final(const pn_check *c, const check_item *it, bool complete)
 {
@@ -323,6 +326,21 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
     c->answers[i].lasso_cycle = cycle;
 }
 
+void pn_check_adopt_proof(pn_check *c, uint32_t i, const pn_check *from, uint32_t j)
+{
+    if (i >= c->n || j >= from->n)
+        return;
+    const pn_answer *a = &from->answers[j];
+    c->answers[i].has_witness = a->has_witness;
+    c->answers[i].witness = a->witness;
+    uint64_t n = a->lasso_prefix + a->lasso_cycle;
+    uint32_t *copy = a->lasso != NULL ? malloc((n + 1) * sizeof *copy) : NULL;
+    if (copy == NULL)
+        return; /* a proof without its path: the answer stands */
+    memcpy(copy, a->lasso, n * sizeof *copy);
+    pn_check_set_lasso(c, i, copy, a->lasso_prefix, a->lasso_cycle);
+}
+
 void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n)
 {
     pn_check_set_lasso(c, i, trans, n, 0);
@@ -331,7 +349,7 @@ void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n)
 pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_node **phi,
                                    const uint32_t **places, uint32_t *n_places)
 {
-    if (i >= c->n || c->items[i].decided)
+    if (i >= c->n || c->items[i].decided || __atomic_load_n(&c->closed, __ATOMIC_ACQUIRE))
         return PN_TARGET_NONE;
     const check_item *it = &c->items[i];
     *phi = it->phi;
@@ -415,7 +433,8 @@ void pn_check_unlock(pn_check *c)
 bool pn_check_open(pn_check *c, uint32_t i)
 {
     pn_check_lock(c);
-    bool open = i < c->n && c->answers[i].verdict == PN_VERDICT_UNKNOWN;
+    bool open = i < c->n && c->answers[i].verdict == PN_VERDICT_UNKNOWN &&
+                !__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE);
     pn_check_unlock(c);
     return open;
 }
@@ -424,10 +443,17 @@ uint32_t pn_check_open_count(pn_check *c)
 {
     pn_check_lock(c);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < c->n; i++)
+    for (uint32_t i = 0; i < c->n && !__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE); i++)
         n += c->answers[i].verdict == PN_VERDICT_UNKNOWN;
     pn_check_unlock(c);
     return n;
+}
+
+void pn_check_close(pn_check *c)
+{
+    __atomic_store_n(&c->closed, 1, __ATOMIC_RELEASE);
+    for (uint32_t i = 0; i < c->n; i++)
+        __atomic_store_n(&c->gone[i], 1, __ATOMIC_RELEASE);
 }
 
 void pn_check_watch(const pn_check *c, uint32_t i, pn_budget *share)

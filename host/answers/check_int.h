@@ -73,6 +73,9 @@ struct pn_check {
     pthread_mutex_t lock;
     bool lock_made;
     int *gone;
+    /* What the answers were asked for is settled (pn_check_close): the open
+     * ones no longer count, and the work on them stops. */
+    int closed;
 };
 
 

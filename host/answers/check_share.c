@@ -146,6 +146,7 @@ bool pn_check_items_found(pn_check *c, const pn_item *items, const pn_item_found
             check_decide_by_count(c, it, PN_VERDICT_FALSE);
         }
     }
-    return __atomic_load_n(&c->n_decided, __ATOMIC_ACQUIRE) == c->to_decide;
+    return __atomic_load_n(&c->n_decided, __ATOMIC_ACQUIRE) == c->to_decide ||
+           __atomic_load_n(&c->closed, __ATOMIC_ACQUIRE);
 }
 

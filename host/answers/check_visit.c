@@ -125,6 +125,8 @@ bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
                            uint32_t n_enabled)
 {
     pn_check *c = ctx;
+    if (__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE))
+        return true; /* nothing this exploration finds matters any more */
     check_worker *w = &c->workers[worker];
     bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
     bool stable_none = c->track_stable && check_track_stable(c, w, m);
