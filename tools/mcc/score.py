@@ -56,7 +56,7 @@ EXAMS = [
 ]
 SUFFIX = dict(EXAMS)
 EXAM_BY_SUFFIX = {s: e for e, s in EXAMS}
-GROUPS = ("small", "col", "large", "scale", "all")
+GROUPS = ("small", "col", "large", "scale", "big", "all")
 
 # Reasons an oracle entry is unanswered.
 UNANSWERED = ("cannot_compute", "do_not_compete", "timeout", "crash", "missing")
