@@ -15,6 +15,7 @@
 #include "examine/tech.h"
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
+#include "petrel/linear.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "petrel/turns.h"
@@ -280,6 +281,8 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
 /* Liveness: the share of its items (the ways it fails) before what can
  * prove it (the graph's bottom SCCs, or A G E F per coloured transition). */
 #define LIVE_ITEMS_SHARE (1.0 / 4)
+/* The structural proof's (Commoner's theorem), of what is left. */
+#define LIVE_THEOREM_SHARE (1.0 / 10)
 
 typedef struct glob_watch {
     pn_check *property; /* the examination's one answer */
@@ -352,12 +355,22 @@ static pn_status glob_items(const ex_sched *s, const pn_cnet *cn, pn_exam exam, 
     return st;
 }
 
-/* Liveness where its items did not refute it: on a P/T net the bottom SCCs
- * of the recorded graph (every transition at once, check.c's ITEM_LIVE),
- * over coloured groups A G E F fireable(T) per coloured transition. */
+/* Liveness where its items did not refute it: Commoner's theorem, then on a
+ * P/T net the bottom SCCs of the recorded graph (every transition at once,
+ * check.c's ITEM_LIVE), over coloured groups A G E F fireable(T) per
+ * coloured transition. */
 static pn_status glob_live(const ex_sched *s, const pn_cnet *cn, bool groups, glob_watch *w,
                            const pn_budget *budget, pn_report *r, pn_error *err)
 {
+    /* An ordinary free-choice net with Commoner's property is live (every
+     * transition, so every coloured one that has a binding: those without
+     * one refuted it with the items). */
+    bool live = false;
+    pn_budget share = pn_budget_share(budget, LIVE_THEOREM_SHARE);
+    if (pn_linear_live(cn, &share, &live, err) == PN_OK && live) {
+        glob_answer(w, NULL, UINT32_MAX, PN_VERDICT_TRUE, PN_TECH_TOPOLOGICAL);
+        return PN_OK;
+    }
     pn_fml_set *fs = NULL;
     pn_check *c = NULL;
     pn_status st = groups ? pn_glob_build_live(cn->net, &fs, err) : PN_OK;
