@@ -341,7 +341,7 @@ static pn_status glob_items(const ex_sched *s, const pn_cnet *cn, pn_exam exam, 
     if (st == PN_OK) {
         j.dist_top = s->opts->dist != NULL;
         j.report = true;
-        st = ex_sched_run(&j, s->plan_of(&j), budget, err);
+        st = ex_sched_run(&j, ex_plan_items(exam), budget, err);
         ex_job_free(&j);
     }
     uint32_t techniques = 0;
