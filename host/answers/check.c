@@ -56,6 +56,8 @@ static pn_status check_classify(pn_check *c, check_item *it, const pn_fml_node *
         return PN_OK;
     it->kind = shape == PN_FML_REACH_EF ? ITEM_EF : ITEM_AG;
     it->phi = phi;
+    if (it->kind == ITEM_EF && phi->kind == PN_FML_FIREABLE && phi->n == 1)
+        it->fire = phi->idx[0] + 1;
     if (pn_sformula_compile(phi, &it->sf, err) != PN_OK)
         return err->code;
     return PN_OK;
@@ -97,34 +99,72 @@ static pn_status check_items(pn_check *c, pn_exam exam, const pn_fml_set *set, p
     return PN_OK;
 }
 
-/* Counts what a witness can still decide; run again (before exploring)
- * whenever something outside the exploration decides or bounds an item. */
+/* Item it is one a witness can still decide (a bound only once its limit
+ * is proven: without one it is a maximum over every state). */
+static bool check_counted(const check_item *it)
+{
+    return it->kind != ITEM_NONE && it->kind != ITEM_FIXED && !it->decided &&
+           (it->kind != ITEM_BOUND || it->has_limit);
+}
+
+static bool check_unbounded(const check_item *it)
+{
+    return it->kind == ITEM_BOUND && !it->has_limit && !it->decided;
+}
+
+/* What a witness can decide, counted once; every decision then takes its
+ * item off (check_decide, check_uncount), so that a family of tens of
+ * thousands of items costs each decision a constant, not a recount. */
 static void check_count_work(pn_check *c)
 {
-    bool bound = false;
-    c->to_decide = 0;
-    /* The visitor stops when it has decided to_decide items: count from
-     * here. Decisions of an earlier exploration (the probe) are not among
-     * the items left, and counting them stopped the next one early. */
-    c->n_decided = 0;
+    c->to_decide = c->unbounded = 0;
     for (uint32_t i = 0; i < c->n; i++) {
         const check_item *it = &c->items[i];
         item_kind k = it->kind;
-        bound |= k == ITEM_BOUND && !it->has_limit;
-        if (k != ITEM_NONE && k != ITEM_FIXED && !it->decided)
-            c->to_decide += k != ITEM_BOUND || it->has_limit;
+        c->to_decide += check_counted(it);
+        c->unbounded += check_unbounded(it);
         c->track_quasi |= k == ITEM_QUASI || k == ITEM_LIVE;
+        c->track_fire |= it->fire != 0 && !it->decided;
         c->track_stable |= k == ITEM_STABLE;
     }
-    /* Bounds without a proven limit are maxima over every state: never
-     * stop before the end. */
-    if (bound)
-        c->to_decide = UINT32_MAX;
+}
+
+/* Item it, counted or unbounded before (was_counted, was_unbounded), was
+ * changed from outside the exploration: the counts follow. */
+static void check_recount(pn_check *c, const check_item *it, bool was_counted, bool was_unbounded)
+{
+    int d = (int)check_counted(it) - (int)was_counted;
+    int u = (int)check_unbounded(it) - (int)was_unbounded;
+    if (d != 0)
+        __atomic_add_fetch(&c->to_decide, (uint32_t)d, __ATOMIC_ACQ_REL);
+    if (u != 0)
+        __atomic_add_fetch(&c->unbounded, (uint32_t)u, __ATOMIC_ACQ_REL);
+}
+
+/* The `fire` items by transition (CSR). */
+static pn_status check_fire_index(pn_check *c, pn_error *err)
+{
+    uint32_t T = c->cn->n_transitions;
+    c->fire_off = calloc((size_t)T + 2, sizeof *c->fire_off);
+    c->fire_of = malloc(((size_t)c->n + 1) * sizeof *c->fire_of);
+    if (c->fire_off == NULL || c->fire_of == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->items[i].fire != 0)
+            c->fire_off[c->items[i].fire + 1]++;
+    for (uint32_t t = 0; t < T; t++)
+        c->fire_off[t + 2] += c->fire_off[t + 1];
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->items[i].fire != 0)
+            c->fire_of[c->fire_off[c->items[i].fire]++] = i;
+    return PN_OK;
 }
 
 static pn_status check_workers(pn_check *c, pn_error *err)
 {
     uint32_t T = c->cn->n_transitions, P = c->cn->n_places;
+    if (c->track_fire && check_fire_index(c, err) != PN_OK)
+        return err->code;
     c->seen = calloc((size_t)T + 1, 1);
     c->moved = calloc((size_t)P + 1, 1);
     c->workers = calloc(c->threads, sizeof *c->workers);
@@ -134,13 +174,16 @@ static pn_status check_workers(pn_check *c, pn_error *err)
     c->n_still = P;
     for (uint32_t i = 0; i < c->threads; i++) {
         check_worker *w = &c->workers[i];
-        w->trans = malloc(((size_t)(c->track_quasi ? T : 0) + 1) * sizeof *w->trans);
+        bool any = c->track_quasi || c->track_fire;
+        w->trans = malloc(((size_t)(any ? T : 0) + 1) * sizeof *w->trans);
         w->places = malloc(((size_t)(c->track_stable ? P : 0) + 1) * sizeof *w->places);
         w->memo.slot = calloc((size_t)T + 1, sizeof *w->memo.slot);
         if (w->memo.slot == NULL || w->trans == NULL || w->places == NULL)
             return pn_fail(err, PN_ERR_NOMEM, "out of memory for the examination");
-        for (uint32_t t = 0; c->track_quasi && t < T; t++)
-            w->trans[w->n_trans++] = t;
+        /* every transition for QuasiLiveness, else those with items */
+        for (uint32_t t = 0; any && t < T; t++)
+            if (c->track_quasi || c->fire_off[t + 1] > c->fire_off[t])
+                w->trans[w->n_trans++] = t;
         for (uint32_t p = 0; c->track_stable && p < P; p++)
             w->places[w->n_places++] = p;
     }
@@ -161,6 +204,8 @@ void pn_check_free(pn_check *c)
     for (uint32_t i = 0; c->answers != NULL && i < c->n; i++)
         free((uint32_t *)c->answers[i].lasso);
     free(c->workers);
+    free(c->fire_off);
+    free(c->fire_of);
     free(c->seen);
     free(c->moved);
     free(c->items);
@@ -214,7 +259,12 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
 
 const pn_visitor *pn_check_visitor(pn_check *c) { return &c->visitor; }
 
-bool pn_check_decided(const pn_check *c) { return c->to_decide == 0; }
+bool pn_check_decided(const pn_check *c)
+{
+    return (__atomic_load_n(&c->to_decide, __ATOMIC_ACQUIRE) == 0 &&
+            __atomic_load_n(&c->unbounded, __ATOMIC_ACQUIRE) == 0) ||
+           __atomic_load_n(&c->closed, __ATOMIC_ACQUIRE);
+}
 
 static pn_verdict check_final(const pn_check *c, const check_item *it, bool complete)
 {
@@ -323,6 +373,21 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
     c->answers[i].lasso_cycle = cycle;
 }
 
+void pn_check_adopt_proof(pn_check *c, uint32_t i, const pn_check *from, uint32_t j)
+{
+    if (i >= c->n || j >= from->n)
+        return;
+    const pn_answer *a = &from->answers[j];
+    c->answers[i].has_witness = a->has_witness;
+    c->answers[i].witness = a->witness;
+    uint64_t n = a->lasso_prefix + a->lasso_cycle;
+    uint32_t *copy = a->lasso != NULL ? malloc((n + 1) * sizeof *copy) : NULL;
+    if (copy == NULL)
+        return; /* a proof without its path: the answer stands */
+    memcpy(copy, a->lasso, n * sizeof *copy);
+    pn_check_set_lasso(c, i, copy, a->lasso_prefix, a->lasso_cycle);
+}
+
 void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n)
 {
     pn_check_set_lasso(c, i, trans, n, 0);
@@ -331,7 +396,7 @@ void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n)
 pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_node **phi,
                                    const uint32_t **places, uint32_t *n_places)
 {
-    if (i >= c->n || c->items[i].decided)
+    if (i >= c->n || c->items[i].decided || __atomic_load_n(&c->closed, __ATOMIC_ACQUIRE))
         return PN_TARGET_NONE;
     const check_item *it = &c->items[i];
     *phi = it->phi;
@@ -353,10 +418,11 @@ void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techni
     check_item *it = &c->items[i];
     if (it->kind != ITEM_EF && it->kind != ITEM_AG && it->kind != ITEM_DEADLOCK)
         return;
+    bool counted = check_counted(it), unbounded = check_unbounded(it);
     it->kind = ITEM_FIXED;
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     it->techniques = techniques;
-    check_count_work(c);
+    check_recount(c, it, counted, unbounded);
     check_tell_decided(c, i);
 }
 
@@ -366,12 +432,13 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
     if (i >= c->n || c->items[i].kind != ITEM_BOUND || c->items[i].decided)
         return;
     check_item *it = &c->items[i];
+    bool counted = check_counted(it), unbounded = check_unbounded(it);
     it->has_limit = true;
     it->limit = limit;
     it->techniques = techniques;
     if (reached)
         it->decided = PN_VERDICT_VALUE;
-    check_count_work(c);
+    check_recount(c, it, counted, unbounded);
     if (reached)
         check_tell_decided(c, i);
 }
@@ -392,11 +459,12 @@ void pn_check_decide_answer(pn_check *c, uint32_t i, bool holds, uint32_t techni
     if (i >= c->n || c->items[i].decided || c->items[i].kind == ITEM_BOUND)
         return;
     check_item *it = &c->items[i];
+    bool counted = check_counted(it), unbounded = check_unbounded(it);
     it->kind = ITEM_FIXED;
     it->negate = false;
     it->decided = holds ? PN_VERDICT_TRUE : PN_VERDICT_FALSE;
     it->techniques = techniques;
-    check_count_work(c);
+    check_recount(c, it, counted, unbounded);
     check_tell_decided(c, i);
 }
 
@@ -415,7 +483,8 @@ void pn_check_unlock(pn_check *c)
 bool pn_check_open(pn_check *c, uint32_t i)
 {
     pn_check_lock(c);
-    bool open = i < c->n && c->answers[i].verdict == PN_VERDICT_UNKNOWN;
+    bool open = i < c->n && c->answers[i].verdict == PN_VERDICT_UNKNOWN &&
+                !__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE);
     pn_check_unlock(c);
     return open;
 }
@@ -424,10 +493,17 @@ uint32_t pn_check_open_count(pn_check *c)
 {
     pn_check_lock(c);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < c->n; i++)
+    for (uint32_t i = 0; i < c->n && !__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE); i++)
         n += c->answers[i].verdict == PN_VERDICT_UNKNOWN;
     pn_check_unlock(c);
     return n;
+}
+
+void pn_check_close(pn_check *c)
+{
+    __atomic_store_n(&c->closed, 1, __ATOMIC_RELEASE);
+    for (uint32_t i = 0; i < c->n; i++)
+        __atomic_store_n(&c->gone[i], 1, __ATOMIC_RELEASE);
 }
 
 void pn_check_watch(const pn_check *c, uint32_t i, pn_budget *share)

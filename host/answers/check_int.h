@@ -35,6 +35,11 @@ typedef struct check_item {
     int decided;               /* 0 or PN_VERDICT_TRUE/FALSE, before negate */
     uint64_t witness;          /* the state that decided it, +1 (0: none) */
     uint64_t max;              /* ITEM_BOUND */
+    /* ITEM_EF of fireable(t) alone: t + 1 (0: another formula). The
+     * exploration decides it when it first sees t enabled, in the same
+     * per-worker candidate lists as QuasiLiveness (a family of thousands
+     * of such items costs a state what the candidates left cost). */
+    uint32_t fire;
 } check_item;
 
 /* Candidates a worker still has to look at: transitions never seen enabled
@@ -51,9 +56,11 @@ struct pn_check {
     uint32_t n;
     check_item *items;
     pn_answer *answers;
-    uint32_t to_decide;        /* items a witness can decide */
-    uint32_t n_decided;
+    uint32_t to_decide;        /* open items a witness can decide */
+    uint32_t unbounded;        /* open bounds without a proven limit: never stop */
     bool track_quasi, track_stable;
+    bool track_fire;           /* some open item has `fire` */
+    uint32_t *fire_off, *fire_of; /* per transition: its `fire` items (CSR) */
     uint8_t *seen;             /* per transition: seen enabled */
     uint32_t n_unseen;
     uint8_t *moved;            /* per place: seen off its initial count */
@@ -73,6 +80,9 @@ struct pn_check {
     pthread_mutex_t lock;
     bool lock_made;
     int *gone;
+    /* What the answers were asked for is settled (pn_check_close): the open
+     * ones no longer count, and the work on them stops. */
+    int closed;
 };
 
 
@@ -86,6 +96,10 @@ bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t witness);
 void check_tell(pn_check *c, uint32_t i);
 /* Writes item i's answer from what decided it, then check_tell. */
 void check_tell_decided(pn_check *c, uint32_t i);
+/* Transition t was first seen enabled, at state id (+1; 0: on another
+ * rank): its `fire` items are decided. True when that was the last item a
+ * witness could decide. */
+bool check_fire_seen(pn_check *c, uint32_t t, uint64_t witness);
 /* Transitions enabled at the unpacked marking m. */
 uint32_t check_enabled_count(const pn_check *c, const uint64_t *m);
 /* The visitor (check_visit.c). */

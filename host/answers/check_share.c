@@ -12,7 +12,8 @@
 void pn_check_shared_size(const pn_check *c, uint32_t *words, uint32_t *bytes)
 {
     *words = 2 * c->n;
-    *bytes = (c->track_quasi ? c->cn->n_transitions : 0) + (c->track_stable ? c->cn->n_places : 0);
+    bool seen = c->track_quasi || c->track_fire;
+    *bytes = (seen ? c->cn->n_transitions : 0) + (c->track_stable ? c->cn->n_places : 0);
 }
 
 void pn_check_shared_get(const pn_check *c, uint64_t *words, uint8_t *bytes)
@@ -22,7 +23,7 @@ void pn_check_shared_get(const pn_check *c, uint64_t *words, uint8_t *bytes)
         words[2 * i + 1] = __atomic_load_n(&c->items[i].max, __ATOMIC_RELAXED);
     }
     uint32_t k = 0;
-    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++)
+    for (uint32_t t = 0; (c->track_quasi || c->track_fire) && t < c->cn->n_transitions; t++)
         bytes[k++] = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
     for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++)
         bytes[k++] = __atomic_load_n(&c->moved[p], __ATOMIC_RELAXED);
@@ -44,10 +45,12 @@ bool pn_check_shared_put(pn_check *c, const uint64_t *words, const uint8_t *byte
 {
     uint32_t k = 0;
     bool quasi_done = false, stable_none = false;
-    for (uint32_t t = 0; c->track_quasi && t < c->cn->n_transitions; t++, k++)
+    for (uint32_t t = 0; (c->track_quasi || c->track_fire) && t < c->cn->n_transitions;
+         t++, k++)
         if (bytes[k] && !c->seen[t]) {
             c->seen[t] = 1;
             quasi_done |= --c->n_unseen == 0;
+            check_fire_seen(c, t, 0); /* seen on another rank */
         }
     for (uint32_t p = 0; c->track_stable && p < c->cn->n_places; p++, k++)
         if (bytes[k] && !c->moved[p]) {
@@ -146,6 +149,6 @@ bool pn_check_items_found(pn_check *c, const pn_item *items, const pn_item_found
             check_decide_by_count(c, it, PN_VERDICT_FALSE);
         }
     }
-    return __atomic_load_n(&c->n_decided, __ATOMIC_ACQUIRE) == c->to_decide;
+    return pn_check_decided(c);
 }
 

@@ -14,7 +14,8 @@ bool check_decide(pn_check *c, check_item *it, pn_verdict v, uint64_t witness)
         return false;
     it->witness = witness;
     check_tell_decided(c, (uint32_t)(it - c->items));
-    return __atomic_add_fetch(&c->n_decided, 1, __ATOMIC_ACQ_REL) == c->to_decide;
+    return __atomic_sub_fetch(&c->to_decide, 1, __ATOMIC_ACQ_REL) == 0 &&
+           __atomic_load_n(&c->unbounded, __ATOMIC_ACQUIRE) == 0;
 }
 
 uint32_t check_enabled_count(const pn_check *c, const uint64_t *m)
@@ -25,9 +26,20 @@ uint32_t check_enabled_count(const pn_check *c, const uint64_t *m)
     return n;
 }
 
-/* QuasiLiveness bookkeeping for one state; true when the last unseen
- * transition was just seen. */
-static bool check_track_quasi(pn_check *c, check_worker *w, const uint64_t *m)
+bool check_fire_seen(pn_check *c, uint32_t t, uint64_t witness)
+{
+    bool last = false;
+    for (uint32_t k = c->fire_off != NULL ? c->fire_off[t] : 0;
+         c->fire_off != NULL && k < c->fire_off[t + 1]; k++)
+        last |= check_decide(c, &c->items[c->fire_of[k]], PN_VERDICT_TRUE, witness);
+    return last;
+}
+
+/* QuasiLiveness and the `fire` items' bookkeeping for state id; *quasi
+ * when the last unseen transition was just seen, true when the last item a
+ * witness could decide was. */
+static bool check_track_quasi(pn_check *c, check_worker *w, uint64_t id, const uint64_t *m,
+                              bool *quasi)
 {
     bool all = false;
     uint32_t k = 0;
@@ -36,8 +48,10 @@ static bool check_track_quasi(pn_check *c, check_worker *w, const uint64_t *m)
         bool drop = __atomic_load_n(&c->seen[t], __ATOMIC_RELAXED);
         if (!drop && pn_marking_enabled(&c->lay->prog, m, t)) {
             drop = true;
-            if (__atomic_exchange_n(&c->seen[t], 1, __ATOMIC_ACQ_REL) == 0)
-                all = __atomic_sub_fetch(&c->n_unseen, 1, __ATOMIC_ACQ_REL) == 0;
+            if (__atomic_exchange_n(&c->seen[t], 1, __ATOMIC_ACQ_REL) == 0) {
+                *quasi |= __atomic_sub_fetch(&c->n_unseen, 1, __ATOMIC_ACQ_REL) == 0;
+                all |= check_fire_seen(c, t, id + 1);
+            }
         }
         if (drop)
             w->trans[k] = w->trans[--w->n_trans];
@@ -125,14 +139,16 @@ bool check_on_state(void *ctx, uint32_t worker, uint64_t id, const uint64_t *m,
                            uint32_t n_enabled)
 {
     pn_check *c = ctx;
+    if (__atomic_load_n(&c->closed, __ATOMIC_ACQUIRE))
+        return true; /* nothing this exploration finds matters any more */
     check_worker *w = &c->workers[worker];
-    bool quasi_done = c->track_quasi && check_track_quasi(c, w, m);
+    bool quasi_done = false;
+    bool all = (c->track_quasi || c->track_fire) && check_track_quasi(c, w, id, m, &quasi_done);
     bool stable_none = c->track_stable && check_track_stable(c, w, m);
     w->memo.epoch++;
-    bool all = false;
     for (uint32_t i = 0; i < c->n; i++) {
         check_item *it = &c->items[i];
-        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED ||
+        if (it->kind == ITEM_NONE || it->kind == ITEM_FIXED || it->fire != 0 ||
             __atomic_load_n(&it->decided, __ATOMIC_ACQUIRE))
             continue;
         all |= check_item_state(c, it, w, id, m, n_enabled, quasi_done, stable_none);

@@ -4,7 +4,10 @@
  * pn_space (space.h), walks from the initial marking firing a uniformly
  * chosen enabled transition (xorshift64, seeded per worker, so a run is
  * reproducible), restarts after max_steps or at a deadlock, and tests every
- * open goal on every marking it meets. Workers only raise per-goal flags
+ * open goal on every marking it meets (a goal that is one transition's
+ * E F fireable(t) through the enabled transitions the walk draws from:
+ * one walk covers many transitions, as a family such as QuasiLiveness's
+ * needs, at no cost per goal). Workers only raise per-goal flags
  * and maxima (atomics); the answers are written into the check after they
  * have joined, by the calling thread. With o->trace each worker records
  * its current walk's transitions, and the one that finds a reach goal
@@ -29,6 +32,7 @@
 typedef struct walk_goal {
     uint32_t answer;
     pn_check_target kind;   /* EF, AG (atom = goal index) or BOUND */
+    const pn_fml_node *phi; /* EF, AG */
     const uint32_t *places; /* PN_TARGET_BOUND */
     uint32_t n_places;
     uint64_t limit;         /* PN_TARGET_BOUND: the proven upper bound */
@@ -38,8 +42,11 @@ typedef struct walk_goal {
 typedef struct walk_shared {
     const pn_cnet *cn;
     const pn_walk_opts *o;
-    walk_goal *goals;       /* reach goals first: goal k < n_atoms reads atom k */
-    uint32_t n_goals, n_atoms;
+    /* reach goals first (goal k < n_atoms reads atom k), then bounds (up to
+     * n_tested: both tested on every marking), then fireable(t) goals */
+    walk_goal *goals;
+    uint32_t n_goals, n_atoms, n_tested;
+    uint32_t *fire_goal;    /* per transition: its fireable(t) goal, or UINT32_MAX */
     const pn_fml_node **atoms;
     uint8_t *found;         /* per goal, atomic */
     uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
@@ -92,7 +99,12 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
     if (sh->n_atoms > 0)
         pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
     bool marked = false;
-    for (uint32_t k = 0; k < sh->n_goals; k++) {
+    for (uint32_t i = 0; sh->n_tested < sh->n_goals && i < n_enabled; i++) {
+        uint32_t k = sh->fire_goal[w->enabled[i]];
+        if (k != UINT32_MAX && !__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
+            walk_found(w, k);
+    }
+    for (uint32_t k = 0; k < sh->n_tested; k++) {
         if (__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
             continue;
         const walk_goal *g = &sh->goals[k];
@@ -200,26 +212,39 @@ static void walk_worker_free(walk_worker *w)
     pn_fire_seq_free(&w->fired);
 }
 
+/* E F fireable(t) of one transition: found through the enabled list. */
+static bool walk_fires(pn_check_target k, const pn_fml_node *phi)
+{
+    return k == PN_TARGET_EF && phi->kind == PN_FML_FIREABLE && phi->n == 1;
+}
+
 /* The open answers a walk can decide: reach targets (atoms first), then
- * bounds whose upper limit is proven. */
+ * bounds whose upper limit is proven, then one transition's E F fireable
+ * (at most one goal per transition: a second asks the same). */
 static void walk_collect(walk_shared *sh, const pn_check *c)
 {
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_fml_node *phi = NULL;
             const uint32_t *places = NULL;
             uint32_t np = 0;
             pn_check_target k = pn_check_target_of(c, i, &phi, &places, &np);
-            walk_goal g = {.answer = i, .kind = k, .places = places, .n_places = np};
-            bool reach = k == PN_TARGET_EF || k == PN_TARGET_AG;
-            if (pass == 0 && reach && phi != NULL) {
+            walk_goal g = {.answer = i, .kind = k, .phi = phi, .places = places, .n_places = np};
+            bool reach = (k == PN_TARGET_EF || k == PN_TARGET_AG) && phi != NULL;
+            bool fires = reach && walk_fires(k, phi);
+            if (pass == 0 && reach && !fires) {
                 sh->atoms[sh->n_atoms++] = phi;
                 sh->goals[sh->n_goals++] = g;
             } else if (pass == 1 && k == PN_TARGET_BOUND &&
                        pn_check_bound_known(c, i, &g.limit, &g.techniques)) {
                 sh->goals[sh->n_goals++] = g;
+            } else if (pass == 2 && fires && sh->fire_goal[phi->idx[0]] == UINT32_MAX) {
+                sh->fire_goal[phi->idx[0]] = sh->n_goals;
+                sh->goals[sh->n_goals++] = g;
             }
         }
+        if (pass == 1)
+            sh->n_tested = sh->n_goals;
     }
 }
 
@@ -286,7 +311,7 @@ static bool walk_on_gpu(walk_shared *sh, FILE *verbose)
 {
     pn_item *items = calloc((size_t)sh->n_goals + 1, sizeof *items);
     pn_item_found *found = calloc((size_t)sh->n_goals + 1, sizeof *found);
-    pn_sformula_owned **sf = calloc((size_t)sh->n_atoms + 1, sizeof *sf);
+    pn_sformula_owned **sf = calloc((size_t)sh->n_goals + 1, sizeof *sf);
     pn_error err = {0};
     bool ok = items != NULL && found != NULL && sf != NULL;
     uint32_t local = 0;
@@ -304,7 +329,7 @@ static bool walk_on_gpu(walk_shared *sh, FILE *verbose)
             it->local = local < PN_ITEMS_LOCAL ? local++ : UINT32_MAX;
         } else {
             it->kind = g->kind == PN_TARGET_EF ? PN_ITEM_EF : PN_ITEM_AG;
-            ok = pn_sformula_compile(sh->atoms[k], &sf[k], &err) == PN_OK;
+            ok = pn_sformula_compile(g->phi, &sf[k], &err) == PN_OK;
             if (ok)
                 it->f = sf[k]->f;
         }
@@ -317,7 +342,7 @@ static bool walk_on_gpu(walk_shared *sh, FILE *verbose)
     if (!ok && verbose != NULL)
         fprintf(verbose, "petrel: walk: GPU walks failed (%s); walking on the CPU\n",
                 err.msg[0] ? err.msg : "out of memory");
-    for (uint32_t k = 0; sf != NULL && k < sh->n_atoms; k++)
+    for (uint32_t k = 0; sf != NULL && k < sh->n_goals; k++)
         pn_sformula_free(sf[k]);
     free(sf);
     free(items);
@@ -339,12 +364,15 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     sh.atoms = calloc(n, sizeof *sh.atoms);
     sh.found = calloc(n, 1);
     sh.max = calloc(n, sizeof *sh.max);
+    sh.fire_goal = malloc(((size_t)cn->n_transitions + 1) * sizeof *sh.fire_goal);
+    for (uint32_t t = 0; sh.fire_goal != NULL && t < cn->n_transitions; t++)
+        sh.fire_goal[t] = UINT32_MAX;
     if (o->trace) {
         sh.paths = calloc(n, sizeof *sh.paths);
         sh.path_len = calloc(n, sizeof *sh.path_len);
     }
     bool traced = !o->trace || (sh.paths != NULL && sh.path_len != NULL);
-    pn_status st = sh.goals && sh.atoms && sh.found && sh.max && traced
+    pn_status st = sh.goals && sh.atoms && sh.found && sh.max && sh.fire_goal && traced
                        ? PN_OK
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
     if (st == PN_OK)
@@ -367,6 +395,7 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     free(sh.atoms);
     free(sh.found);
     free(sh.max);
+    free(sh.fire_goal);
     for (uint32_t g = 0; sh.paths != NULL && g < n; g++)
         free(sh.paths[g]); /* those walk_apply did not hand over */
     free(sh.paths);

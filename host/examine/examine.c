@@ -2,19 +2,20 @@
  * StateSpace, the formulas simplified once, the net reduced (for all the
  * formulas together, and for each alone where that is much smaller), and
  * the questions handed as jobs to the one scheduler (sched.h), whose plans
- * and techniques decide them. Coloured global properties become formulas
- * over the coloured groups (global_col.c), folded back into one answer. */
+ * and techniques decide them. The global properties become families of
+ * small questions (global.c), folded back into one answer. */
 #include "petrel/examine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "examine/ctl_simplify.h"
-#include "examine/global_col.h"
+#include "examine/global.h"
 #include "examine/reduce_each.h"
 #include "examine/tech.h"
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
+#include "petrel/linear.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "petrel/turns.h"
@@ -275,28 +276,143 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
     return st;
 }
 
-/* ---- the coloured global properties ------------------------------------------ */
+/* ---- the global properties ------------------------------------------------- */
 
-/* OneSafe, StableMarking, QuasiLiveness and Liveness of an unfolded net:
- * formulas over the coloured groups (global_col.c) as one job, folded into
- * the one answer named after the examination. */
-static pn_status examine_coloured_global(const ex_sched *s, const pn_cnet *cn, pn_exam exam,
-                                         const pn_budget *budget, pn_report *r, pn_error *err)
+/* Liveness: the share of its items (the ways it fails) before what can
+ * prove it (the graph's bottom SCCs, or A G E F per coloured transition). */
+#define LIVE_ITEMS_SHARE (1.0 / 4)
+/* The structural proof's (Commoner's theorem), of what is left. */
+#define LIVE_THEOREM_SHARE (1.0 / 10)
+
+typedef struct glob_watch {
+    pn_check *property; /* the examination's one answer */
+    pn_glob_tally tally;
+    int told;           /* the property was answered */
+    uint32_t by;        /* the item that decided it (UINT32_MAX: all of them) */
+} glob_watch;
+
+/* Decides the property once; its items' job then ends (pn_check_close). */
+static void glob_answer(glob_watch *w, pn_check *items, uint32_t by, pn_verdict v,
+                        uint32_t techniques)
+{
+    if (v == PN_VERDICT_UNKNOWN || __atomic_exchange_n(&w->told, 1, __ATOMIC_ACQ_REL))
+        return;
+    w->by = by;
+    pn_check_set_techniques(w->property, 0, techniques);
+    pn_check_set(w->property, 0, v);
+    if (items != NULL)
+        pn_check_close(items);
+}
+
+/* An item was decided (on any thread): the property, once it decides it;
+ * a single item that does gives it its proof (after the job: the path of a
+ * walk's witness comes with the verdict or after it). */
+static void glob_heard(void *ctx, const pn_check *items, uint32_t i)
+{
+    glob_watch *w = ctx;
+    uint32_t techniques = 0;
+    pn_verdict v = pn_glob_tally_add(&w->tally, i, pn_check_answer(items, i), &techniques);
+    bool single = v != PN_VERDICT_UNKNOWN && w->tally.settled < w->tally.n;
+    glob_answer(w, (pn_check *)items, single ? i : UINT32_MAX, v, techniques);
+}
+
+/* The items of exam as one job on the net reduced for them, within budget:
+ * the property is answered the moment they decide it. */
+static pn_status glob_items(const ex_sched *s, const pn_cnet *cn, pn_exam exam, bool groups,
+                            glob_watch *w, const pn_budget *budget, pn_report *r, pn_error *err)
 {
     pn_fml_set *fs = NULL;
-    pn_check *inner = NULL;
-    pn_status st = pn_col_build(cn->net, exam, &fs, err);
-    job_kind k = {.name = "coloured", .top = true}; /* its answers are not the examination's */
-    if (st == PN_OK)
-        st = examine_job(s, k, cn, pn_col_as(exam), fs, budget, &inner, &r->result, err);
-    if (st == PN_OK)
-        st = pn_check_new(cn, exam, NULL, 1, &r->check, err);
+    pn_status st = pn_glob_build(cn->net, exam, groups, &fs, err);
+    if (st != PN_OK)
+        return st;
+    pn_exam as = pn_glob_as(exam);
+    pn_reduced *red = examine_reduce(s, cn, as, fs, budget);
+    const pn_cnet *net = red != NULL ? red->cn : cn;
+    pn_check *items = NULL;
+    st = pn_check_new(net, as, red != NULL ? red->set : fs, r->result.threads, &items, err);
+    ex_job j;
     if (st == PN_OK) {
-        pn_check_on_decide(r->check, s->opts->on_decide, s->opts->on_decide_ctx);
-        pn_check_set(r->check, 0, pn_col_fold(inner, exam));
+        w->tally = (pn_glob_tally){.exam = exam, .n = pn_check_count(items)};
+        pn_check_add_techniques(items, red != NULL ? PN_TECH_STRUCTURAL_REDUCTION : 0);
+        pn_check_on_decide(items, glob_heard, w);
+        st = ex_job_init(&j, s, "items", net, as, red != NULL ? red->set : fs, items, &r->result,
+                         err);
     }
-    pn_check_free(inner);
+    if (st == PN_OK) {
+        j.dist_top = s->opts->dist != NULL;
+        j.report = true;
+        st = ex_sched_run(&j, ex_plan_items(exam), budget, err);
+        ex_job_free(&j);
+    }
+    uint32_t techniques = 0;
+    if (st == PN_OK) /* what the items decided when no listener was told */
+        glob_answer(w, NULL, UINT32_MAX, pn_glob_fold(items, exam, &techniques), techniques);
+    if (st == PN_OK && w->by != UINT32_MAX)
+        pn_check_adopt_proof(w->property, 0, items, w->by);
+    pn_check_free(items);
+    r->reduced = red; /* its traces map back through it */
     pn_fml_set_free(fs);
+    return st;
+}
+
+/* Liveness where its items did not refute it: Commoner's theorem, then on a
+ * P/T net the bottom SCCs of the recorded graph (every transition at once,
+ * check.c's ITEM_LIVE), over coloured groups A G E F fireable(T) per
+ * coloured transition. */
+static pn_status glob_live(const ex_sched *s, const pn_cnet *cn, bool groups, glob_watch *w,
+                           const pn_budget *budget, pn_report *r, pn_error *err)
+{
+    /* An ordinary free-choice net with Commoner's property is live (every
+     * transition, so every coloured one that has a binding: those without
+     * one refuted it with the items). */
+    bool live = false;
+    pn_budget share = pn_budget_share(budget, LIVE_THEOREM_SHARE);
+    if (pn_linear_live(cn, &share, &live, err) == PN_OK && live) {
+        glob_answer(w, NULL, UINT32_MAX, PN_VERDICT_TRUE, PN_TECH_TOPOLOGICAL);
+        return PN_OK;
+    }
+    pn_fml_set *fs = NULL;
+    pn_check *c = NULL;
+    pn_status st = groups ? pn_glob_build_live(cn->net, &fs, err) : PN_OK;
+    job_kind k = {.name = "liveness", .top = true};
+    if (st == PN_OK)
+        st = examine_job(s, k, cn, groups ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_LIVENESS, fs,
+                         budget, &c, &r->result, err);
+    uint32_t techniques = 0;
+    if (st == PN_OK && groups)
+        glob_answer(w, NULL, UINT32_MAX, pn_glob_fold_live(c, &techniques), techniques);
+    else if (st == PN_OK) {
+        glob_answer(w, NULL, UINT32_MAX, pn_check_answer(c, 0)->verdict,
+                    pn_check_answer(c, 0)->techniques);
+        pn_check_adopt_proof(w->property, 0, c, 0); /* a deadlock's path */
+    }
+    pn_check_free(c);
+    pn_fml_set_free(fs);
+    return st;
+}
+
+/* OneSafe, StableMarking, QuasiLiveness and Liveness as families of small
+ * questions (global.c): the items as a job, folded into the one answer
+ * named after the examination; Liveness then by what can prove it. */
+static pn_status examine_global(const ex_sched *s, const pn_cnet *cn, pn_exam exam,
+                                const pn_budget *budget, pn_report *r, pn_error *err)
+{
+    bool groups = !s->opts->pt_globals && cn->net != NULL && cn->net->unfold.unfolded;
+    pn_status st = pn_check_new(cn, exam, NULL, 1, &r->check, err);
+    if (st != PN_OK)
+        return st;
+    pn_check_on_decide(r->check, s->opts->on_decide, s->opts->on_decide_ctx);
+    glob_watch w = {.property = r->check, .by = UINT32_MAX};
+    bool live = exam == PN_EXAM_LIVENESS;
+    pn_budget share = pn_budget_share(budget, live ? LIVE_ITEMS_SHARE : 1.0);
+    st = glob_items(s, cn, exam, groups, &w, &share, r, err);
+    if (st == PN_OK && live && !__atomic_load_n(&w.told, __ATOMIC_ACQUIRE)) {
+        pn_reduced_free(r->reduced); /* what proves it runs on the net as given */
+        r->reduced = NULL;
+        pn_engine_result_free(&r->result);
+        r->result.threads = s->engine.threads ? s->engine.threads : 1;
+        st = glob_live(s, cn, groups, &w, budget, r, err);
+    }
     return st;
 }
 
@@ -381,8 +497,9 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     if (exam == PN_EXAM_STATE_SPACE)
         return examine_state_space(&s, cn, &r->result, err);
     r->result.threads = s.engine.threads ? s.engine.threads : 1;
-    if (!opts->pt_globals && pn_col_rewritten(cn, exam))
-        return examine_coloured_global(&s, cn, exam, budget, r, err);
+    if (exam == PN_EXAM_ONE_SAFE || exam == PN_EXAM_STABLE_MARKING ||
+        exam == PN_EXAM_QUASI_LIVENESS || exam == PN_EXAM_LIVENESS)
+        return examine_global(&s, cn, exam, budget, r, err);
     /* LTL with traces keeps its formulas: one folded to FALSE would have no
      * counterexample lasso to print. */
     bool ltl = ex_exam_is_ltl(exam);

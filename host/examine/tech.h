@@ -25,6 +25,8 @@ extern const ex_tech ex_tech_graph;    /* the recorded state graph (tech_graph.c
  * plan for split's leaves and the deadlock question). The driver hands it
  * to the scheduler (ex_sched.plan_of). */
 const ex_plan *ex_plan_of(const ex_job *j);
+/* The plan of a global property's items (examine/global.c). */
+const ex_plan *ex_plan_items(pn_exam exam);
 
 #ifdef __cplusplus
 }

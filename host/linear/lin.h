@@ -133,6 +133,9 @@ uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, con
  * when every siphon contains a trap marked at m0, so no reachable marking
  * is dead (lin_siphon.c); false: not proven (search bounded by the budget). */
 bool lin_siphon_deadlock_free(const pn_cnet *cn, const pn_budget *b);
+/* Every transition of cn is live: an ordinary free-choice net with
+ * Commoner's property (lin_siphon.c); false: not proven. */
+bool lin_siphon_live(const pn_cnet *cn, const pn_budget *b);
 
 /* Is phi (a state formula) the same in every reachable marking, as far as
  * the invariants prove? Folds a copy's atoms with the structural bounds and

@@ -18,7 +18,13 @@
  * S minus some place of Q: the search branches on the places q1..qk of Q,
  * branch i dropping qi and requiring q1..q(i-1) (a partition of the
  * cases; a required place outside the largest siphon ends a branch). Bounded
- * by a node count and the budget; out of budget proves nothing. */
+ * by a node count and the budget; out of budget proves nothing.
+ *
+ * Liveness by Commoner's theorem (M. Hack, "Analysis of production schemata
+ * by Petri nets", MIT 1972; Desel & Esparza 1995, Theorem 4.21): a
+ * free-choice system (ordinary, and any two transitions that share an
+ * input place have the same input places) is live if and only if every
+ * proper siphon contains a trap marked at m0; only the "if" is used. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,4 +163,41 @@ uint32_t lin_siphon_max(const pn_cnet *cn, const uint8_t *skip, uint8_t *in, con
     free(s.feed_off);
     free(s.feed_t);
     return n;
+}
+
+/* Ordinary (every arc of weight 1) and free-choice: every consumer of a
+ * place has the same input places as the others. */
+static bool siph_free_choice(const pn_cnet *cn)
+{
+    uint32_t P = cn->n_places, T = cn->n_transitions;
+    for (uint32_t a = 0; a < cn->pre_off[T]; a++)
+        if (cn->pre[a].weight != 1)
+            return false;
+    for (uint32_t a = 0; a < cn->post_off[T]; a++)
+        if (cn->post[a].weight != 1)
+            return false;
+    uint32_t *off = NULL, *cons = NULL, *mark = calloc((size_t)P + 1, sizeof *mark);
+    bool ok = mark != NULL && pn_cnet_place_index(cn, false, &off, &cons, NULL) == PN_OK;
+    for (uint32_t p = 0; ok && p < P; p++) {
+        if (off[p + 1] - off[p] < 2)
+            continue;
+        uint32_t first = cons[off[p]], n = cn->pre_off[first + 1] - cn->pre_off[first];
+        for (uint32_t a = cn->pre_off[first]; a < cn->pre_off[first + 1]; a++)
+            mark[cn->pre[a].place] = p + 1;
+        for (uint32_t k = off[p] + 1; ok && k < off[p + 1]; k++) {
+            uint32_t u = cons[k];
+            ok = cn->pre_off[u + 1] - cn->pre_off[u] == n;
+            for (uint32_t a = cn->pre_off[u]; ok && a < cn->pre_off[u + 1]; a++)
+                ok = mark[cn->pre[a].place] == p + 1;
+        }
+    }
+    free(off);
+    free(cons);
+    free(mark);
+    return ok;
+}
+
+bool lin_siphon_live(const pn_cnet *cn, const pn_budget *b)
+{
+    return siph_free_choice(cn) && lin_siphon_deadlock_free(cn, b);
 }

@@ -533,3 +533,10 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
     pn_fire_seq_free(&r.fired);
     return st;
 }
+
+pn_status pn_linear_live(const pn_cnet *cn, const pn_budget *budget, bool *out, pn_error *err)
+{
+    (void)err;
+    *out = cn->n_transitions > 0 && lin_siphon_live(cn, budget);
+    return PN_OK;
+}

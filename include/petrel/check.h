@@ -80,6 +80,10 @@ void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefi
 /* Hands answer i the firing sequence trans[0..n) (malloc'ed; the check
  * owns it) that reaches its witness marking: a lasso without a cycle. */
 void pn_check_set_path(pn_check *c, uint32_t i, uint32_t *trans, uint64_t n);
+/* Answer i gets what proves answer j of another check over the same net:
+ * its witness state and a copy of its path or lasso (a global property
+ * decided by one of its items, examine/global.c). */
+void pn_check_adopt_proof(pn_check *c, uint32_t i, const pn_check *from, uint32_t j);
 
 /* ---- deciding before the exploration (host/linear) ----------------------
  * What undecided answer i asks, as the classification above read it (top
@@ -146,6 +150,11 @@ void pn_check_lock(pn_check *c);
 void pn_check_unlock(pn_check *c);
 bool pn_check_open(pn_check *c, uint32_t i);
 uint32_t pn_check_open_count(pn_check *c);
+/* What the answers were asked for is settled (a global property its items
+ * decided, examine/global.c): no answer counts as open any more, target_of
+ * names none, the visitor stops the exploration, and work on any answer
+ * ends (its flag is raised). Safe from any thread, e.g. a listener. */
+void pn_check_close(pn_check *c);
 /* share, for work on answer i, ends (PN_ERR_CANCELLED) the moment i is
  * final, whoever decided it (pn_budget.drop). */
 void pn_check_watch(const pn_check *c, uint32_t i, pn_budget *share);

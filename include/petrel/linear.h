@@ -49,6 +49,12 @@ pn_status pn_linear_decide(const pn_cnet *cn, pn_check *c, const pn_linear_opts 
  * PN_OK or PN_ERR_NOMEM. */
 pn_status pn_linear_terminates(const pn_cnet *cn, const pn_budget *b, bool *out, pn_error *err);
 
+/* Whether every transition of cn is live (*out), proven structurally: an
+ * ordinary free-choice net whose every non-empty siphon contains a trap
+ * marked at m0 (Commoner's theorem); false also when not proven within
+ * budget. PN_OK. */
+pn_status pn_linear_live(const pn_cnet *cn, const pn_budget *budget, bool *out, pn_error *err);
+
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
  * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
  * max_cubes cubes of "every transition disabled", an over-approximation,
