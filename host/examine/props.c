@@ -77,10 +77,18 @@ static void props_take(props_run *r, const pn_report *rep, pn_prop p, pn_verdict
     bool evidence = (p == PN_PROP_DEADLOCK && v->verdict == PN_VERDICT_TRUE) ||
                     (p == PN_PROP_SAFE && v->verdict == PN_VERDICT_FALSE);
     /* (traces keep the net unreduced, so the path names its transitions) */
-    if (evidence && a->has_witness && r->opts.explore.keep_parents && rep->reduced == NULL &&
-        v->trace == NULL &&
-        !pn_engine_trace(&rep->result, a->witness, &v->trace, &v->trace_len))
+    if (!evidence || !r->opts.explore.keep_parents || rep->reduced != NULL || v->trace != NULL)
+        return;
+    if (a->lasso != NULL && a->lasso_cycle == 0) { /* a walk's or an item's path */
+        uint64_t n = a->lasso_prefix;
+        v->trace = malloc((n + 1) * sizeof *v->trace);
+        if (v->trace != NULL)
+            memcpy(v->trace, a->lasso, n * sizeof *v->trace);
+        v->trace_len = v->trace != NULL ? n : 0;
+    } else if (a->has_witness &&
+               !pn_engine_trace(&rep->result, a->witness, &v->trace, &v->trace_len)) {
         v->trace = NULL;
+    }
 }
 
 static pn_status props_global(props_run *r, pn_exam exam, pn_prop p, pn_verdict want,
