@@ -16,6 +16,7 @@
 #include "petrel/examine.h"
 #include "petrel/mcc.h"
 #include "test_enum.h"
+#include "test_share.h"
 
 namespace {
 
@@ -123,7 +124,7 @@ TEST(Global, RandomNetsAgreeWithEnumeration)
     const pn_exam exams[] = {PN_EXAM_ONE_SAFE, PN_EXAM_QUASI_LIVENESS, PN_EXAM_STABLE_MARKING,
                              PN_EXAM_LIVENESS};
     uint32_t nets = 0, wrong = 0, unknown = 0, held[4] = {0}, failed[4] = {0}, theorem = 0;
-    while (nets < 2000 && wrong == 0) {
+    while (nets < petrel_test::random_share(2000) && wrong == 0) {
         Net n = build(random_spec(rng));
         const pn_cnet *cn = n.cn.get();
         auto states = reachable(cn, 2000);
@@ -151,10 +152,10 @@ TEST(Global, RandomNetsAgreeWithEnumeration)
     }
     EXPECT_EQ(wrong, 0u);
     EXPECT_EQ(unknown, 0u);
-    EXPECT_EQ(nets, 2000u);
-    EXPECT_GE(theorem, 20u); // live nets proven so by Commoner's theorem
+    EXPECT_EQ(nets, petrel_test::random_share(2000));
+    EXPECT_GE(theorem, petrel_test::random_share(20)); // live nets proven so by Commoner's theorem
     for (int e = 0; e < 4; e++) { // both values come up for every property
-        EXPECT_GE(held[e], 100u) << pn_exam_name(exams[e]);
-        EXPECT_GE(failed[e], 100u) << pn_exam_name(exams[e]);
+        EXPECT_GE(held[e], petrel_test::random_share(100)) << pn_exam_name(exams[e]);
+        EXPECT_GE(failed[e], petrel_test::random_share(100)) << pn_exam_name(exams[e]);
     }
 }

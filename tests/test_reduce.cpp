@@ -25,6 +25,7 @@
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "test_enum.h"
+#include "test_share.h"
 #include "test_trace.h"
 
 namespace {
@@ -406,23 +407,24 @@ void one_temporal(std::mt19937_64 &rng, pn_exam exam, bool ltl, Tally &t)
 void expect_rules_used(const Tally &t, bool null_rule, bool agglo, uint32_t min_traced)
 {
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.nets, 2000u);
+    EXPECT_GE(t.nets, petrel_test::random_share(2000));
     EXPECT_GE(t.reduced, t.nets / 2) << t.reduced << " of " << t.nets;
     for (int k = 0; k < PN_RED_RULE_COUNT; k++)
         if (k != PN_RED_NULL_TRANSITION && k != PN_RED_POST_AGGLOMERATION &&
             k != PN_RED_PRE_AGGLOMERATION && k != PN_RED_CONE) {
-            EXPECT_GE(t.removed[k], 100u) << "rule " << k;
+            EXPECT_GE(t.removed[k], petrel_test::random_share(100)) << "rule " << k;
         }
     if (null_rule) { /* deadlock atoms (fireability) often forbid them */
-        EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], 20u);
-        EXPECT_GE(t.removed[PN_RED_CONE], 20u);
+        EXPECT_GE(t.removed[PN_RED_NULL_TRANSITION], petrel_test::random_share(20));
+        EXPECT_GE(t.removed[PN_RED_CONE], petrel_test::random_share(20));
     } else {
         EXPECT_EQ(t.removed[PN_RED_NULL_TRANSITION], 0u);
         EXPECT_EQ(t.removed[PN_RED_CONE], 0u);
     }
     for (int k : {PN_RED_POST_AGGLOMERATION, PN_RED_PRE_AGGLOMERATION}) {
         if (agglo)
-            EXPECT_GE(t.removed[k], 10u) << "rule " << k; /* the cone rule takes some of theirs */
+            EXPECT_GE(t.removed[k], petrel_test::random_share(10))
+                << "rule " << k; /* the cone rule takes some of theirs */
         else
             EXPECT_EQ(t.removed[k], 0u) << "rule " << k;
     }
@@ -441,7 +443,9 @@ void run_reach(pn_exam exam, uint64_t seed, bool null_rule, bool agglo)
 {
     std::mt19937_64 rng(seed);
     Tally t;
-    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
+    for (uint32_t k = 0; k < 2 * petrel_test::random_share(2000) &&
+                       t.nets < petrel_test::random_share(2000) && t.wrong == 0;
+         k++)
         one_reach(rng, exam, t);
     expect_rules_used(t, null_rule, agglo, exam == PN_EXAM_UPPER_BOUNDS ? 0 : 1);
     if (exam != PN_EXAM_REACH_DEADLOCK) { /* a global property: one net */
@@ -503,7 +507,9 @@ void run_temporal(uint64_t seed, bool ltl, uint32_t min_traced)
     Tally t;
     pn_exam card = ltl ? PN_EXAM_LTL_CARDINALITY : PN_EXAM_CTL_CARDINALITY;
     pn_exam fire = ltl ? PN_EXAM_LTL_FIREABILITY : PN_EXAM_CTL_FIREABILITY;
-    for (int k = 0; k < 4000 && t.nets < 2000 && t.wrong == 0; k++)
+    for (uint32_t k = 0; k < 2 * petrel_test::random_share(2000) &&
+                       t.nets < petrel_test::random_share(2000) && t.wrong == 0;
+         k++)
         one_temporal(rng, k % 2 ? fire : card, ltl, t);
     expect_rules_used(t, false, false, min_traced);
     EXPECT_EQ(t.unknown, 0u);
@@ -512,9 +518,9 @@ void run_temporal(uint64_t seed, bool ltl, uint32_t min_traced)
 
 } // namespace
 
-TEST(Reduce, RandomLtlAgrees) { run_temporal(16005, true, 1000); }
+TEST(Reduce, RandomLtlAgrees) { run_temporal(16005, true, petrel_test::random_share(1000)); }
 
-TEST(Reduce, RandomCtlAgrees) { run_temporal(16077, false, 300); }
+TEST(Reduce, RandomCtlAgrees) { run_temporal(16077, false, petrel_test::random_share(300)); }
 
 // p0 -t0-> p1, p2 (m0 = 1) read by t0 (weight 1) and t1 (weight 2): p2 is
 // constant, t1 is dead. EF fireable(t1) is FALSE; EF p2 >= 1 reads the
