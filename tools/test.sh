@@ -44,7 +44,10 @@ build_asan="${ASAN_BUILD_DIR:-build-asan}"
 build_tsan="${TSAN_BUILD_DIR:-build-tsan}"
 read -r -a extra <<<"${CMAKE_ARGS:-}"
 
-step() { printf '\n==== %s ====\n' "$*"; }
+# Each stage's line carries the time since the start, so a CI log shows where
+# its minutes went.
+start=$SECONDS
+step() { printf '\n==== %s (at %d s) ====\n' "$*" $((SECONDS - start)); }
 
 # The options are given explicitly so that a folder configured earlier with
 # other cached values still builds what CI means (CMAKE_ARGS comes last and
