@@ -259,6 +259,17 @@ Net hand(const std::vector<uint64_t> &m0, uint32_t T, const std::vector<RandomAr
     return build(s);
 }
 
+// Two processes and a mutex: idle1, idle2, cs1, cs2, mutex (mutex tokens on
+// it); enter1, exit1, enter2, exit2.
+Net mutex_net(uint64_t mutex = 1)
+{
+    return hand({1, 1, 0, 0, mutex}, 4,
+                {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},   // enter1
+                 {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},  // exit1
+                 {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},   // enter2
+                 {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}}); // exit2
+}
+
 pn_fml_node *tok(uint32_t p) { return pn_fml_list(PN_FML_TOKENS, &p, 1); }
 pn_fml_node *ge1(uint32_t p) { return pn_fml_binary(PN_FML_INT_LE, pn_fml_const(1), tok(p)); }
 
@@ -285,11 +296,7 @@ pn_answer linear_only(const Net &n, pn_fml_node *root, const pn_budget *budget =
 // state equation has; the enumeration agrees.
 TEST(Linear, MutexNeedsAnInvariant)
 {
-    Net n = hand({1, 1, 0, 0, 1}, 4,
-                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},   // enter1
-                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},  // exit1
-                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},   // enter2
-                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}}); // exit2
+    Net n = mutex_net();
     pn_fml_node *both = pn_fml_binary(PN_FML_AND, ge1(2), ge1(3));
     pn_answer a = linear_only(
         n, pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, pn_fml_unary(PN_FML_NOT, both))));
@@ -449,11 +456,7 @@ bool has_dead(const Net &n)
 // deadlock-free (TOPOLOGICAL alone, before any LP).
 TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
 {
-    Net n = hand({1, 1, 0, 0, 1}, 4,
-                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
-                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
-                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
-                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    Net n = mutex_net();
     pn_budget b = pn_budget_make(5.0, nullptr, 0);
     EXPECT_TRUE(lin_siphon_deadlock_free(n.cn.get(), &b));
     pn_answer a = deadlock_only(n);
@@ -462,11 +465,7 @@ TEST(Linear, SiphonsProveAnOrdinaryNetDeadlockFree)
     EXPECT_FALSE(has_dead(n));
     // Without the mutex token the siphon {cs1, cs2, mutex} is unmarked:
     // nothing is proven, and the net is indeed dead at once.
-    Net u = hand({1, 1, 0, 0, 0}, 4,
-                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
-                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
-                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
-                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    Net u = mutex_net(0);
     EXPECT_FALSE(lin_siphon_deadlock_free(u.cn.get(), &b));
     EXPECT_TRUE(has_dead(u));
     EXPECT_NE(deadlock_only(u).verdict, PN_VERDICT_FALSE);
@@ -504,11 +503,7 @@ bool count_visit(void *ctx, const uint64_t *)
 // calls with a live budget decide (the mutex net of MutexNeedsAnInvariant).
 TEST(Linear, CancelAndDropStopEveryStep)
 {
-    Net n = hand({1, 1, 0, 0, 1}, 4,
-                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
-                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
-                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
-                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    Net n = mutex_net();
     const pn_cnet *cn = n.cn.get();
     volatile int flag = 1;
     pn_budget live = pn_budget_make(60.0, nullptr, 0);
@@ -575,11 +570,7 @@ TEST(Linear, CancelAndDropStopEveryStep)
 // the memory to spare (the mutex net of MutexNeedsAnInvariant).
 TEST(Linear, SolversThatWouldNotFitTheMemoryAreNotStarted)
 {
-    Net n = hand({1, 1, 0, 0, 1}, 4,
-                 {{0, 0, true, 1}, {4, 0, true, 1}, {2, 0, false, 1},
-                  {2, 1, true, 1}, {0, 1, false, 1}, {4, 1, false, 1},
-                  {1, 2, true, 1}, {4, 2, true, 1}, {3, 2, false, 1},
-                  {3, 3, true, 1}, {1, 3, false, 1}, {4, 3, false, 1}});
+    Net n = mutex_net();
     const pn_cnet *cn = n.cn.get();
     pn_budget small = pn_budget_make(60.0, nullptr, 4 << 10);
     pn_budget ample = pn_budget_make(60.0, nullptr, 1ull << 30);

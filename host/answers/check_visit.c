@@ -82,16 +82,6 @@ static bool check_track_stable(pn_check *c, check_worker *w, const uint64_t *m)
     return none;
 }
 
-static uint64_t check_sum(const check_item *it, const uint64_t *m)
-{
-    uint64_t sum = 0;
-    for (uint32_t k = 0; k < it->n_places; k++) {
-        uint64_t v = m[it->places[k]];
-        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
-    }
-    return sum;
-}
-
 static bool check_one_unsafe(const pn_check *c, const uint64_t *m)
 {
     for (uint32_t p = 0; p < c->cn->n_places; p++)
@@ -115,7 +105,7 @@ static bool check_item_state(pn_check *c, check_item *it, check_worker *w, uint6
                check_decide(c, it, PN_VERDICT_FALSE, id + 1);
     case ITEM_BOUND: {
         /* A marking that reaches the proven bound makes it the answer. */
-        uint64_t sum = check_sum(it, m);
+        uint64_t sum = pn_marking_sum(m, it->places, it->n_places);
         pn_atomic_max_u64(&it->max, sum);
         return it->has_limit && sum >= it->limit && check_decide(c, it, PN_VERDICT_VALUE, id + 1);
     }

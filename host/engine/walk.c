@@ -82,16 +82,6 @@ static void walk_found(walk_worker *w, uint32_t k)
     __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
 }
 
-static uint64_t walk_sum(const walk_goal *g, const uint64_t *m)
-{
-    uint64_t sum = 0;
-    for (uint32_t k = 0; k < g->n_places; k++) {
-        uint64_t v = m[g->places[k]];
-        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
-    }
-    return sum;
-}
-
 /* Tests every open goal on state w->s, which enables n_enabled transitions. */
 static void walk_visit(walk_worker *w, uint32_t n_enabled)
 {
@@ -117,7 +107,7 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
         if (!marked)
             pn_space_marking(w->sp, w->s, w->marking);
         marked = true;
-        uint64_t sum = walk_sum(g, w->marking);
+        uint64_t sum = pn_marking_sum(w->marking, g->places, g->n_places);
         pn_atomic_max_u64(&sh->max[k], sum);
         if (sum >= g->limit)
             walk_found(w, k);

@@ -181,6 +181,16 @@ pn_status pn_cnet_compile(const pn_net *net, pn_cnet **out, pn_error *err)
     return PN_OK;
 }
 
+uint64_t pn_marking_sum(const uint64_t *m, const uint32_t *places, uint32_t n)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t v = m[places[k]];
+        sum = sum > UINT64_MAX - v ? UINT64_MAX : sum + v;
+    }
+    return sum;
+}
+
 bool pn_cnet_enabled(const pn_cnet *cn, const uint64_t *m, uint32_t t)
 {
     for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
