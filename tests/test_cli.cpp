@@ -1000,7 +1000,8 @@ TEST_F(CliMpi, GlobalPropertiesOnTwoRanks)
 }
 
 // --memory caps each rank's whole resident size, Open MPI's (about 18 MB)
-// included: 40 MB leave the engines room to start, not to finish.
+// included: 40 MB leave the engines room to start, not to finish (under
+// ASan, whose shadow pages are resident too, not to finish reading).
 TEST_F(CliMpi, RankOutOfMemoryAnswersCannotCompute)
 {
     NEED_MCC("Referendum-PT-0015");
@@ -1009,7 +1010,7 @@ TEST_F(CliMpi, RankOutOfMemoryAnswersCannotCompute)
                 kMpiEnv, mpirun(2));
     EXPECT_EQ(r.code, 0) << show(r);
     EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
-    EXPECT_TRUE(contains(r.err, "out of memory budget")) << show(r);
+    EXPECT_TRUE(contains(r.err, "out of memory")) << show(r);
 }
 
 TEST_F(CliMpi, TimeoutHoldsOnEveryRank)

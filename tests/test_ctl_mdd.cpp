@@ -20,6 +20,7 @@
 #include "petrel/examine.h"
 #include "space/mdd.h"
 #include "test_enum.h"
+#include "test_share.h"
 
 namespace {
 
@@ -100,7 +101,7 @@ TEST(Mdd, ReachableAndFiringAgreeWithEnumeration)
 {
     std::mt19937_64 rng(4242);
     uint32_t nets = 0;
-    for (int k = 0; k < 400; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(400); k++) {
         uint32_t P = 2 + (uint32_t)(rng() % 6), T = 1 + (uint32_t)(rng() % 8);
         Net n = build(random_bounded_spec(rng, P, T));
         const pn_cnet *cn = n.cn.get();
@@ -137,7 +138,7 @@ TEST(Mdd, ReachableAndFiringAgreeWithEnumeration)
         expect_set(f.d, pn_mdd_inter(f.d, r, pn_mdd_pre(f.d, t, r)), pre, all);
         EXPECT_EQ(pn_mdd_status(f.d), PN_OK);
     }
-    EXPECT_GE(nets, 300u);
+    EXPECT_GE(nets, petrel_test::random_share(300));
 }
 
 // The predecessor operations and the backward closure (E[C U A]) against
@@ -347,7 +348,7 @@ TEST(Mdd, ACountThatClimbsMakesOneNodePerLevel)
 TEST(Mdd, LinearConstraintsAgreeWithEvaluation)
 {
     std::mt19937_64 rng(99);
-    for (int k = 0; k < 200; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(200); k++) {
         Net n = build(random_bounded_spec(rng, 5, 4));
         const pn_cnet *cn = n.cn.get();
         auto states = reachable(cn, 5000);
@@ -377,7 +378,7 @@ TEST(CtlMdd, AgreesWithTheGraphChecker)
 {
     std::mt19937_64 rng(9151);
     uint32_t nets = 0, answers = 0;
-    for (int k = 0; k < 600; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(600); k++) {
         CtlCase cc;
         if (!ctl_case(rng, 6, &cc))
             continue;
@@ -403,7 +404,7 @@ TEST(CtlMdd, AgreesWithTheGraphChecker)
         }
         pn_ctl_mdd_free(s);
     }
-    EXPECT_GE(nets, 500u);
+    EXPECT_GE(nets, petrel_test::random_share(500));
     EXPECT_EQ(answers, 6 * nets);
 }
 
@@ -412,7 +413,7 @@ TEST(CtlMdd, LtlAgreesWithTheProduct)
 {
     std::mt19937_64 rng(2718);
     uint32_t nets = 0, answers = 0;
-    for (int k = 0; k < 400; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(400); k++) {
         CtlCase cc;
         if (!ctl_case(rng, 6, &cc, true))
             continue;
@@ -437,7 +438,7 @@ TEST(CtlMdd, LtlAgreesWithTheProduct)
         }
         pn_ctl_mdd_free(s);
     }
-    EXPECT_GE(nets, 300u);
+    EXPECT_GE(nets, petrel_test::random_share(300));
     EXPECT_EQ(answers, 6 * nets);
 }
 
@@ -609,7 +610,7 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
 {
     std::mt19937_64 rng(3141);
     uint32_t cases = 0;
-    for (int k = 0; k < 400; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(400); k++) {
         RandomCase rc;
         if (!random_case(rng, 6, 4, 3, &rc))
             continue;
@@ -658,5 +659,5 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
         }
         pn_check_free(c);
     }
-    EXPECT_GE(cases, 300u);
+    EXPECT_GE(cases, petrel_test::random_share(300));
 }

@@ -20,6 +20,7 @@
 #include "petrel/net.h"
 #include "examine/ctl_simplify.h"
 #include "test_random_net.h"
+#include "test_share.h"
 #include "test_ltl_random.h"
 
 namespace {
@@ -188,7 +189,7 @@ void random_models(std::mt19937_64 &rng, int count, Each each,
                    RandomNetSpec (*gen)(std::mt19937_64 &, uint32_t, uint32_t) =
                        random_bounded_spec)
 {
-    for (int nets = 0; nets < count;) {
+    for (int nets = 0; nets < (int)petrel_test::random_share((uint32_t)count);) {
         uint32_t P = 2 + (uint32_t)(rng() % 5), T = 2 + (uint32_t)(rng() % 6);
         Model m(gen(rng, P, T));
         if (!m.complete || m.res.states > 3000)
@@ -503,7 +504,7 @@ TEST(LtlSimplify, RandomNetsKeepTheValue)
     EXPECT_EQ(disagree, 0);
     EXPECT_GT(constants, (uint32_t)nets); // the linear layer does decide atoms
     EXPECT_GT(folded, formulas / 20);     // and whole properties fold
-    EXPECT_GT(formulas, 4000);            // most are within the automaton's limit
+    EXPECT_GT(formulas, (int)petrel_test::random_share(4000));            // most are within the automaton's limit
     printf("%d nets, %d formulas, %d simplified, %d folded to a state formula, %u atoms "
            "constant\n",
            nets, formulas, changed, folded, constants);

@@ -23,6 +23,7 @@
 #include "petrel/linear.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
+#include "test_share.h"
 extern "C" {
 #include "linear/lin.h"
 }
@@ -224,22 +225,22 @@ TEST(Linear, RandomNetsAgreeWithEnumeration)
 {
     std::mt19937_64 rng(20261123);
     Tally t;
-    for (int k = 0; k < 2000 && t.wrong == 0; k++)
+    for (uint32_t k = 0; k < petrel_test::random_share(2000) && t.wrong == 0; k++)
         one_random(rng, t);
     EXPECT_EQ(t.wrong, 0u);
     // It must decide a real share, by every route: LP proofs, realised
     // witnesses and bounds.
-    EXPECT_GE(t.items, 7600u);
+    EXPECT_GE(t.items, petrel_test::random_share(7600));
     EXPECT_GE(t.decided, t.items / 4) << t.decided << " of " << t.items;
-    EXPECT_GE(t.proofs, 500u);
-    EXPECT_GE(t.witnesses, 500u);
-    EXPECT_GE(t.bounds, 300u);
-    EXPECT_GE(t.deadlocks, 300u);
-    EXPECT_GE(t.traces, 500u);
-    EXPECT_GE(t.folds, 500u);
-    EXPECT_GE(t.siphons, 40u);
-    EXPECT_GE(t.flows, 1000u);
-    EXPECT_GE(t.bounded, 2000u);
+    EXPECT_GE(t.proofs, petrel_test::random_share(500));
+    EXPECT_GE(t.witnesses, petrel_test::random_share(500));
+    EXPECT_GE(t.bounds, petrel_test::random_share(300));
+    EXPECT_GE(t.deadlocks, petrel_test::random_share(300));
+    EXPECT_GE(t.traces, petrel_test::random_share(500));
+    EXPECT_GE(t.folds, petrel_test::random_share(500));
+    EXPECT_GE(t.siphons, petrel_test::random_share(40));
+    EXPECT_GE(t.flows, petrel_test::random_share(1000));
+    EXPECT_GE(t.bounded, petrel_test::random_share(2000));
     std::printf("linear: %u items, %u decided (%u proofs, %u witnesses, %u bounds, %u by "
                 "semiflows alone); %u of %u deadlock questions; %u semiflows, %u bounded and "
                 "%u constant places; %u deadlock-free by semiflows or siphons\n",

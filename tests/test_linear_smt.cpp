@@ -16,6 +16,7 @@
 #include "petrel/linear.h"
 #include "petrel/net.h"
 #include "test_ptrs.h"
+#include "test_share.h"
 extern "C" {
 #include "linear/lin.h"
 }
@@ -123,7 +124,7 @@ TEST(LinearSmt, UnsatisfiableMeansUnreachable)
 {
     std::mt19937_64 rng(20261124);
     uint32_t unsat = 0, sat = 0, wrong = 0, asked = 0;
-    for (int k = 0; k < 2000 && wrong == 0; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(2000) && wrong == 0; k++) {
         uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
         Net n = build(random_bounded_spec(rng, P, T));
         const pn_cnet *cn = n.cn.get();

@@ -17,6 +17,7 @@
 #include "petrel/ltl.h"
 #include "petrel/formula.h"
 #include "test_enum.h"
+#include "test_share.h"
 
 namespace {
 
@@ -207,17 +208,17 @@ TEST(Portfolio, CtlLtlReachabilityShapesAgreeWithEnumeration)
 {
     std::mt19937_64 rng(1818);
     Tally t;
-    for (int k = 0; k < 2200 && t.wrong == 0; k++)
+    for (uint32_t k = 0; k < petrel_test::random_share(2200) && t.wrong == 0; k++)
         one(rng, false, t);
     EXPECT_EQ(t.wrong, 0u);
-    EXPECT_GE(t.nets, 2000u);
+    EXPECT_GE(t.nets, petrel_test::random_share(2000));
     EXPECT_EQ(t.unknown, 0u); /* no time limit: everything is decided */
-    EXPECT_GE(t.other, 1000u);
+    EXPECT_GE(t.other, petrel_test::random_share(1000));
     // The linear layer now sees CTL / LTL formulas of reachability shape.
     EXPECT_GE(t.reach_early, t.reach / 5) << t.reach_early << " of " << t.reach;
     /* through the split; the LTL simplification folds some of them before
      * (252 of 3,902 here, 300+ before it), decided at m0 as constants */
-    EXPECT_GE(t.combined_early, 200u);
+    EXPECT_GE(t.combined_early, petrel_test::random_share(200));
     std::printf("portfolio: %u nets, %u reachability-shaped answers (%u by the linear layer "
                 "or walks), %u others (%u of them by their reachability sub-formulas)\n",
                 t.nets, t.reach, t.reach_early, t.other, t.combined_early);
@@ -274,7 +275,7 @@ TEST(Portfolio, SplitAgreesWithGraphCheckers)
 {
     std::mt19937_64 rng(1820);
     uint32_t nets = 0, decided = 0, wrong = 0;
-    for (int k = 0; k < 2200 && wrong == 0; k++) {
+    for (uint32_t k = 0; k < petrel_test::random_share(2200) && wrong == 0; k++) {
         uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
         Net n = build(random_bounded_spec(rng, P, T));
         const pn_cnet *cn = n.cn.get();
@@ -329,7 +330,7 @@ TEST(Portfolio, SplitAgreesWithGraphCheckers)
         pn_report_free(report);
     }
     EXPECT_EQ(wrong, 0u);
-    EXPECT_GE(nets, 2000u);
-    EXPECT_GE(decided, 1000u) << "answers decided before the graph";
+    EXPECT_GE(nets, petrel_test::random_share(2000));
+    EXPECT_GE(decided, petrel_test::random_share(1000)) << "answers decided before the graph";
     std::printf("split: %u nets, %u answers decided before the graph\n", nets, decided);
 }
