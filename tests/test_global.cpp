@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "petrel/examine.h"
+#include "petrel/linear.h"
 #include "petrel/mcc.h"
 #include "test_enum.h"
 #include "test_share.h"
@@ -46,6 +47,8 @@ RandomNetSpec random_spec(std::mt19937_64 &rng)
 
 struct Truth {
     bool one_safe = true, quasi_live = true, stable = false, live = true;
+    // per transition u, per state k: some enabling of u is reachable from k
+    std::vector<std::vector<bool>> can_fire;
 };
 
 // The four properties of cn from its reachable markings (states).
@@ -80,7 +83,7 @@ Truth enumerate(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &sta
         t.stable = t.stable || !moved[p];
     // Live iff from every state every transition can still fire: the
     // states that reach an enabling of u, backwards, are all of them.
-    for (uint32_t u = 0; u < T && t.live; u++) {
+    for (uint32_t u = 0; u < T; u++) {
         std::vector<bool> can(N);
         for (bool grew = true; grew;) {
             grew = false;
@@ -92,7 +95,8 @@ Truth enumerate(const pn_cnet *cn, const std::vector<std::vector<uint64_t>> &sta
                     can[k] = grew = true;
             }
         }
-        t.live = std::all_of(can.begin(), can.end(), [](bool b) { return b; });
+        t.live = t.live && std::all_of(can.begin(), can.end(), [](bool b) { return b; });
+        t.can_fire.push_back(can);
     }
     return t;
 }
@@ -124,6 +128,7 @@ TEST(Global, RandomNetsAgreeWithEnumeration)
     const pn_exam exams[] = {PN_EXAM_ONE_SAFE, PN_EXAM_QUASI_LIVENESS, PN_EXAM_STABLE_MARKING,
                              PN_EXAM_LIVENESS};
     uint32_t nets = 0, wrong = 0, unknown = 0, held[4] = {0}, failed[4] = {0}, theorem = 0;
+    uint32_t dying = 0;
     while (nets < petrel_test::random_share(2000) && wrong == 0) {
         Net n = build(random_spec(rng));
         const pn_cnet *cn = n.cn.get();
@@ -137,6 +142,8 @@ TEST(Global, RandomNetsAgreeWithEnumeration)
             pn_verdict v = examine(cn, exams[e], nets % 2 == 0, 1 + nets % 3 / 2, &techniques);
             theorem += exams[e] == PN_EXAM_LIVENESS && v == PN_VERDICT_TRUE &&
                        techniques == PN_TECH_TOPOLOGICAL;
+            dying += exams[e] == PN_EXAM_LIVENESS && v == PN_VERDICT_FALSE &&
+                     techniques == (PN_TECH_TOPOLOGICAL | PN_TECH_RANDOM_WALK);
             if (v == PN_VERDICT_UNKNOWN) {
                 unknown++;
                 continue;
@@ -154,8 +161,49 @@ TEST(Global, RandomNetsAgreeWithEnumeration)
     EXPECT_EQ(unknown, 0u);
     EXPECT_EQ(nets, petrel_test::random_share(2000));
     EXPECT_GE(theorem, petrel_test::random_share(20)); // live nets proven so by Commoner's theorem
+    EXPECT_GE(dying, petrel_test::random_share(20)); // refuted by a walk's empty siphon
     for (int e = 0; e < 4; e++) { // both values come up for every property
         EXPECT_GE(held[e], petrel_test::random_share(100)) << pn_exam_name(exams[e]);
         EXPECT_GE(failed[e], petrel_test::random_share(100)) << pn_exam_name(exams[e]);
     }
+}
+
+// pn_dying_at on every reachable marking of 2,000 random nets: each
+// transition it says is dead there has no enabling reachable from there
+// (the enumeration's), and it finds some.
+TEST(Global, DyingTransitionsNeverFireAgain)
+{
+    std::mt19937_64 rng(815);
+    uint32_t nets = 0, dead_found = 0, wrong = 0;
+    while (nets < petrel_test::random_share(2000) && wrong == 0) {
+        Net n = build(random_spec(rng));
+        const pn_cnet *cn = n.cn.get();
+        auto states = reachable(cn, 2000);
+        if (states.empty())
+            continue;
+        Truth t = enumerate(cn, states);
+        pn_dying *d = nullptr;
+        pn_error err;
+        pn_error_clear(&err);
+        ASSERT_EQ(pn_dying_new(cn, &d, &err), PN_OK) << err.msg;
+        std::vector<uint8_t> dead(cn->n_transitions + 1);
+        for (size_t k = 0; k < states.size(); k++) {
+            uint32_t count = pn_dying_at(d, states[k].data(), dead.data());
+            ASSERT_NE(count, UINT32_MAX);
+            for (uint32_t u = 0; u < cn->n_transitions; u++) {
+                if (!dead[u])
+                    continue;
+                dead_found++;
+                if (t.can_fire[u][k]) {
+                    wrong++;
+                    ADD_FAILURE() << "net " << nets << ": t" << u << " said dead at state " << k;
+                }
+            }
+        }
+        pn_dying_free(d);
+        nets++;
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(nets, petrel_test::random_share(2000));
+    EXPECT_GE(dead_found, petrel_test::random_share(1000));
 }

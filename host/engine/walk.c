@@ -28,6 +28,9 @@
 
 #define WALK_STEPS 100000
 #define WALK_CHECK_EVERY 64 /* steps between two looks at the clock */
+/* Steps between two probes (o->probe): one costs about a pass over the
+ * net's arcs, a step a few transitions' arcs. */
+#define WALK_PROBE_EVERY 4096
 
 typedef struct walk_goal {
     uint32_t answer;
@@ -51,6 +54,7 @@ typedef struct walk_shared {
     uint8_t *found;         /* per goal, atomic */
     uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
     uint32_t open;          /* atomic: goals not found yet */
+    uint32_t probed;        /* atomic: o->probe said stop */
     uint32_t **paths;       /* o->trace: per reach goal, its finder's prefix */
     uint64_t *path_len;
 } walk_shared;
@@ -128,8 +132,21 @@ static pn_status walk_buffers(walk_worker *w)
 
 static bool walk_stop(const walk_worker *w)
 {
-    return __atomic_load_n(&w->sh->open, __ATOMIC_ACQUIRE) == 0 ||
-           pn_budget_expired(w->sh->o->budget);
+    const walk_shared *sh = w->sh;
+    bool goals_done = sh->o->probe == NULL && __atomic_load_n(&sh->open, __ATOMIC_ACQUIRE) == 0;
+    return goals_done || __atomic_load_n(&sh->probed, __ATOMIC_ACQUIRE) ||
+           pn_budget_expired(sh->o->budget);
+}
+
+/* Runs o->probe on the marking w->s; true when it says stop. */
+static bool walk_probe(walk_worker *w)
+{
+    walk_shared *sh = w->sh;
+    pn_space_marking(w->sp, w->s, w->marking);
+    if (!sh->o->probe(sh->o->probe_ctx, w->marking))
+        return false;
+    __atomic_store_n(&sh->probed, 1, __ATOMIC_RELEASE);
+    return true;
 }
 
 /* One walk; false when the worker should stop (goals done, budget, error). */
@@ -142,7 +159,10 @@ static bool walk_once(walk_worker *w, uint64_t max_steps)
         walk_visit(w, n);
         if (step % WALK_CHECK_EVERY == 0 && walk_stop(w))
             return false;
-        if (n == 0 || step >= max_steps)
+        bool ends = n == 0 || step >= max_steps;
+        if (w->sh->o->probe != NULL && (ends || step % WALK_PROBE_EVERY == 0) && walk_probe(w))
+            return false;
+        if (ends)
             return true;
         uint32_t t = w->enabled[pn_walk_rand(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
@@ -346,26 +366,26 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     if (decided != NULL)
         *decided = 0;
     bool bounded = (o->budget != NULL && o->budget->deadline > 0) || o->max_walks > 0;
-    uint32_t n = pn_check_count(c);
-    if (!bounded || n == 0)
+    uint32_t n = c != NULL ? pn_check_count(c) : 0;
+    if (!bounded || (n == 0 && o->probe == NULL))
         return PN_OK;
     walk_shared sh = {.cn = cn, .o = o};
-    sh.goals = calloc(n, sizeof *sh.goals);
-    sh.atoms = calloc(n, sizeof *sh.atoms);
-    sh.found = calloc(n, 1);
-    sh.max = calloc(n, sizeof *sh.max);
+    sh.goals = calloc((size_t)n + 1, sizeof *sh.goals);
+    sh.atoms = calloc((size_t)n + 1, sizeof *sh.atoms);
+    sh.found = calloc((size_t)n + 1, 1);
+    sh.max = calloc((size_t)n + 1, sizeof *sh.max);
     sh.fire_goal = malloc(((size_t)cn->n_transitions + 1) * sizeof *sh.fire_goal);
     for (uint32_t t = 0; sh.fire_goal != NULL && t < cn->n_transitions; t++)
         sh.fire_goal[t] = UINT32_MAX;
     if (o->trace) {
-        sh.paths = calloc(n, sizeof *sh.paths);
-        sh.path_len = calloc(n, sizeof *sh.path_len);
+        sh.paths = calloc((size_t)n + 1, sizeof *sh.paths);
+        sh.path_len = calloc((size_t)n + 1, sizeof *sh.path_len);
     }
     bool traced = !o->trace || (sh.paths != NULL && sh.path_len != NULL);
     pn_status st = sh.goals && sh.atoms && sh.found && sh.max && sh.fire_goal && traced
                        ? PN_OK
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
-    if (st == PN_OK)
+    if (st == PN_OK && c != NULL)
         walk_collect(&sh, c);
     sh.open = sh.n_goals;
     /* Each walker sets up a state space of its own: as many as the memory
@@ -374,11 +394,12 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     uint64_t room = pn_budget_memory(o->budget), each = pn_layout_bytes(cn);
     if (room != 0 && room / each < threads)
         threads = (uint32_t)(room / each);
-    /* The GPU walks keep no paths: with traces the CPU walks. */
-    if (st == PN_OK && sh.n_goals > 0 && threads > 0 &&
-        !(o->gpu && !o->trace && walk_on_gpu(&sh, o->verbose)))
+    /* The GPU walks keep no paths and run no probe: then the CPU walks. */
+    bool gpu = o->gpu && !o->trace && o->probe == NULL;
+    if (st == PN_OK && (sh.n_goals > 0 || o->probe != NULL) && threads > 0 &&
+        !(gpu && walk_on_gpu(&sh, o->verbose)))
         st = walk_run(&sh, threads, err);
-    uint32_t k = st == PN_OK ? walk_apply(&sh, c, o->verbose) : 0;
+    uint32_t k = st == PN_OK && c != NULL ? walk_apply(&sh, c, o->verbose) : 0;
     if (decided != NULL)
         *decided = k;
     free(sh.goals);

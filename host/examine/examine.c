@@ -16,6 +16,7 @@
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
 #include "petrel/linear.h"
+#include "petrel/walk.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "petrel/turns.h"
@@ -283,6 +284,11 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
 #define LIVE_ITEMS_SHARE (1.0 / 4)
 /* The structural proof's (Commoner's theorem), of what is left. */
 #define LIVE_THEOREM_SHARE (1.0 / 10)
+/* The walks that look for a transition dying: of what is left, and walks
+ * per thread (a transition that dies usually does so early in most walks;
+ * where none does the time goes to what can prove Liveness). */
+#define LIVE_DYING_SHARE (1.0 / 5)
+#define LIVE_DYING_WALKS 16
 
 typedef struct glob_watch {
     pn_check *property; /* the examination's one answer */
@@ -355,7 +361,33 @@ static pn_status glob_items(const ex_sched *s, const pn_cnet *cn, pn_exam exam, 
     return st;
 }
 
-/* Liveness where its items did not refute it: Commoner's theorem, then on a
+/* Liveness FALSE from walks that reach a marking from which a transition
+ * (coloured: every binding of one) never fires again, an empty siphon
+ * feeding it (pn_glob_dying_probe), within share. */
+static pn_status glob_dying(const ex_sched *s, const pn_cnet *cn, bool groups, glob_watch *w,
+                            const pn_budget *share, pn_error *err)
+{
+    pn_dying *d = NULL;
+    pn_status st = pn_dying_new(cn, &d, err);
+    if (st != PN_OK)
+        return st;
+    pn_glob_dying g = {.dying = d, .net = cn->net, .groups = groups, .dead = UINT32_MAX};
+    pn_walk_opts wo = {.budget = share, .threads = s->engine.threads,
+                       .max_walks = LIVE_DYING_WALKS, .probe = pn_glob_dying_probe, .probe_ctx = &g};
+    st = pn_walk_decide(cn, NULL, &wo, NULL, err);
+    if (st == PN_OK && g.dead != UINT32_MAX) {
+        if (s->verbose != NULL)
+            fprintf(s->verbose, "petrel: liveness: %s dies after a walk (an empty siphon)\n",
+                    groups ? cn->net->trans_groups.id[g.dead] : cn->net->trans_id[g.dead]);
+        glob_answer(w, NULL, UINT32_MAX, PN_VERDICT_FALSE,
+                    PN_TECH_RANDOM_WALK | PN_TECH_TOPOLOGICAL);
+    }
+    pn_dying_free(d);
+    return st;
+}
+
+/* Liveness where its items did not refute it: a transition dying after a
+ * walk, Commoner's theorem, then on a
  * P/T net the bottom SCCs of the recorded graph (every transition at once,
  * check.c's ITEM_LIVE), over coloured groups A G E F fireable(T) per
  * coloured transition. */
@@ -366,14 +398,18 @@ static pn_status glob_live(const ex_sched *s, const pn_cnet *cn, bool groups, gl
      * transition, so every coloured one that has a binding: those without
      * one refuted it with the items). */
     bool live = false;
-    pn_budget share = pn_budget_share(budget, LIVE_THEOREM_SHARE);
+    pn_budget share = pn_budget_share(budget, LIVE_DYING_SHARE);
+    pn_status st = glob_dying(s, cn, groups, w, &share, err);
+    if (st != PN_OK || __atomic_load_n(&w->told, __ATOMIC_ACQUIRE))
+        return st;
+    share = pn_budget_share(budget, LIVE_THEOREM_SHARE);
     if (pn_linear_live(cn, &share, &live, err) == PN_OK && live) {
         glob_answer(w, NULL, UINT32_MAX, PN_VERDICT_TRUE, PN_TECH_TOPOLOGICAL);
         return PN_OK;
     }
     pn_fml_set *fs = NULL;
     pn_check *c = NULL;
-    pn_status st = groups ? pn_glob_build_live(cn->net, &fs, err) : PN_OK;
+    st = groups ? pn_glob_build_live(cn->net, &fs, err) : PN_OK;
     job_kind k = {.name = "liveness", .top = true};
     if (st == PN_OK)
         st = examine_job(s, k, cn, groups ? PN_EXAM_CTL_FIREABILITY : PN_EXAM_LIVENESS, fs,

@@ -234,3 +234,32 @@ pn_verdict pn_glob_tally_add(pn_glob_tally *t, uint32_t i, const pn_answer *a,
     *techniques = __atomic_load_n(&t->techniques, __ATOMIC_ACQUIRE);
     return exists ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
 }
+
+/* The first group (transition) all of whose transitions dead[] holds. */
+static uint32_t glob_dead_group(const pn_glob_dying *g, const uint8_t *dead)
+{
+    uint32_t n = g->groups ? g->net->trans_groups.n : g->net->n_transitions;
+    for (uint32_t i = 0; i < n; i++) {
+        glob_nodes ts = glob_transitions(g->net, g->groups, i);
+        bool all = true;
+        for (uint32_t k = 0; k < ts.n && all; k++)
+            all = dead[ts.idx != NULL ? ts.idx[k] : i];
+        if (all)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+bool pn_glob_dying_probe(void *ctx, const uint64_t *marking)
+{
+    pn_glob_dying *g = ctx;
+    uint8_t *dead = malloc((size_t)g->net->n_transitions + 1);
+    uint32_t n = dead != NULL ? pn_dying_at(g->dying, marking, dead) : UINT32_MAX;
+    uint32_t found = n != 0 && n != UINT32_MAX ? glob_dead_group(g, dead) : UINT32_MAX;
+    free(dead);
+    uint32_t none = UINT32_MAX;
+    if (found != UINT32_MAX)
+        __atomic_compare_exchange_n(&g->dead, &none, found, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE);
+    return found != UINT32_MAX;
+}

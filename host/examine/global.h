@@ -15,6 +15,7 @@
 #define PETREL_EXAMINE_GLOBAL_H
 
 #include "petrel/check.h"
+#include "petrel/linear.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,19 @@ typedef struct pn_glob_tally {
  * (*techniques: what decided it), else UNKNOWN. */
 pn_verdict pn_glob_tally_add(pn_glob_tally *t, uint32_t i, const pn_answer *a,
                              uint32_t *techniques);
+
+/* Liveness refuted by a reachable marking from which a transition (over
+ * coloured groups: every binding of one coloured transition) can never
+ * fire again (pn_dying_at): a walk's probe (pn_walk_opts.probe, ctx a
+ * pn_glob_dying). dead: the first such transition (group) found, atomic,
+ * UINT32_MAX while none is. */
+typedef struct pn_glob_dying {
+    const pn_dying *dying;
+    const pn_net *net;
+    bool groups;
+    uint32_t dead;
+} pn_glob_dying;
+bool pn_glob_dying_probe(void *ctx, const uint64_t *marking);
 
 #ifdef __cplusplus
 }

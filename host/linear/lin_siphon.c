@@ -24,11 +24,18 @@
  * by Petri nets", MIT 1972; Desel & Esparza 1995, Theorem 4.21): a
  * free-choice system (ordinary, and any two transitions that share an
  * input place have the same input places) is live if and only if every
- * proper siphon contains a trap marked at m0; only the "if" is used. */
+ * proper siphon contains a trap marked at m0; only the "if" is used.
+ *
+ * Dead transitions from a reachable marking m (pn_dying_at): the largest
+ * siphon inside the places m leaves empty stays empty from m on (the same
+ * argument as the reductions' dead transitions at m0, e.g. Murata 1989,
+ * section VIII), so every transition taking from it is dead there: a
+ * reachable m with one is a counterexample to Liveness. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "linear/lin.h"
+#include "petrel/linear.h"
 #include "space/pt.h"
 
 #define SIPH_NODES 2000u
@@ -200,4 +207,54 @@ static bool siph_free_choice(const pn_cnet *cn)
 bool lin_siphon_live(const pn_cnet *cn, const pn_budget *b)
 {
     return siph_free_choice(cn) && lin_siphon_deadlock_free(cn, b);
+}
+
+struct pn_dying {
+    const pn_cnet *cn;
+    uint32_t *feed_off, *feed_t;
+};
+
+pn_status pn_dying_new(const pn_cnet *cn, pn_dying **out, pn_error *err)
+{
+    pn_dying *d = calloc(1, sizeof *d);
+    if (d == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for the siphon index");
+    d->cn = cn;
+    pn_status st = pn_cnet_place_index(cn, true, &d->feed_off, &d->feed_t, err);
+    if (st != PN_OK) {
+        free(d);
+        return st;
+    }
+    *out = d;
+    return PN_OK;
+}
+
+uint32_t pn_dying_at(const pn_dying *d, const uint64_t *m, uint8_t *dead)
+{
+    const pn_cnet *cn = d->cn;
+    uint8_t *in = malloc((size_t)cn->n_places + 1);
+    if (in == NULL)
+        return UINT32_MAX;
+    for (uint32_t p = 0; p < cn->n_places; p++)
+        in[p] = m[p] == 0;
+    siph_run s = {.cn = cn, .feed_off = d->feed_off, .feed_t = d->feed_t};
+    bool some = siph_max(&s, in) > 0; /* no budget: never out of time */
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
+        dead[t] = 0;
+        for (uint32_t a = cn->pre_off[t]; some && a < cn->pre_off[t + 1] && !dead[t]; a++)
+            dead[t] = in[cn->pre[a].place];
+        n += dead[t];
+    }
+    free(in);
+    return n;
+}
+
+void pn_dying_free(pn_dying *d)
+{
+    if (d == NULL)
+        return;
+    free(d->feed_off);
+    free(d->feed_t);
+    free(d);
 }

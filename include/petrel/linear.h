@@ -55,6 +55,19 @@ pn_status pn_linear_terminates(const pn_cnet *cn, const pn_budget *b, bool *out,
  * budget. PN_OK. */
 pn_status pn_linear_live(const pn_cnet *cn, const pn_budget *budget, bool *out, pn_error *err);
 
+/* The transitions that can never fire again from a marking m: those that
+ * take from the largest siphon among the places m leaves empty (a siphon
+ * empty at m stays empty: whatever would put a token into it takes one
+ * from it first). An index over the net's places, built once; the test is
+ * const and thread-safe. */
+typedef struct pn_dying pn_dying;
+pn_status pn_dying_new(const pn_cnet *cn, pn_dying **out, pn_error *err);
+/* Sets dead[t] (n_transitions bytes) for each transition dead from m (a
+ * marking over cn's places); returns how many, UINT32_MAX when out of
+ * memory (dead[] then means nothing). */
+uint32_t pn_dying_at(const pn_dying *d, const uint64_t *m, uint8_t *dead);
+void pn_dying_free(pn_dying *d);
+
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
  * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
  * max_cubes cubes of "every transition disabled", an over-approximation,

@@ -31,9 +31,16 @@ typedef struct pn_walk_opts {
     /* Keep the firing sequence of each witness found (pn_check_set_path),
      * for --trace; the walks then run on the CPU (the GPU's keep none). */
     bool trace;
+    /* Optional: a test of the marking a walk is at, every few thousand steps
+     * and where the walk ends (called from every walker thread: it must be
+     * thread-safe). True stops every walker; what it found is the caller's
+     * (probe_ctx). With a probe the walks run on the CPU, and they walk
+     * even when c has no open answer. */
+    bool (*probe)(void *probe_ctx, const uint64_t *marking);
+    void *probe_ctx;
 } pn_walk_opts;
 
-/* What the walks find goes into c (pn_check_decide_target, with
+/* What the walks find goes into c (may be NULL with a probe) (pn_check_decide_target, with
  * PN_TECH_RANDOM_WALK; pn_check_bound_limit once a bound's proven limit is
  * attained). Without a deadline and with max_walks 0 it does nothing.
  * *decided (may be NULL): how many answers it decided. Only PN_ERR_NOMEM
