@@ -108,6 +108,56 @@ TEST(Walk, FindsDeepDeadlockAndWitness)
         EXPECT_EQ(pn_check_answer(c, i)->lasso, nullptr);
 }
 
+namespace {
+
+// A probe that says stop once the chain's token is at place `at` or
+// beyond, counting the markings it was shown (from any walker thread).
+struct ChainProbe {
+    uint32_t n_places, at;
+    uint32_t calls = 0, seen_at = 0;
+};
+
+bool chain_probe(void *ctx, const uint64_t *m)
+{
+    ChainProbe *p = static_cast<ChainProbe *>(ctx);
+    __atomic_add_fetch(&p->calls, 1, __ATOMIC_RELAXED);
+    for (uint32_t q = p->at; q < p->n_places; q++)
+        if (m[q] == 1) {
+            __atomic_store_n(&p->seen_at, q, __ATOMIC_RELAXED);
+            return true;
+        }
+    return false;
+}
+
+} // namespace
+
+// The walks' probe (walk.h) sees real markings, at the start, every few
+// thousand steps and where a walk ends, and its "stop" ends every walker;
+// without any answer to decide (no check) the walks still run for it.
+TEST(Walk, ProbeSeesMarkingsAndStopsTheWalks)
+{
+    const uint32_t N = 300;
+    Net n = chain(N);
+    const pn_cnet *cn = n.cn.get();
+    pn_error err;
+    pn_error_clear(&err);
+    ChainProbe deep{N + 1, N}; // the deadlock: the token in pN
+    pn_walk_opts o = walk_opts(2, 4, 100000);
+    o.probe = chain_probe;
+    o.probe_ctx = &deep;
+    ASSERT_EQ(pn_walk_decide(cn, nullptr, &o, nullptr, &err), PN_OK) << err.msg;
+    EXPECT_EQ(deep.seen_at, N); // the walk that reached it ended there and asked
+    EXPECT_GE(deep.calls, 1u);
+    EXPECT_LE(deep.calls, 2u * (100000 / 4096 + 2)); // stopped: not all 8 walks ran out
+
+    ChainProbe never{N + 1, N + 1}; // never stops: every walk runs, probed each time
+    o.max_walks = 2;
+    o.max_steps = 10;
+    o.probe_ctx = &never;
+    ASSERT_EQ(pn_walk_decide(cn, nullptr, &o, nullptr, &err), PN_OK) << err.msg;
+    EXPECT_EQ(never.calls, 2u * 2u * 2u); // 2 threads x 2 walks x (step 0 and the end)
+}
+
 // A walk of 10 steps cannot reach a deadlock 300 steps deep.
 TEST(Walk, ShortWalksDecideNothingOutOfReach)
 {

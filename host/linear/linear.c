@@ -421,20 +421,21 @@ static uint32_t lin_open(const pn_check *c);
 
 /* Beyond this many open targets (a contest formula file has 16; a global
  * property's items are one per place or transition) the semiflows, which
- * fold every bound question at once, get a larger share: the LP after them
- * costs a few milliseconds per target, thousands of targets seconds
- * (OneSafe of AutoFlight-PT-96b, 7,894 places: all 618 minimal semiflows in
- * 0.3 s decide every place; a tenth of the step, 0.32 s, gave up at 137). */
+ * fold every bound question at once, get half of the step: the LP after
+ * them costs a few milliseconds per target, thousands of targets more than
+ * the step has (OneSafe of AutoFlight-PT-96b, 7,894 places: all 618 minimal
+ * semiflows in 0.3 s decide every place; a tenth of the step, 0.32 s, gave
+ * up at 137; ShieldPPPt-PT-100B needs 1.04 s of its 3.2 s). */
 #define LIN_FEW_TARGETS 16
 
-/* Semiflows with a tenth of the time (at most 2 s; a third, at most 20 s,
+/* Semiflows with a tenth of the time (at most 2 s; half, at most 20 s,
  * for many targets), siphons with as much when a formula mentions
  * deadlock, then the fold. */
 static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, const pn_budget *b,
                                 FILE *verbose, pn_error *err)
 {
     bool many = lin_open(c) > LIN_FEW_TARGETS;
-    double t0 = pn_clock_now(), share = pn_budget_left_s(b) / (many ? 3 : 10);
+    double t0 = pn_clock_now(), share = pn_budget_left_s(b) / (many ? 2 : 10);
     double cap = many ? 20.0 : 2.0;
     if (share > cap)
         share = cap;
