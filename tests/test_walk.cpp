@@ -57,6 +57,25 @@ pn_walk_opts walk_opts(uint32_t threads, uint64_t walks, uint64_t steps)
     return o;
 }
 
+// A probe that says stop once the chain's token is at place `at` or
+// beyond, counting the markings it was shown (from any walker thread).
+struct ChainProbe {
+    uint32_t n_places, at;
+    uint32_t calls = 0, seen_at = 0;
+};
+
+bool chain_probe(void *ctx, const uint64_t *m)
+{
+    ChainProbe *p = static_cast<ChainProbe *>(ctx);
+    __atomic_add_fetch(&p->calls, 1, __ATOMIC_RELAXED);
+    for (uint32_t q = p->at; q < p->n_places; q++)
+        if (m[q] == 1) {
+            __atomic_store_n(&p->seen_at, q, __ATOMIC_RELAXED);
+            return true;
+        }
+    return false;
+}
+
 } // namespace
 
 TEST(Walk, FindsDeepDeadlockAndWitness)
@@ -107,29 +126,6 @@ TEST(Walk, FindsDeepDeadlockAndWitness)
     for (uint32_t i = 0; i < 4; i++) // without --trace the walks keep no paths
         EXPECT_EQ(pn_check_answer(c, i)->lasso, nullptr);
 }
-
-namespace {
-
-// A probe that says stop once the chain's token is at place `at` or
-// beyond, counting the markings it was shown (from any walker thread).
-struct ChainProbe {
-    uint32_t n_places, at;
-    uint32_t calls = 0, seen_at = 0;
-};
-
-bool chain_probe(void *ctx, const uint64_t *m)
-{
-    ChainProbe *p = static_cast<ChainProbe *>(ctx);
-    __atomic_add_fetch(&p->calls, 1, __ATOMIC_RELAXED);
-    for (uint32_t q = p->at; q < p->n_places; q++)
-        if (m[q] == 1) {
-            __atomic_store_n(&p->seen_at, q, __ATOMIC_RELAXED);
-            return true;
-        }
-    return false;
-}
-
-} // namespace
 
 // The walks' probe (walk.h) sees real markings, at the start, every few
 // thousand steps and where a walk ends, and its "stop" ends every walker;
