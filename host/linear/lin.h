@@ -53,6 +53,13 @@ typedef enum lin_result {
     LIN_UNBOUNDED
 } lin_result;
 
+/* Whether a solver's model of cn fits the budget's memory: fixed bytes and
+ * per_element bytes per place, transition and change of the incidence
+ * matrix; else PN_ERR_OUT_OF_MEMORY naming what (about N MB against the MB
+ * left). PN_OK also without a memory limit. */
+pn_status lin_fits(const pn_cnet *cn, const pn_budget *b, uint64_t fixed, uint64_t per_element,
+                   const char *what, pn_error *err);
+
 /* PN_ERR_UNSUPPORTED when a count or weight is beyond LIN_EXACT_MAX;
  * PN_ERR_OUT_OF_MEMORY when GLPK's problem would not fit the memory the
  * budget b leaves (GLPK allocates on its own and has no limit that does not

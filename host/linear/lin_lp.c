@@ -102,16 +102,25 @@ static pn_status lp_build(lin_lp *l, pn_error *err)
     return PN_OK;
 }
 
+pn_status lin_fits(const pn_cnet *cn, const pn_budget *b, uint64_t fixed, uint64_t per_element,
+                   const char *what, pn_error *err)
+{
+    uint64_t room = pn_budget_memory(b);
+    uint64_t need = fixed + ((uint64_t)cn->n_places + cn->n_transitions +
+                             cn->delta_off[cn->n_transitions]) * per_element;
+    if (room != 0 && need > room)
+        return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "%s (about %.0f MB) does not fit the %.0f MB left",
+                       what, (double)need / 1e6, (double)room / 1e6);
+    return PN_OK;
+}
+
 pn_status lin_lp_new(const pn_cnet *cn, const pn_budget *b, lin_lp **out, pn_error *err)
 {
     *out = NULL;
-    uint64_t room = pn_budget_memory(b);
-    uint64_t need = LP_FIXED_BYTES + ((uint64_t)cn->n_places + cn->n_transitions +
-                                      cn->delta_off[cn->n_transitions]) * LP_ELEMENT_BYTES;
-    if (room != 0 && need > room)
-        return pn_fail(err, PN_ERR_OUT_OF_MEMORY,
-                       "the state equation's LP (about %.0f MB) does not fit the %.0f MB left",
-                       (double)need / 1e6, (double)room / 1e6);
+    pn_status fits =
+        lin_fits(cn, b, LP_FIXED_BYTES, LP_ELEMENT_BYTES, "the state equation's LP", err);
+    if (fits != PN_OK)
+        return fits;
     lin_lp *l = calloc(1, sizeof *l);
     if (l == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the state equation");

@@ -114,13 +114,10 @@ pn_status lin_smt_new(const pn_cnet *cn, const pn_budget *b, lin_smt **out, pn_e
     *out = NULL;
     if ((uint64_t)cn->n_places + cn->n_transitions > (uint64_t)INT32_MAX)
         return pn_fail(err, PN_ERR_UNSUPPORTED, "net too large for the SMT state equation");
-    uint64_t room = pn_budget_memory(b);
-    uint64_t need = SMT_CONTEXT_BYTES + ((uint64_t)cn->n_places + cn->n_transitions +
-                                         cn->delta_off[cn->n_transitions]) * SMT_ELEMENT_BYTES;
-    if (room != 0 && need > room)
-        return pn_fail(err, PN_ERR_OUT_OF_MEMORY,
-                       "the SMT state equation (about %.0f MB) does not fit the %.0f MB left",
-                       (double)need / 1e6, (double)room / 1e6);
+    pn_status fits =
+        lin_fits(cn, b, SMT_CONTEXT_BYTES, SMT_ELEMENT_BYTES, "the SMT state equation", err);
+    if (fits != PN_OK)
+        return fits;
     lin_smt *s = calloc(1, sizeof *s);
     if (s == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the SMT state equation");
