@@ -22,7 +22,14 @@
 # Everything goes to RESULTS_FILE (Markdown); the exit status is 1 when a test
 # or a comparison failed. Variables: TIMEOUT (s per run, default 120), MEMORY
 # (petrel --memory, default 16G), JOBS (build jobs, default nproc), MCC (the
-# instances, default ../shared/mcc).
+# instances, default ../shared/mcc); for a lent machine whose time is short:
+# PREBUILT (a folder holding petrel and petrel_tests built elsewhere: step 1
+# only lists their kernels), STEPS (the steps to run, default "1 2 3 4 5"),
+# GPU_TESTS (step 2's gtest filter, default 'Gpu*'), PAR (step 3's runs at a
+# time, default nproc/2; the CPU reference runs on one thread), COMPARE_S (step
+# 3 starts no run after that many seconds and counts what it left, default
+# unlimited), TESTS_S (step 2's limit in s), BENCH_TIMEOUT (step 4's s per
+# run, default TIMEOUT), BENCH_REPEAT (step 4's GPU repeats, default 2).
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -35,6 +42,16 @@ jobs=${JOBS:-$(nproc)}
 mcc=${MCC:-$root/../shared/mcc}
 build=build-gpu
 petrel=$build/petrel
+tests=$build/tests/petrel_tests
+if [ -n "${PREBUILT:-}" ]; then
+    petrel=$PREBUILT/petrel
+    tests=$PREBUILT/petrel_tests
+fi
+steps=" ${STEPS:-1 2 3 4 5} "
+step() { case "$steps" in *" $1 "*) return 0 ;; esac; return 1; }
+par=${PAR:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
+compare_s=${COMPARE_S:-0}
+bench_timeout=${BENCH_TIMEOUT:-$timeout_s}
 failed=0
 
 say() { printf '%s\n' "$*" | tee -a "$out"; }
@@ -49,6 +66,12 @@ say "## Machine"
 block nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version --format=csv || true
 block nproc
 
+if step 1 && [ -n "${PREBUILT:-}" ]; then
+say ""
+say "## 1. Prebuilt binaries ($PREBUILT)"
+block "$petrel" --version || failed=1
+if command -v cuobjdump >/dev/null; then block cuobjdump --list-elf "$petrel" || true; fi
+elif step 1; then
 say ""
 say "## 1. Build"
 if ! block cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPETREL_CUDA=ON ||
@@ -58,16 +81,23 @@ if ! block cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPETREL_CUDA=ON ||
 fi
 block "$root/../shared/tools/list-cubins" "$petrel" || true
 block "$petrel" --version || true
+fi
 
+if step 2; then
 say ""
-say "## 2. GPU tests"
-block "$build/tests/petrel_tests" --gtest_filter='Gpu*' --gtest_brief=1 || failed=1
+say "## 2. GPU tests (${GPU_TESTS:-Gpu*})"
+block timeout "${TESTS_S:-86400}" "$tests" --gtest_filter="${GPU_TESTS:-Gpu*}" --gtest_brief=1 || failed=1
+fi
 
+if step 3; then
 say ""
 say "## 3. GPU against CPU answers (small, large)"
-block python3 - "$petrel" "$mcc" "$timeout_s" "$memory" <<'EOF' || failed=1
-import os, subprocess, sys
+block python3 - "$petrel" "$mcc" "$timeout_s" "$memory" "$par" "$compare_s" <<'EOF' || failed=1
+import os, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
 petrel, mcc, timeout, memory = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+par, compare_s = int(sys.argv[5]), float(sys.argv[6])
+start = time.monotonic()
 exams = {"StateSpace": "SS", "UpperBounds": "UB", "ReachabilityCardinality": "RC",
          "ReachabilityFireability": "RF", "ReachabilityDeadlock": "RD", "OneSafe": "OS",
          "QuasiLiveness": "QL", "StableMarking": "SM"}
@@ -75,8 +105,11 @@ head, *rows = open(os.path.join(mcc, "INDEX.tsv")).read().splitlines()
 head = head.split("\t")
 rows = [dict(zip(head, r.split("\t"))) for r in rows]
 def answers(inst, exam, engine):
+    if compare_s > 0 and time.monotonic() - start > compare_s:
+        return None, {}
+    threads = ["--threads", "1"] if engine == "cpu" else []
     p = subprocess.run([petrel, os.path.join(mcc, inst), "-e", exam, "--engine", engine,
-                        "--timeout", timeout, "--memory", memory, "-q"],
+                        "--timeout", timeout, "--memory", memory, "-q"] + threads,
                        capture_output=True, text=True)
     vals = {}
     for line in p.stdout.splitlines():
@@ -93,13 +126,20 @@ def oracle(inst, suffix):
             if len(f) >= 3 and f[2] != "?":
                 vals["FORMULA " + f[1]] = f[2]
     return vals
-bad = same = gpu_only = cpu_only = 0
-for r in rows:
-    if r["group"] not in ("small", "large") or r["type"] != "PT":
-        continue
-    for exam, suffix in exams.items():
-        rc_g, g = answers(r["instance"], exam, "gpu")
-        rc_c, c = answers(r["instance"], exam, "cpu")
+bad = same = gpu_only = cpu_only = left = 0
+jobs = [(r["instance"], exam, suffix) for r in rows
+        if r["group"] in ("small", "large") and r["type"] == "PT"
+        for exam, suffix in exams.items()]
+def both(job):
+    inst, exam, _ = job
+    return answers(inst, exam, "gpu"), answers(inst, exam, "cpu")
+with ThreadPoolExecutor(max_workers=par) as pool:
+    done = list(pool.map(both, jobs))
+for (inst, exam, suffix), ((rc_g, g), (rc_c, c)) in zip(jobs, done):
+        r = {"instance": inst}
+        if rc_g is None or rc_c is None:
+            left += 1
+            continue
         o = oracle(r["instance"], suffix)
         for k in sorted(set(g) | set(c)):
             gv, cv = g.get(k, "CANNOT_COMPUTE"), c.get(k, "CANNOT_COMPUTE")
@@ -116,19 +156,25 @@ for r in rows:
         if rc_g != 0:
             bad += 1
             print(f"EXIT {r['instance']} {exam}: --engine gpu exited {rc_g}")
-print(f"answers equal {same}, GPU only {gpu_only}, CPU only {cpu_only}, differing or wrong {bad}")
+print(f"answers equal {same}, GPU only {gpu_only}, CPU only {cpu_only}, differing or wrong {bad}, "
+      f"(instance, examination) pairs not run (COMPARE_S) {left} of {len(jobs)}, "
+      f"{time.monotonic() - start:.0f} s with {par} at a time")
 sys.exit(1 if bad else 0)
 EOF
+fi
 
+if step 4; then
 say ""
 say "## 4. Throughput (StateSpace)"
-bench="python3 tools/bench/bench.py --petrel $petrel --mcc $mcc --timeout $timeout_s --memory $memory"
+bench="python3 tools/bench/bench.py --petrel $petrel --mcc $mcc --timeout $bench_timeout --memory $memory"
 insts="Referendum-PT-0015 Raft-PT-03 Kanban-PT-00010"
 say "inserts/s = successors offered to the table per second = M edges/s below."
-block $bench --instances $insts --engine gpu --repeat 2 || failed=1
+block $bench --instances $insts --engine gpu --repeat "${BENCH_REPEAT:-2}" || failed=1
 block $bench --instances $insts --engine gpu --full-store || failed=1
 block $bench --instances $insts --engine cpu --threads "$(nproc)" || failed=1
+fi
 
+if step 5; then
 say ""
 say "## 5. Profiles"
 if command -v nsys >/dev/null; then
@@ -138,11 +184,12 @@ else
     say "nsys: not on PATH"
 fi
 if command -v ncu >/dev/null; then
-    block ncu --kernel-name regex:gpu_expand_kernel --launch-count 5 --section SpeedOfLight \
+    block ncu --clock-control none --kernel-name regex:gpu_expand_kernel --launch-count 5 --section SpeedOfLight \
         --section Occupancy --section MemoryWorkloadAnalysis \
         "$petrel" "$mcc/Referendum-PT-0015" -e StateSpace --engine gpu --memory "$memory" -q || true
 else
     say "ncu: not on PATH"
+fi
 fi
 
 say ""
