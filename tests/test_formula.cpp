@@ -175,6 +175,24 @@ TEST(FmlRead, PlaceBoundAndIdsAndTrimming)
     EXPECT_EQ(r.set->net, net.get());
 }
 
+// An id is printed as one field of one answer line: a newline inside it
+// would forge a second answer ("FORMULA F-00 FALSE ..."), a space would split
+// it in batch records. Such bytes become '_'.
+TEST(FmlRead, IdsCannotForgeAnswerLines)
+{
+    NetPtr net = TinyNet();
+    std::string xml = Doc(
+        "<property><id>F-01\nFORMULA F-00 FALSE TECHNIQUES FORGED</id><formula>"
+        "<place-bound><place>p1</place></place-bound></formula></property>"
+        "<property><id>a b\tc&#127;e</id><formula>"
+        "<place-bound><place>p1</place></place-bound></formula></property>");
+    ReadResult r = Read(xml, net.get());
+    ASSERT_EQ(r.st, PN_OK) << r.msg;
+    ASSERT_EQ(r.set->n, 2u);
+    EXPECT_STREQ(r.set->props[0].id, "F-01_FORMULA_F-00_FALSE_TECHNIQUES_FORGED");
+    EXPECT_STREQ(r.set->props[1].id, "a_b_c_e");
+}
+
 TEST(FmlRead, UntilChildrenInEitherOrderAndNoNamespace)
 {
     NetPtr net = TinyNet();

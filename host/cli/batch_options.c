@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "batch_int.h"
+#include "petrel/budget.h"
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 
@@ -119,10 +120,13 @@ static int bt_option(batch *b, int c, const char *arg)
         return 0;
     case BT_OPT_TIMEOUT:
         b->s.timeout_s = strtod(arg, &end);
-        return *arg == '\0' || *end != '\0' || !(b->s.timeout_s >= 0) ? bt_bad("bad --timeout '%s'", arg)
-                                                                       : 0;
+        if (*arg == '\0' || *end != '\0' || !(b->s.timeout_s >= 0))
+            return bt_bad("bad --timeout '%s'", arg);
+        if (!(b->s.timeout_s <= PN_BUDGET_FOREVER_S)) /* inf: no limit, as 0 */
+            b->s.timeout_s = 0;
+        return 0;
     case BT_OPT_MEMORY:
-        return (b->memory_total = pn_parse_size(arg)) == 0 ? bt_bad("bad --memory '%s'", arg) : 0;
+        return (b->memory_total = pn_parse_size(arg)) == 0 ? bt_bad("bad --memory '%s' (a number of MB, or with a unit: B, K, M, G or T, e.g. 16G)", arg) : 0;
     case BT_OPT_THREADS:
         if (bt_number(arg, 1, 4096, &n) != 0)
             return bt_bad("bad --threads '%s' (1..4096)", arg);

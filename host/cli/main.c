@@ -2,6 +2,7 @@
  * prints its answers in the MCC format; `petrel properties` computes the
  * generic properties instead (properties.h) and `petrel batch` runs many
  * models and examinations, each as a child petrel (batch.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,7 +463,7 @@ static int cli_properties(cli_run *r)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int cli_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "rers") == 0)
         return cli_rers_main(argc - 1, argv + 1);
@@ -520,6 +521,22 @@ int main(int argc, char **argv)
     pn_dist_end(r.dist, rc == 1);
     if (r.sink != NULL)
         fclose(r.sink);
-    fflush(stdout);
     return rc;
+}
+
+/* Answers that could not be written are lost: a full disk or a closed
+ * stdout must not end with status 0. */
+static int cli_flush_stdout(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    fprintf(stderr, "petrel: cannot write to standard output: %s\n",
+            errno != 0 ? strerror(errno) : "write error");
+    return rc != 0 ? rc : 1;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_flush_stdout(cli_main(argc, argv));
 }

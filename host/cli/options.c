@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "petrel/budget.h"
 #include "petrel/sysinfo.h"
 
 static void cli_usage(FILE *f)
@@ -35,7 +36,7 @@ static void cli_usage(FILE *f)
         "                          ReachabilityFireability, ReachabilityDeadlock, OneSafe,\n"
         "                          QuasiLiveness, StableMarking, Liveness, CTLCardinality,\n"
         "                          CTLFireability, LTLCardinality, LTLFireability\n"
-        "      --timeout SECONDS   wall-clock budget, 0 for no limit (default:\n"
+        "      --timeout SECONDS   wall-clock budget, 0 or inf for no limit (default:\n"
         "                          $BK_TIME_CONFINEMENT, else none); at the limit, or on\n"
         "                          SIGTERM or SIGINT, the open answers print as CANNOT_COMPUTE\n"
         "      --memory SIZE       memory budget of the whole process, e.g. 512M, 16G (default:\n"
@@ -108,15 +109,17 @@ static int cli_parse_double(const char *s, double *out)
     double v = strtod(s, &end);
     if (end == s || *end != '\0' || !(v >= 0))
         return -1;
-    *out = v;
+    *out = v <= PN_BUDGET_FOREVER_S ? v : 0; /* inf: no limit, as 0 */
     return 0;
 }
 
 static int cli_env_defaults(cli_options *o)
 {
     const char *v = getenv("BK_EXAMINATION");
-    if (v != NULL && *v)
+    if (v != NULL && *v) {
         o->exam_name = v;
+        o->exam_from_env = true;
+    }
     v = getenv("BK_TIME_CONFINEMENT");
     if (v != NULL && *v && cli_parse_double(v, &o->timeout_s) != 0)
         return cli_bad("BK_TIME_CONFINEMENT is not a number of seconds: '%s'", v);
@@ -133,11 +136,11 @@ enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT
 static int cli_option(int c, const char *arg, cli_options *o)
 {
     switch (c) {
-    case 'e': o->exam_name = arg; return 0;
+    case 'e': o->exam_name = arg; o->exam_from_env = false; return 0;
     case OPT_TIMEOUT:
         return cli_parse_double(arg, &o->timeout_s) ? cli_bad("bad --timeout '%s'", arg) : 0;
     case OPT_MEMORY:
-        return (o->memory = pn_parse_size(arg)) == 0 ? cli_bad("bad --memory '%s'", arg) : 0;
+        return (o->memory = pn_parse_size(arg)) == 0 ? cli_bad("bad --memory '%s' (a number of MB, or with a unit: B, K, M, G or T, e.g. 16G)", arg) : 0;
     case OPT_THREADS: {
         char *end;
         long n = strtol(arg, &end, 10);
@@ -226,6 +229,13 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         return cli_bad("%s", optind == argc ? "no MODEL given" : "more than one MODEL given");
     o->model = argv[optind];
     o->exam = pn_exam_parse(o->exam_name);
+    if (o->exam == PN_EXAM_UNKNOWN && o->exam_from_env) {
+        /* A BenchKit run of an examination this tool does not know: the
+         * contest's answer for that, then the reason. */
+        fputs("DO_NOT_COMPETE\n", stdout);
+        fprintf(stderr, "petrel: unknown examination '%s' (BK_EXAMINATION)\n", o->exam_name);
+        return 2;
+    }
     if (o->exam == PN_EXAM_UNKNOWN)
         return cli_bad("unknown examination '%s'", o->exam_name);
     return 0;

@@ -19,6 +19,7 @@ typedef struct cli_options {
     const char *model;        /* folder or .pnml file, as given */
     pn_exam exam;
     const char *exam_name;
+    bool exam_from_env;           /* exam_name is BK_EXAMINATION's */
     double timeout_s;         /* 0: none */
     uint64_t memory;          /* bytes; 0: the machine's */
     uint32_t threads;         /* 0: the cores we may use */

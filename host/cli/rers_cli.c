@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "petrel/budget.h"
 #include "petrel/cnet.h"
 #include "petrel/rers.h"
 #include "petrel/sysinfo.h"
@@ -107,6 +108,8 @@ static int rers_parse_args(int argc, char **argv, rers_opts *o)
             o->timeout_s = strtod(optarg, &end);
             if (end == optarg || *end != '\0' || !(o->timeout_s >= 0))
                 return rers_bad("bad --timeout", optarg);
+            if (!(o->timeout_s <= PN_BUDGET_FOREVER_S)) /* inf: no limit, as 0 */
+                o->timeout_s = 0;
             break;
         case RO_MEMORY:
             if ((o->memory = pn_parse_size(optarg)) == 0)

@@ -19,6 +19,7 @@
 /* Past the deadline, the cooperative path (which polls the budget and then
  * prints) gets this long before the watchdog prints for it. */
 #define STREAM_GRACE_S 0.5
+#define STREAM_WAIT_MAX_S 86400.0
 
 struct cli_stream {
     pthread_mutex_t lock;
@@ -74,6 +75,12 @@ static void stream_fire(cli_stream *s)
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
     pthread_mutex_lock(&s->lock);
     stream_print_open(s);
+    if (ferror(s->out)) {
+        static const char msg[] = "petrel: cannot write the answers\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+        _exit(1);
+    }
     _exit(0);
 }
 
@@ -98,6 +105,12 @@ static void *stream_watch(void *arg)
         double left = deadline + STREAM_GRACE_S - pn_clock_now();
         if (left <= 0)
             stream_fire(s);
+        /* Waits of at most a day: a far deadline must not overflow time_t
+         * (sigtimedwait would fail at once, and this loop would spin). */
+        if (!(left <= STREAM_WAIT_MAX_S))
+            left = STREAM_WAIT_MAX_S;
+        if (left < 0.001)
+            left = 0.001;
         struct timespec ts = {.tv_sec = (time_t)left,
                               .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
         int sig = sigtimedwait(&set, NULL, &ts);

@@ -469,6 +469,17 @@ static bool fml_prop_parts(fml_reader *r, xmlNode *e, xmlNode **id,
     return !r->failed;
 }
 
+/* An answer is one line of space-separated fields ("FORMULA id value
+ * TECHNIQUES ..."), and batch records split it so: an id byte that is a
+ * space or a control character (a newline would forge a second answer)
+ * becomes '_'. Contest ids never hold one. */
+static void fml_id_printable(char *id)
+{
+    for (unsigned char *c = (unsigned char *)id; *c != '\0'; c++)
+        if (*c <= ' ' || *c == 0x7f)
+            *c = '_';
+}
+
 static bool fml_property(fml_reader *r, xmlNode *e, pn_fml_prop *p)
 {
     xmlNode *id_el, *formula_el;
@@ -479,6 +490,7 @@ static bool fml_property(fml_reader *r, xmlNode *e, pn_fml_prop *p)
         return false;
     if (p->id[0] == '\0')
         return fml_fail(r, PN_ERR_INPUT, id_el, "empty <id>") != NULL;
+    fml_id_printable(p->id);
     r->prop_id = p->id;
     r->bind_error = NULL;
     p->root = fml_formula(r, formula_el);

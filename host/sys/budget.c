@@ -14,7 +14,10 @@ double pn_clock_now(void)
 
 pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory)
 {
-    pn_budget b = {.deadline = timeout_s > 0 ? pn_clock_now() + timeout_s : 0,
+    /* A deadline decades away is no deadline: converted to time_t or
+     * nanoseconds it would overflow (a watchdog's wait, a turn's share). */
+    bool forever = !(timeout_s > 0) || !(timeout_s <= PN_BUDGET_FOREVER_S);
+    pn_budget b = {.deadline = forever ? 0 : pn_clock_now() + timeout_s,
                    .cancel = cancel, .memory = memory, .held = 0};
     return b;
 }

@@ -18,15 +18,28 @@ struct pn_topology {
 };
 
 #ifdef PETREL_HAVE_HWLOC
+static bool topology_restrict_to_binding(hwloc_topology_t topo)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (set == NULL)
+        return false;
+    bool ok = hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0 &&
+              !hwloc_bitmap_iszero(set) && hwloc_topology_restrict(topo, set, 0) == 0;
+    hwloc_bitmap_free(set);
+    return ok;
+}
+
 static void topology_load(pn_topology *t)
 {
     if (hwloc_topology_init(&t->topo) != 0) {
         t->topo = NULL;
         return;
     }
-    /* hwloc restricts the topology to what this process may use (affinity
-     * mask and cgroup cpuset) unless told otherwise. */
-    if (hwloc_topology_load(t->topo) != 0) {
+    /* hwloc leaves out what the cgroup cpuset disallows, but not what the
+     * affinity mask (taskset, a batch slot) leaves out: the topology is
+     * restricted to the CPUs this process may run on, so that the default
+     * worker count and the pinning stay inside them. */
+    if (hwloc_topology_load(t->topo) != 0 || !topology_restrict_to_binding(t->topo)) {
         hwloc_topology_destroy(t->topo);
         t->topo = NULL;
         return;

@@ -43,7 +43,9 @@ typedef struct pn_budget {
 /* Seconds on CLOCK_MONOTONIC: the one clock every module measures with. */
 double pn_clock_now(void);
 
-/* timeout_s <= 0: no deadline; memory 0: unlimited; cancel may be NULL. */
+/* timeout_s <= 0, infinite, or past PN_BUDGET_FOREVER_S (about 31 years): no
+ * deadline; memory 0: unlimited; cancel may be NULL. */
+#define PN_BUDGET_FOREVER_S 1e9
 pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory);
 
 /* PN_OK, PN_ERR_CANCELLED (the cancel flag, drop or stop) or PN_ERR_TIMEOUT.
