@@ -604,7 +604,7 @@ TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)
 TEST_F(Cli, HelpSaysTimeoutZeroIsNoLimit)
 {
     Run r = run("--help");
-    EXPECT_TRUE(contains(r.out, "--timeout SECONDS   wall-clock budget, 0 for no limit")) << show(r);
+    EXPECT_TRUE(contains(r.out, "--timeout SECONDS   wall-clock budget, 0 or inf for no limit")) << show(r);
 }
 
 TEST_F(Cli, EmptyModelFileSaysSo)
