@@ -2,7 +2,16 @@
 # The GPU engine's device test plan (docs/gpu.md): one command for a machine with
 # an NVIDIA GPU (compute capability 8.0 or newer, a CUDA 13 driver and toolkit).
 #
-#   tools/gpu-plan.sh [RESULTS_FILE]     (default: gpu-plan-results.md)
+#   tools/gpu-plan.sh [--quick|--throughput] [RESULTS_FILE]
+#                                        (default: gpu-plan-results.md)
+#
+# A lent machine's window is short (about 15 minutes, 10 per command): run
+# --quick first (steps 1-3: the device tests and GPU against CPU answers on
+# the first 12 `small` P/T instances, at most about 5 minutes), then
+# --throughput (steps 4-5, at most about 6 minutes). Each prints its planned
+# length first and writes the results file as it goes, so a run cut off
+# still leaves what it measured. Without a usable NVIDIA device every step is
+# skipped with the reason (a dry run: a few seconds).
 #
 #   1. configures and builds a CUDA release build in build-gpu/ (petrel and the
 #      test binary only), and lists its cubins / PTX (../shared/tools/list-cubins);
@@ -28,10 +37,22 @@
 # GPU_TESTS (step 2's gtest filter, default 'Gpu*'), PAR (step 3's runs at a
 # time, default nproc/2; the CPU reference runs on one thread), COMPARE_S (step
 # 3 starts no run after that many seconds and counts what it left, default
-# unlimited), TESTS_S (step 2's limit in s), BENCH_TIMEOUT (step 4's s per
+# unlimited), COMPARE_LIMIT (step 3 on the first N `small` instances only),
+# TESTS_S (step 2's limit in s), BENCH_TIMEOUT (step 4's s per
 # run, default TIMEOUT), BENCH_REPEAT (step 4's GPU repeats, default 2).
 set -uo pipefail
 
+mode=full
+case "${1:-}" in
+--quick) mode=quick; shift ;;
+--throughput) mode=throughput; shift ;;
+esac
+if [ "$mode" = quick ]; then
+    : "${STEPS:=1 2 3}" "${TESTS_S:=90}" "${TIMEOUT:=10}" "${COMPARE_S:=120}" "${COMPARE_LIMIT:=12}"
+    : "${GPU_TESTS:=GpuDevice*:GpuDeviceCheck.WalksAreSound:GpuPortfolio*}"
+elif [ "$mode" = throughput ]; then
+    : "${STEPS:=4 5}" "${BENCH_TIMEOUT:=25}" "${BENCH_REPEAT:=1}" "${TIMEOUT:=25}"
+fi
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${1:-gpu-plan-results.md}
@@ -61,8 +82,21 @@ block() { say '```'; "$@" 2>&1 | tee -a "$out"; local rc=${PIPESTATUS[0]}; say '
 say "# GPU device plan: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 say ""
 say "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), timeout ${timeout_s} s, memory $memory"
+# The planned length: each step's bounds (the build aside: PREBUILT skips it).
+planned=0
+step 2 && planned=$((planned + ${TESTS_S:-600}))
+step 3 && planned=$((planned + ${COMPARE_S:-1800} + 2 * ${timeout_s%.*}))
+step 4 && planned=$((planned + 12 * ${bench_timeout%.*}))
+step 5 && planned=$((planned + 120))
+say "plan: mode $mode, steps${steps% }, at most about $planned s$([ -z "${PREBUILT:-}" ] && step 1 && echo ' after the build')"
 say ""
 say "## Machine"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    say "no usable NVIDIA device (nvidia-smi -L failed or is absent): every step skipped"
+    say ""
+    say "## Result: SKIPPED"
+    exit 0
+fi
 block nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version --format=csv || true
 block nproc
 
@@ -92,11 +126,11 @@ fi
 if step 3; then
 say ""
 say "## 3. GPU against CPU answers (small, large)"
-block python3 - "$petrel" "$mcc" "$timeout_s" "$memory" "$par" "$compare_s" <<'EOF' || failed=1
+block python3 - "$petrel" "$mcc" "$timeout_s" "$memory" "$par" "$compare_s" "${COMPARE_LIMIT:-0}" <<'EOF' || failed=1
 import os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 petrel, mcc, timeout, memory = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-par, compare_s = int(sys.argv[5]), float(sys.argv[6])
+par, compare_s, limit = int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
 start = time.monotonic()
 exams = {"StateSpace": "SS", "UpperBounds": "UB", "ReachabilityCardinality": "RC",
          "ReachabilityFireability": "RF", "ReachabilityDeadlock": "RD", "OneSafe": "OS",
@@ -127,9 +161,10 @@ def oracle(inst, suffix):
                 vals["FORMULA " + f[1]] = f[2]
     return vals
 bad = same = gpu_only = cpu_only = left = 0
-jobs = [(r["instance"], exam, suffix) for r in rows
-        if r["group"] in ("small", "large") and r["type"] == "PT"
-        for exam, suffix in exams.items()]
+insts = [r["instance"] for r in rows if r["group"] in ("small", "large") and r["type"] == "PT"]
+if limit > 0:  # --quick: the first `limit` small instances
+    insts = [r["instance"] for r in rows if r["group"] == "small" and r["type"] == "PT"][:limit]
+jobs = [(inst, exam, suffix) for inst in insts for exam, suffix in exams.items()]
 def both(job):
     inst, exam, _ = job
     return answers(inst, exam, "gpu"), answers(inst, exam, "cpu")
