@@ -196,11 +196,23 @@ TEST_F(Cli, Version)
 {
     Run r = run("--version");
     EXPECT_EQ(r.code, 0) << show(r);
-    // "petrel X.Y.Z\n"
+    // "petrel X.Y.Z (commit C; FEATURES)\n": the commit (7 hex digits, or
+    // "unknown" outside git, "-dirty" with uncommitted changes) and what the
+    // build holds (CUDA and its architectures, MPI, hwloc, cgraph).
     ASSERT_GT(r.out.size(), 8u) << show(r);
     EXPECT_EQ(r.out.compare(0, 7, "petrel "), 0) << show(r);
     EXPECT_EQ(r.out.back(), '\n') << show(r);
-    std::string v = r.out.substr(7, r.out.size() - 8);
+    size_t paren = r.out.find(" (commit ");
+    ASSERT_NE(paren, std::string::npos) << show(r);
+    std::string commit = r.out.substr(paren + 9, r.out.find(';', paren) - paren - 9);
+    if (commit.size() > 6 && commit.compare(commit.size() - 6, 6, "-dirty") == 0)
+        commit.resize(commit.size() - 6);
+    EXPECT_TRUE(commit == "unknown" ||
+                (commit.size() == 7 && commit.find_first_not_of("0123456789abcdef") == std::string::npos))
+        << show(r);
+    for (const char *part : {"CUDA", "MPI", "hwloc", "cgraph"})
+        EXPECT_TRUE(contains(r.out, part)) << part << "\n" << show(r);
+    std::string v = r.out.substr(7, paren - 7);
     EXPECT_EQ(v.find_first_not_of("0123456789."), std::string::npos) << show(r);
     EXPECT_EQ(std::count(v.begin(), v.end(), '.'), 2) << show(r);
     EXPECT_TRUE(isdigit((unsigned char)v.front()) && isdigit((unsigned char)v.back())) << show(r);
@@ -644,7 +656,9 @@ TEST_F(Cli, InstallPutsTheToolTheBenchKitEntryAndTheDocsInPlace)
                       " --prefix " + quote(prefix) + " >/dev/null";
     ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
     for (const char *f : {"bin/petrel", "share/petrel/BenchKit_head.sh", "share/doc/petrel/LICENSE",
-                          "share/doc/petrel/README.md", "share/doc/petrel/architecture.md"})
+                          "share/doc/petrel/README.md", "share/doc/petrel/architecture.md",
+                          "share/man/man1/petrel.1", "include/petrel/pnml.h", "lib/libpetrel.a",
+                          "lib/pkgconfig/petrel.pc", "lib/cmake/Petrel/PetrelConfig.cmake"})
         EXPECT_TRUE(exists(prefix + "/" + f)) << f;
     EXPECT_TRUE(contains(slurp(prefix + "/share/doc/petrel/LICENSE"), "MIT License"));
     // The installed entry finds the installed tool.
@@ -655,6 +669,63 @@ TEST_F(Cli, InstallPutsTheToolTheBenchKitEntryAndTheDocsInPlace)
                      " 2>/dev/null";
     EXPECT_EQ(system(bk.c_str()), 0) << bk;
     EXPECT_EQ(slurp(out).rfind("FORMULA OneSafe FALSE TECHNIQUES", 0), 0u) << slurp(out);
+}
+
+// A developer's install: a C program that includes <petrel/pnml.h> builds
+// against the installed prefix, through pkg-config and through
+// find_package(Petrel), and runs. (Not under the sanitizers: their library
+// needs their runtime, which a plain program does not link.)
+TEST_F(Cli, InstalledLibraryBuildsAndRunsAProgram)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "the installed library is instrumented in this build";
+#else
+    if (system("pkg-config --version >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "pkg-config is absent";
+    std::string prefix = dir + "/prefix";
+    std::string cmd = quote(PETREL_CMAKE_COMMAND) + " --install " + quote(PETREL_BINARY_DIR) +
+                      " --prefix " + quote(prefix) + " >/dev/null";
+    ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
+    std::string src = write("count.c", R"(#include <petrel/pnml.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    pn_net *net = NULL;
+    pn_error err = {0};
+    if (argc != 2 || pn_pnml_read_file(argv[1], NULL, &net, &err) != PN_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    printf("%u places, %u transitions\n", net->n_places, net->n_transitions);
+    pn_net_free(net);
+    return 0;
+}
+)");
+    std::string model = std::string(PETREL_SOURCE_DIR) + "/models/dining3/model.pnml";
+    // pkg-config, from the installed .pc file (relocatable: no prefix given).
+    std::string pc = "PKG_CONFIG_PATH=" + quote(prefix + "/lib/pkgconfig") + " pkg-config";
+    std::string build = "cc -o " + quote(dir + "/count") + " " + quote(src) + " $(" + pc +
+                        " --cflags petrel) $(" + pc + " --libs petrel) 2>" +
+                        quote(dir + "/cc.err");
+    ASSERT_EQ(system(build.c_str()), 0) << build << "\n" << slurp(dir + "/cc.err");
+    EXPECT_EQ(petrel_test::run_capture(quote(dir + "/count") + " " + quote(model)),
+              "12 places, 9 transitions\n");
+    // find_package(Petrel) from a CMake project.
+    ASSERT_EQ(system(("mkdir -p " + quote(dir + "/proj")).c_str()), 0);
+    write("proj/CMakeLists.txt", "cmake_minimum_required(VERSION 3.22)\n"
+                                 "project(count LANGUAGES C CXX)\n"
+                                 "find_package(Petrel 0.1 REQUIRED)\n"
+                                 "add_executable(count ../count.c)\n"
+                                 "target_link_libraries(count PRIVATE Petrel::petrel)\n");
+    std::string cm = quote(PETREL_CMAKE_COMMAND);
+    std::string configure = cm + " -S " + quote(dir + "/proj") + " -B " + quote(dir + "/proj/b") +
+                            " -DCMAKE_PREFIX_PATH=" + quote(prefix) + " >" + quote(dir + "/cm.log") +
+                            " 2>&1 && " + cm + " --build " + quote(dir + "/proj/b") + " >>" +
+                            quote(dir + "/cm.log") + " 2>&1";
+    ASSERT_EQ(system(configure.c_str()), 0) << configure << "\n" << slurp(dir + "/cm.log");
+    EXPECT_EQ(petrel_test::run_capture(quote(dir + "/proj/b/count") + " " + quote(model)),
+              "12 places, 9 transitions\n");
+#endif
 }
 
 // A global property's one answer is named before the model is read: a time limit

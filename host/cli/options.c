@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "petrel/budget.h"
+#include "petrel_build_info.h"
 #include "petrel/sysinfo.h"
 
 static void cli_usage(FILE *f)
@@ -181,7 +182,9 @@ static int cli_option(int c, const char *arg, cli_options *o)
     }
     case 'v': o->verbose = true; return 0;
     case 'h': cli_usage(stdout); return 1;
-    case 'V': printf("petrel %s\n", PETREL_VERSION); return 1;
+    case 'V':
+        printf("petrel %s (commit %s; %s)\n", PETREL_VERSION, PETREL_COMMIT, PETREL_FEATURES);
+        return 1;
     default: return cli_bad("%s", "unknown option");
     }
 }
