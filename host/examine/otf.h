@@ -8,9 +8,9 @@
 /* The workers of the on-the-fly checks: one. Formulas on one worker share
  * the states the earlier ones generated, which is most of a local check's
  * cost: with a space per worker, 2 workers answered fewer CTL formulas on
- * `scale` at 10 s with --threads 2 than one (docs/benchmarks.md, "On-the-fly
- * checks on several workers"). More pay only with one space shared between
- * them. */
+ * `scale` at 10 s with --threads 2 than one (measured 2026-11-25, in the git
+ * history of docs/benchmarks.md, "On-the-fly checks"). More pay only with one
+ * space shared between them. */
 #define EX_OTF_WORKERS 1
 
 #include "examine/sched.h"

@@ -5,9 +5,9 @@
  * TAPAAL's parallel portfolio (its strategies run side by side, each with
  * the whole budget) and ITS-Tools' (its engines run as separate processes,
  * the first answer wins): the local CTL checker and the LTL product use one
- * worker each (more was a loss, docs/benchmarks.md), the decision diagrams
- * one, so run in turn each had a part of the time and a second core stood
- * idle; beside each other both have all of it. */
+ * worker each (more was a loss: git history of docs/benchmarks.md), the
+ * decision diagrams one, so run in turn each had a part of the time and a
+ * second core stood idle; beside each other both have all of it. */
 #include "examine/sched.h"
 
 #include <math.h>
