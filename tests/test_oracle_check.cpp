@@ -16,9 +16,11 @@
 // One test per instance and examination (ctest lists each), e.g.
 // Mcc/OracleCheck.MatchesOracle/Philosophers_PT_000005_RC; instances with
 // more than 1e6 states are named Big_<...> so that slow builds can leave
-// them out (ctest -E Big_).
+// them out (ctest -E Big_). Under ASan a quarter of the pairs run
+// (petrel_test::kOracleShare): the release stage checks every answer.
 #include <gtest/gtest.h>
 
+#include "test_share.h"
 #include "test_text.h"
 
 #include <cctype>
@@ -28,6 +30,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -160,6 +163,7 @@ std::vector<CheckCase> load_cases()
     }
     std::string line;
     std::getline(in, line);
+    uint32_t row = 0;
     std::vector<std::string> header = split_tabs(line);
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < header.size(); i++)
@@ -178,7 +182,11 @@ std::vector<CheckCase> load_cases()
         if (cells.size() < header.size() ||
             (cells[col["group"]] != "small" && cells[col["group"]] != "col"))
             continue;
-        for (const Exam &e : kExams) {
+        row++;
+        for (size_t k = 0; k < std::size(kExams); k++) {
+            if ((row + k) % petrel_test::kOracleShare != 0)
+                continue;
+            const Exam &e = kExams[k];
             CheckCase c;
             c.instance = cells[col["instance"]];
             c.exam = &e;

@@ -52,7 +52,7 @@ static const petrel_fuzz_fml_env *petrel_fuzz_fml_setup(void)
     memset(&err, 0, sizeof err);
     env.net = pn_net_new("fuzz");
     PETREL_FUZZ_CHECK(env.net != NULL);
-    char id[8];
+    char id[16];
     for (int i = 0; i < PETREL_FUZZ_FML_PLACES; i++) {
         snprintf(id, sizeof id, "p%d", i);
         PETREL_FUZZ_CHECK(pn_net_add_place(env.net, id, NULL, m0[i], &err) == i);
