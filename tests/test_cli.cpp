@@ -613,6 +613,18 @@ TEST_F(Cli, AFormulaThatDoesNotBindIsReportedOnce)
 
 // ---- input errors and help -----------------------------------------------------------------
 
+// `petrel properties --help` documents that command, not the examinations.
+TEST_F(Cli, PropertiesHelpListsItsOwnOptions)
+{
+    Run r = run("properties --help");
+    EXPECT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out.rfind("Usage: petrel properties [options] MODEL\n", 0), 0u) << show(r);
+    EXPECT_TRUE(contains(r.out, "DEAD_TRANSITIONS")) << show(r);
+    EXPECT_TRUE(contains(r.out, "--verdict-xml")) << show(r);
+    EXPECT_FALSE(contains(r.out, "--examination")) << show(r);
+    EXPECT_FALSE(contains(r.out, "--trace")) << show(r);
+}
+
 TEST_F(Cli, HelpSaysTimeoutZeroIsNoLimit)
 {
     Run r = run("--help");

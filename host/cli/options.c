@@ -96,6 +96,36 @@ static void cli_usage(FILE *f)
         f);
 }
 
+/* `petrel properties --help`: its own options only. */
+static void cli_usage_properties(FILE *f)
+{
+    fputs(
+        "Usage: petrel properties [options] MODEL\n"
+        "Computes the MCC's generic properties of MODEL (an MCC instance folder or a\n"
+        ".pnml file): ORDINARY, SIMPLE_FREE_CHOICE, ..., SAFE, DEADLOCK, REVERSIBLE,\n"
+        "QUASI_LIVE, LIVE, DEAD_PLACES, DEAD_TRANSITIONS; prints each beside the\n"
+        "verdict of the model's GenericPropertiesVerdict.xml: agree, disagree or not\n"
+        "decided. The behavioural ones share the --timeout and stay unknown when it\n"
+        "runs out.\n"
+        "\n"
+        "Options:\n"
+        "      --timeout SECONDS   wall-clock budget, 0 or inf for no limit (default:\n"
+        "                          $BK_TIME_CONFINEMENT, else none)\n"
+        "      --memory SIZE       memory budget of the whole process, e.g. 512M, 16G\n"
+        "      --threads N         worker threads (default: the cores this process may use)\n"
+        "      --verdict-xml FILE  also write the properties as an MCC properties-verdict\n"
+        "                          document\n"
+        "      --use-verdicts      check the SAFE and CONSERVATIVE verdicts against what\n"
+        "                          Petrel proves and say so on stderr\n"
+        "  -q, --quiet             less on stderr\n"
+        "  -v, --verbose           more detail on stderr\n"
+        "  -h, --help              this text\n"
+        "  -V, --version           the version\n"
+        "\n"
+        "Exit status: 0 when it ran, 2 for bad usage or a malformed model, 1 otherwise.\n",
+        f);
+}
+
 static int cli_bad(const char *fmt, const char *arg)
 {
     fputs("petrel: ", stderr);
@@ -181,7 +211,12 @@ static int cli_option(int c, const char *arg, cli_options *o)
         return 0;
     }
     case 'v': o->verbose = true; return 0;
-    case 'h': cli_usage(stdout); return 1;
+    case 'h':
+        if (o->command == CLI_CMD_PROPERTIES)
+            cli_usage_properties(stdout);
+        else
+            cli_usage(stdout);
+        return 1;
     case 'V':
         printf("petrel %s (commit %s; %s)\n", PETREL_VERSION, PETREL_COMMIT, PETREL_FEATURES);
         return 1;

@@ -12,7 +12,8 @@
  * an error; a clone equals its original; and the simplifier is sound where
  * that can be decided cheaply: a state formula (the root, or each maximal
  * state subformula simplified on its own) or an integer expression agrees
- * with its simplified form on a few markings. */
+ * with its simplified form on a few markings; and an answer line printed
+ * for any id read is one line with the id as its second field. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "petrel/cnet.h"
 #include "petrel/error.h"
 #include "petrel/formula.h"
+#include "petrel/mcc.h"
 #include "petrel/net.h"
 
 #define PETREL_FUZZ_FML_PLACES 6
@@ -126,6 +128,29 @@ static void petrel_fuzz_fml_state_parts(const petrel_fuzz_fml_env *env, const pn
         petrel_fuzz_fml_state_parts(env, n->kids[i]);
 }
 
+/* An answer for this id, printed as Petrel prints it, is one line whose
+ * second space-separated field is the id: no id can forge a line or split
+ * a batch record (output injection). */
+static void petrel_fuzz_fml_answer_line(const char *id)
+{
+    for (int decided = 0; decided < 2; decided++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        PETREL_FUZZ_CHECK(f != NULL);
+        pn_mcc_print_formula(f, id, decided ? "TRUE" : NULL, decided ? "EXPLICIT" : NULL);
+        PETREL_FUZZ_CHECK(fclose(f) == 0);
+        size_t id_len = strlen(id);
+        PETREL_FUZZ_CHECK(len > 8 + id_len && buf[len - 1] == '\n');
+        PETREL_FUZZ_CHECK(memchr(buf, '\n', len - 1) == NULL);
+        PETREL_FUZZ_CHECK(memcmp(buf, "FORMULA ", 8) == 0);
+        PETREL_FUZZ_CHECK(memcmp(buf + 8, id, id_len) == 0 && buf[8 + id_len] == ' ');
+        for (size_t k = 0; k + 1 < len; k++)
+            PETREL_FUZZ_CHECK((unsigned char)buf[k] > ' ' || buf[k] == ' ');
+        free(buf);
+    }
+}
+
 /* One input; returns 0 (libFuzzer's convention). */
 static int petrel_fuzz_formula(const uint8_t *data, size_t size)
 {
@@ -151,6 +176,7 @@ static int petrel_fuzz_formula(const uint8_t *data, size_t size)
     for (uint32_t i = 0; i < set->n; i++) {
         const pn_fml_prop *p = &set->props[i];
         PETREL_FUZZ_CHECK(p->id != NULL);
+        petrel_fuzz_fml_answer_line(p->id);
         if (p->status == PN_OK) {
             PETREL_FUZZ_CHECK(p->root != NULL && p->error == NULL);
             char *s = pn_fml_to_string(p->root, env->net);
