@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "batch_int.h"
-#include "petrel/budget.h"
 #include "petrel/sysinfo.h"
 #include "petrel/topology.h"
 
@@ -106,7 +105,6 @@ static int bt_number(const char *arg, long lo, long hi, long *out)
 static int bt_option(batch *b, int c, const char *arg)
 {
     long n;
-    char *end;
     switch (c) {
     case 'e': return bt_add_exams(b, arg);
     case 'o': b->out_path = arg; return 0;
@@ -119,14 +117,9 @@ static int bt_option(batch *b, int c, const char *arg)
         b->jobs = (uint32_t)n;
         return 0;
     case BT_OPT_TIMEOUT:
-        b->s.timeout_s = strtod(arg, &end);
-        if (*arg == '\0' || *end != '\0' || !(b->s.timeout_s >= 0))
-            return bt_bad("bad --timeout '%s'", arg);
-        if (!(b->s.timeout_s <= PN_BUDGET_FOREVER_S)) /* inf: no limit, as 0 */
-            b->s.timeout_s = 0;
-        return 0;
+        return pn_parse_seconds(arg, &b->s.timeout_s) != 0 ? bt_bad("bad --timeout '%s'", arg) : 0;
     case BT_OPT_MEMORY:
-        return (b->memory_total = pn_parse_size(arg)) == 0 ? bt_bad("bad --memory '%s' (a number of MB, or with a unit: B, K, M, G or T, e.g. 16G)", arg) : 0;
+        return (b->memory_total = pn_parse_size(arg)) == 0 ? bt_bad("bad --memory '%s' (" PN_SIZE_HELP ")", arg) : 0;
     case BT_OPT_THREADS:
         if (bt_number(arg, 1, 4096, &n) != 0)
             return bt_bad("bad --threads '%s' (1..4096)", arg);

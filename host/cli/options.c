@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "petrel/budget.h"
 #include "petrel_build_info.h"
 #include "petrel/sysinfo.h"
 
@@ -134,16 +133,6 @@ static int cli_bad(const char *fmt, const char *arg)
     return 2;
 }
 
-static int cli_parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !(v >= 0))
-        return -1;
-    *out = v <= PN_BUDGET_FOREVER_S ? v : 0; /* inf: no limit, as 0 */
-    return 0;
-}
-
 static int cli_env_defaults(cli_options *o)
 {
     const char *v = getenv("BK_EXAMINATION");
@@ -152,7 +141,7 @@ static int cli_env_defaults(cli_options *o)
         o->exam_from_env = true;
     }
     v = getenv("BK_TIME_CONFINEMENT");
-    if (v != NULL && *v && cli_parse_double(v, &o->timeout_s) != 0)
+    if (v != NULL && *v && pn_parse_seconds(v, &o->timeout_s) != 0)
         return cli_bad("BK_TIME_CONFINEMENT is not a number of seconds: '%s'", v);
     v = getenv("BK_MEMORY_CONFINEMENT");
     if (v != NULL && *v && (o->memory = pn_parse_size(v)) == 0)
@@ -169,9 +158,9 @@ static int cli_option(int c, const char *arg, cli_options *o)
     switch (c) {
     case 'e': o->exam_name = arg; o->exam_from_env = false; return 0;
     case OPT_TIMEOUT:
-        return cli_parse_double(arg, &o->timeout_s) ? cli_bad("bad --timeout '%s'", arg) : 0;
+        return pn_parse_seconds(arg, &o->timeout_s) ? cli_bad("bad --timeout '%s'", arg) : 0;
     case OPT_MEMORY:
-        return (o->memory = pn_parse_size(arg)) == 0 ? cli_bad("bad --memory '%s' (a number of MB, or with a unit: B, K, M, G or T, e.g. 16G)", arg) : 0;
+        return (o->memory = pn_parse_size(arg)) == 0 ? cli_bad("bad --memory '%s' (" PN_SIZE_HELP ")", arg) : 0;
     case OPT_THREADS: {
         char *end;
         long n = strtol(arg, &end, 10);

@@ -102,14 +102,10 @@ static int rers_parse_args(int argc, char **argv, rers_opts *o)
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "qh", longs, NULL)) != -1) {
-        char *end;
         switch (c) {
         case RO_TIMEOUT:
-            o->timeout_s = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || !(o->timeout_s >= 0))
+            if (pn_parse_seconds(optarg, &o->timeout_s) != 0)
                 return rers_bad("bad --timeout", optarg);
-            if (!(o->timeout_s <= PN_BUDGET_FOREVER_S)) /* inf: no limit, as 0 */
-                o->timeout_s = 0;
             break;
         case RO_MEMORY:
             if ((o->memory = pn_parse_size(optarg)) == 0)

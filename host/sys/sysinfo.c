@@ -1,5 +1,7 @@
 #include "petrel/sysinfo.h"
 
+#include "petrel/budget.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -111,6 +113,16 @@ void pn_sys_unmap_large_blocks(void)
      * trims it when the process nears its cap (pn_budget_memory). */
     mallopt(M_TRIM_THRESHOLD, 8 * 1024 * 1024);
 #endif
+}
+
+int pn_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !(v >= 0))
+        return -1;
+    *out = v <= PN_BUDGET_FOREVER_S ? v : 0;
+    return 0;
 }
 
 uint64_t pn_parse_size(const char *s)

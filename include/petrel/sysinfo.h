@@ -35,6 +35,12 @@ void pn_sys_unmap_large_blocks(void);
 /* Parses "512M", "16G", "1024" (MB, as BK_MEMORY_CONFINEMENT), "100K",
  * "12345B". 0 on a malformed or zero size. */
 uint64_t pn_parse_size(const char *s);
+/* What a size looks like, for the front ends' messages. */
+#define PN_SIZE_HELP "a number of MB, or with a unit: B, K, M, G or T, e.g. 16G"
+/* A limit in seconds: a whole decimal number >= 0, "inf" or anything past
+ * PN_BUDGET_FOREVER_S reads as 0 (no limit). Returns 0, or -1 when s is not
+ * such a number. One parser for every front end's --timeout. */
+int pn_parse_seconds(const char *s, double *out);
 /* Asks the kernel for transparent huge pages over the whole 2 MB pages
  * inside [p, p + bytes): the hash tables are probed at random, and with
  * 4 KB pages nearly every probe also misses the TLB. Untouched pages (a
