@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "petrel/dist.h"
+#include "test_cli_run.h"
 #include "test_coloured.h"
 #include "test_files.h"
 #include "test_trace.h"
@@ -63,11 +64,7 @@ protected:
         }
     }
 
-    struct Run {
-        int code = -1;  // exit status, or -1 when killed by a signal
-        std::string out, err;
-        double seconds = 0;
-    };
+    using Run = petrel_test::CliRun;
 
     // The shell command that runs the CLI with args (already quoted as
     // needed) and env assignments, in a clean BenchKit environment, stdout
@@ -75,25 +72,14 @@ protected:
     std::string command(const std::string &args, const std::string &env,
                         const std::string &launcher = "")
     {
-        return "env -u BK_EXAMINATION -u BK_TIME_CONFINEMENT -u BK_MEMORY_CONFINEMENT " + env +
-               " " + launcher + " " + quote(kCli) + " " + args + " >" + quote(dir + "/stdout") +
-               " 2>" + quote(dir + "/stderr") + " </dev/null";
+        return petrel_test::cli_command(kCli, args, env, launcher, ">" + quote(dir + "/stdout"),
+                                        dir + "/stderr");
     }
 
     // Runs command(args, env, launcher) and collects what it printed.
     Run run(const std::string &args, const std::string &env = "", const std::string &launcher = "")
     {
-        std::string out = dir + "/stdout", err = dir + "/stderr";
-        std::string cmd = command(args, env, launcher);
-        auto t0 = std::chrono::steady_clock::now();
-        int st = system(cmd.c_str());
-        Run r;
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (st != -1 && WIFEXITED(st))
-            r.code = WEXITSTATUS(st);
-        r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        return petrel_test::cli_run(command(args, env, launcher), dir + "/stdout", dir + "/stderr");
     }
 
     // run(args), and the peak resident size in bytes of what it ran: wait4's

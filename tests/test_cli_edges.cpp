@@ -10,6 +10,7 @@
 #include <chrono>
 #include <string>
 
+#include "test_cli_run.h"
 #include "test_files.h"
 
 namespace {
@@ -21,11 +22,7 @@ const std::string kCli = PETREL_CLI_PATH;
 const std::string kDining = std::string(PETREL_SOURCE_DIR) + "/models/dining3";
 const std::string kKanban = std::string(PETREL_SHARED_DIR) + "/mcc/Kanban-PT-00010";
 
-struct Ran {
-    int code = -1; // exit status; -1: killed by a signal
-    std::string out, err;
-    double seconds = 0;
-};
+using Ran = petrel_test::CliRun;
 
 // sh -c "env CLEAN ENV <launcher> petrel ARGS >OUT 2>ERR" with stdout to
 // `out_to` (a file name or "/dev/full" or "&-"), stderr to a scratch file.
@@ -36,17 +33,8 @@ Ran run_cli(const std::string &args, const std::string &env, const std::string &
     EXPECT_NE(mkdtemp(tmpl), nullptr);
     std::string dir = tmpl, out = dir + "/stdout", err = dir + "/stderr";
     std::string redirect = out_to == "&-" ? ">&-" : ">" + quote(out_to.empty() ? out : out_to);
-    std::string cmd = "env -u BK_EXAMINATION -u BK_TIME_CONFINEMENT -u BK_MEMORY_CONFINEMENT " +
-                      env + " " + launcher + " " + quote(kCli) + " " + args + " " + redirect +
-                      " 2>" + quote(err) + " </dev/null";
-    auto t0 = std::chrono::steady_clock::now();
-    int st = system(cmd.c_str());
-    Ran r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (st != -1 && WIFEXITED(st))
-        r.code = WEXITSTATUS(st);
-    r.out = slurp(out);
-    r.err = slurp(err);
+    Ran r = petrel_test::cli_run(petrel_test::cli_command(kCli, args, env, launcher, redirect, err),
+                                 out, err);
     EXPECT_EQ(system(("rm -rf " + quote(dir)).c_str()), 0);
     return r;
 }
