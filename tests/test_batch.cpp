@@ -259,6 +259,38 @@ TEST_F(Batch, MalformedModelIsAnErrorAndTheBatchGoesOn)
     EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
 }
 
+// A formula naming a place the net lacks answers CANNOT_COMPUTE beside the
+// others and the child exits 2 (README): the record keeps the run's status
+// and answers, with the child's count of unread formulas as its message.
+TEST_F(Batch, UnreadableFormulaKeepsTheRunAndSaysSo)
+{
+    std::string inst = dir + "/mutex2";
+    ASSERT_EQ(mkdir(inst.c_str(), 0755), 0);
+    ASSERT_EQ(sh("cp " + quote(kSrc + "/models/mutex2/model.pnml") + " " + quote(inst)), 0);
+    auto prop = [](const char *id, const char *place) {
+        return std::string("<property><id>") + id +
+               "</id><formula><exists-path><finally><integer-le><integer-constant>1"
+               "</integer-constant><tokens-count><place>" + place +
+               "</place></tokens-count></integer-le></finally></exists-path></formula>"
+               "</property>\n";
+    };
+    std::ofstream(inst + "/ReachabilityCardinality.xml")
+        << "<?xml version=\"1.0\"?>\n<property-set xmlns=\"http://mcc.lip6.fr/\">\n"
+        << prop("M-00", "nosuch") << prop("M-01", "nosuch_either") << "</property-set>\n";
+    std::string out = dir + "/r.jsonl";
+    ASSERT_EQ(batch(limits + " -e ReachabilityCardinality --out " + quote(out) + " " + quote(inst)),
+              0) << slurp(dir + "/stderr");
+    std::string norm = normalized(out);
+    ASSERT_EQ(count_lines(slurp(out)), 1u) << norm;
+    EXPECT_NE(norm.find("\"status\": \"ok\""), std::string::npos) << norm;
+    EXPECT_NE(norm.find("\"message\": \"2 of 2 formulas could not be read; they answer "
+                        "CANNOT_COMPUTE\""),
+              std::string::npos) << norm;
+    EXPECT_NE(norm.find("\"M-00\": {\"techniques\": [], \"value\": null}"), std::string::npos)
+        << norm;
+    EXPECT_NE(norm.find("\"formulas\": 2"), std::string::npos) << norm;
+}
+
 // A run that crashes is an error naming its signal; one that outlives its
 // time (and its watchdog) is stopped by the batch and recorded as a
 // timeout; the batch goes on and records both.

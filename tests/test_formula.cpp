@@ -222,7 +222,7 @@ struct BadCase {
     const char *expect;   // a substring of the message
 };
 
-TEST(FmlRead, StructuralErrorsRefuseTheFile)
+TEST(FmlRead, StructuralErrorsRefuseTheirFormulaOnly)
 {
     NetPtr net = TinyNet();
     const std::vector<BadCase> cases = {
@@ -268,14 +268,25 @@ TEST(FmlRead, StructuralErrorsRefuseTheFile)
         {"two formulas", "<true/><false/>", "<formula> needs 1 child"},
         {"foreign namespace", "<x:true xmlns:x=\"urn:other\"/>", "<true>"},
     };
+    // The formula alone is refused (it answers CANNOT_COMPUTE), with the
+    // file, line, id and what is wrong; its neighbours are read.
     for (const BadCase &c : cases) {
-        std::string xml = Doc(Prop("ok", "<true/>") + "\n" + Prop("bad-id", c.formula));
+        std::string xml = Doc(Prop("ok", "<true/>") + "\n" + Prop("bad-id", c.formula) + "\n" +
+                              Prop("after", "<false/>"));
         ReadResult r = Read(xml, net.get());
-        EXPECT_EQ(r.st, PN_ERR_INPUT) << c.what;
-        EXPECT_EQ(r.set, nullptr) << c.what;
-        EXPECT_NE(r.msg.find(c.expect), std::string::npos) << c.what << ": " << r.msg;
-        EXPECT_NE(r.msg.find("mem.xml:4:"), std::string::npos) << c.what << ": " << r.msg;
-        EXPECT_NE(r.msg.find("'bad-id'"), std::string::npos) << c.what << ": " << r.msg;
+        ASSERT_EQ(r.st, PN_OK) << c.what << ": " << r.msg;
+        ASSERT_EQ(r.set->n, 3u) << c.what;
+        EXPECT_EQ(r.set->props[0].status, PN_OK) << c.what;
+        EXPECT_EQ(r.set->props[2].status, PN_OK) << c.what;
+        EXPECT_STREQ(r.set->props[2].id, "after");
+        const pn_fml_prop &bad = r.set->props[1];
+        EXPECT_EQ(bad.status, PN_ERR_INPUT) << c.what;
+        EXPECT_EQ(bad.root, nullptr) << c.what;
+        ASSERT_NE(bad.error, nullptr) << c.what;
+        std::string msg = bad.error;
+        EXPECT_NE(msg.find(c.expect), std::string::npos) << c.what << ": " << msg;
+        EXPECT_NE(msg.find("mem.xml:4:"), std::string::npos) << c.what << ": " << msg;
+        EXPECT_NE(msg.find("'bad-id'"), std::string::npos) << c.what << ": " << msg;
     }
 }
 
@@ -311,8 +322,24 @@ TEST(FmlRead, MalformedXml)
     EXPECT_EQ(r.set, nullptr);
     EXPECT_EQ(r.msg.rfind("mem.xml:", 0), 0u) << r.msg;
     EXPECT_NE(r.msg.find("malformed XML"), std::string::npos) << r.msg;
+    // Said in terms of the file, never as libxml2's "Premature end of data"
+    // or its parser options (sys/xml_error.h).
+    EXPECT_NE(r.msg.find("the file ends inside <"), std::string::npos) << r.msg;
+    EXPECT_NE(r.msg.find("(opened at line 4): it is truncated"), std::string::npos) << r.msg;
     ReadResult empty = Read("", net.get());
     EXPECT_EQ(empty.st, PN_ERR_INPUT);
+    EXPECT_NE(empty.msg.find("the file is empty"), std::string::npos) << empty.msg;
+    ReadResult two = Read(Doc("") + "<property-set/>", net.get());
+    EXPECT_NE(two.msg.find("truncated, or more follows that element"), std::string::npos)
+        << two.msg;
+    std::string deep = "<?xml version=\"1.0\"?><property-set>";
+    for (int i = 0; i < 300; i++)
+        deep += "<x>";
+    ReadResult nested = Read(deep, net.get());
+    EXPECT_EQ(nested.st, PN_ERR_INPUT);
+    EXPECT_NE(nested.msg.find("elements nested more than 256 deep"), std::string::npos)
+        << nested.msg;
+    EXPECT_EQ(nested.msg.find("XML_PARSE"), std::string::npos) << nested.msg;
 }
 
 TEST(FmlRead, UnknownNamesMarkOnlyTheirProperty)
@@ -353,9 +380,12 @@ TEST(FmlRead, StructuralErrorWinsOverUnknownName)
     std::string xml = Doc(Prop("x", "<conjunction><is-fireable><transition>zz"
                                     "</transition></is-fireable><bogus/></conjunction>"));
     ReadResult r = Read(xml, net.get());
-    EXPECT_EQ(r.st, PN_ERR_INPUT);
-    EXPECT_EQ(r.set, nullptr);
-    EXPECT_NE(r.msg.find("<bogus>"), std::string::npos) << r.msg;
+    ASSERT_EQ(r.st, PN_OK) << r.msg;
+    ASSERT_EQ(r.set->n, 1u);
+    EXPECT_EQ(r.set->props[0].status, PN_ERR_INPUT);
+    ASSERT_NE(r.set->props[0].error, nullptr);
+    EXPECT_NE(std::string(r.set->props[0].error).find("<bogus>"), std::string::npos)
+        << r.set->props[0].error;
 }
 
 TEST(FmlRead, Files)
@@ -374,9 +404,13 @@ TEST(FmlRead, Files)
         out << Doc(Prop("a", "<true/>") + "\n" + Prop("b", "<nonsense/>"));
     }
     pn_error err2{};
-    EXPECT_EQ(pn_fml_read_file(path.c_str(), net.get(), &set, &err2), PN_ERR_INPUT);
-    EXPECT_NE(std::string(err2.msg).find(path.string() + ":4:"), std::string::npos)
-        << err2.msg;
+    ASSERT_EQ(pn_fml_read_file(path.c_str(), net.get(), &set, &err2), PN_OK) << err2.msg;
+    EXPECT_EQ(err2.code, PN_OK) << err2.msg; // the refused formula leaves no file error
+    ASSERT_EQ(set->n, 2u);
+    EXPECT_NE(std::string(set->props[1].error).find(path.string() + ":4:"), std::string::npos)
+        << set->props[1].error;
+    pn_fml_set_free(set);
+    set = nullptr;
     {
         std::ofstream out(path);
         out << Doc(Prop("a", "<true/>"));

@@ -394,17 +394,22 @@ void bt_classify(bt_result *r, int ws, bool killed_by_us, const char *stats, con
         return;
     }
     int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
+    if (stats != NULL && (code == 0 || code == 2)) {
+        r->status = strstr(stats, "limit=memory") ? BT_MEMORY
+                    : strstr(stats, "limit=time") ? BT_TIMEOUT
+                                                  : BT_OK;
+        /* 2 after the statistics: the examination ran to its end with
+         * formulas it could not read (they answer CANNOT_COMPUTE); the
+         * child's last line, which counts them, is the message. */
+        if (code == 2)
+            r->message = bt_last_line(err);
+        return;
+    }
     if (code != 0) {
         r->status = BT_ERROR;
         r->message = bt_last_line(err);
         if (r->message == NULL)
             r->message = bt_message("exit status %d%.0s", code);
-        return;
-    }
-    if (stats != NULL) {
-        r->status = strstr(stats, "limit=memory") ? BT_MEMORY
-                    : strstr(stats, "limit=time") ? BT_TIMEOUT
-                                                  : BT_OK;
         return;
     }
     /* Exit 0 without statistics: the child's watchdog ended it at its

@@ -273,7 +273,7 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
         return st == PN_ERR_NOMEM ? 1 : 2;
     }
     for (uint32_t i = 0; i < (*set)->n; i++) {
-        if ((*set)->props[i].status != PN_OK && !r->o.quiet)
+        if ((*set)->props[i].status != PN_OK) /* an error: said with -q too */
             fprintf(stderr, "petrel: %s\n", (*set)->props[i].error);
         if (r->o.verbose)
             pn_fml_print(stderr, *set, i);
@@ -353,6 +353,22 @@ static void cli_use_verdicts(const cli_run *r)
     pn_verdicts_free(file);
 }
 
+/* A formula the file holds but Petrel could not read (an unknown place or
+ * element, said when the file was read) answers CANNOT_COMPUTE beside the
+ * others; the run then ends with 2, as for a malformed file, and this last
+ * line says why (petrel batch records it). */
+static int cli_unreadable_formulas(const pn_fml_set *set)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; set != NULL && i < set->n; i++)
+        bad += set->props[i].status != PN_OK;
+    if (bad == 0)
+        return 0;
+    fprintf(stderr, "petrel: %u of %u formulas could not be read; they answer "
+                    "CANNOT_COMPUTE\n", bad, set->n);
+    return 2;
+}
+
 /* Every examination through the driver (see examine.h). */
 static int cli_examine(cli_run *r)
 {
@@ -378,6 +394,8 @@ static int cli_examine(cli_run *r)
     cli_write_stats(r, &rep->result);
     int rc2 = r->o.verdict_xml != NULL ? cli_verdicts_write_exam(r->o.verdict_xml, r->net, rep) : 0;
     pn_report_free(rep);
+    if (rc2 == 0)
+        rc2 = cli_unreadable_formulas(set);
     pn_fml_set_free(set);
     return rc2;
 }

@@ -10,6 +10,7 @@
 
 #include <libxml/parser.h>
 
+#include "sys/xml_error.h"
 #include "sys/xml_guard.h"
 #include "petrel/budget.h"
 
@@ -45,24 +46,15 @@ static pn_status hl_read_doc(xmlDoc *doc, const char *label,
     return st;
 }
 
-/* The parser's own message, on one line, as a PN_ERR_INPUT. */
+/* The parser's failure (sys/xml_error.h), as a PN_ERR_INPUT (PN_ERR_IO
+ * when the file could not be read). */
 static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *err)
 {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
-    char msg[300] = "not well-formed XML";
-    int line = 0;
-    if (e != NULL && e->message != NULL) {
-        snprintf(msg, sizeof msg, "%s", e->message);
-        for (char *p = msg; *p; p++)
-            if (*p == '\n' || *p == '\r')
-                *p = ' ';
-        size_t n = strlen(msg);
-        while (n > 0 && msg[n - 1] == ' ')
-            msg[--n] = '\0';
-        line = e->line;
-    }
+    char msg[300];
+    pn_xml_error_words(e, msg, sizeof msg);
     pn_status code = e != NULL && e->domain == XML_FROM_IO ? PN_ERR_IO : PN_ERR_INPUT;
-    return pn_fail(err, code, "%s:%d: malformed XML: %s", label, line, msg);
+    return pn_fail(err, code, "%s:%d: malformed XML: %s", label, e != NULL ? e->line : 0, msg);
 }
 
 /* Takes the parsed document (or the parse failure) to a net. */

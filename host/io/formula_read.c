@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "sys/xml_error.h"
 #include "sys/xml_guard.h"
 
 #define FML_NS "http://mcc.lip6.fr/"
@@ -19,6 +20,8 @@ typedef struct fml_reader {
     const char *prop_id;     /* the property being read, for messages */
     char *bind_error;        /* first name of this property that is unknown */
     bool failed;             /* err holds why the whole file is refused */
+    pn_status code;          /* the last failure's code and message, also */
+    char msg[600];           /* kept when err is NULL */
     pn_error *err;
 } fml_reader;
 
@@ -49,10 +52,12 @@ static void *fml_fail(fml_reader *r, pn_status code, const xmlNode *at,
     va_end(ap);
     long line = at != NULL ? xmlGetLineNo(at) : 0;
     if (r->prop_id != NULL)
-        pn_fail(r->err, code, "%s:%ld: formula '%s': %s", r->label, line,
-                r->prop_id, what);
+        snprintf(r->msg, sizeof r->msg, "%s:%ld: formula '%s': %s", r->label, line, r->prop_id,
+                 what);
     else
-        pn_fail(r->err, code, "%s:%ld: %s", r->label, line, what);
+        snprintf(r->msg, sizeof r->msg, "%s:%ld: %s", r->label, line, what);
+    pn_fail(r->err, code, "%s", r->msg);
+    r->code = code;
     r->failed = true;
     return NULL;
 }
@@ -493,8 +498,22 @@ static bool fml_property(fml_reader *r, xmlNode *e, pn_fml_prop *p)
     fml_id_printable(p->id);
     r->prop_id = p->id;
     r->bind_error = NULL;
+    r->code = PN_OK;
     p->root = fml_formula(r, formula_el);
-    if (p->root == NULL) {
+    r->prop_id = NULL;
+    if (p->root == NULL && r->code == PN_ERR_INPUT) {
+        /* A formula outside the grammar (an unknown element, a bad
+         * constant): that property alone answers CANNOT_COMPUTE, as one
+         * naming an unknown place does; the file's other properties are
+         * read. The message was set with the property's id. */
+        free(r->bind_error);
+        r->bind_error = fml_strdup(r->msg);
+        r->failed = false;
+        if (r->err != NULL)
+            pn_error_clear(r->err);
+        if (r->bind_error == NULL)
+            return fml_nomem(r, formula_el) != NULL;
+    } else if (p->root == NULL) {
         free(r->bind_error);
         return false;
     }
@@ -504,7 +523,6 @@ static bool fml_property(fml_reader *r, xmlNode *e, pn_fml_prop *p)
         p->status = PN_ERR_INPUT;
         p->error = r->bind_error;
     }
-    r->prop_id = NULL;
     return true;
 }
 
@@ -539,16 +557,10 @@ static pn_fml_set *fml_doc(fml_reader *r, xmlDoc *doc)
 static void fml_xml_error(fml_reader *r, xmlParserCtxt *ctxt)
 {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
-    char msg[300] = "not well-formed XML";
-    int line = 0;
-    if (e != NULL && e->message != NULL) {
-        snprintf(msg, sizeof msg, "%s", e->message);
-        size_t len = strlen(msg);
-        while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-            msg[--len] = '\0';
-        line = e->line;
-    }
-    pn_fail(r->err, PN_ERR_INPUT, "%s:%d: malformed XML: %s", r->label, line, msg);
+    char msg[300];
+    pn_xml_error_words(e, msg, sizeof msg);
+    pn_fail(r->err, PN_ERR_INPUT, "%s:%d: malformed XML: %s", r->label, e != NULL ? e->line : 0,
+            msg);
     r->failed = true;
 }
 

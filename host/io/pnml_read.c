@@ -19,6 +19,7 @@
 #include <libxml/xmlreader.h>
 
 #include "coloured/hlpn.h"
+#include "sys/xml_error.h"
 #include "sys/xml_guard.h"
 #include "net/strmap.h"
 
@@ -148,8 +149,9 @@ static void on_xml_error(void *ctx, pnml_xml_error_ptr e)
     if (e == NULL || e->level < XML_ERR_ERROR)
         return; /* warnings (e.g. a relative namespace URI) are harmless */
     pn_status code = e->domain == XML_FROM_IO ? PN_ERR_IO : PN_ERR_INPUT;
-    pn_fail(&r->err, code, "%s:%d: malformed XML: %s", r->label, e->line,
-            e->message != NULL ? e->message : "parse error");
+    char msg[300];
+    pn_xml_error_words(e, msg, sizeof msg);
+    pn_fail(&r->err, code, "%s:%d: malformed XML: %s", r->label, e->line, msg);
 }
 
 /* ---- small containers ---------------------------------------------------- */

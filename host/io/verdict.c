@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/xml_error.h"
 #include "sys/xml_guard.h"
 
 pn_verdicts *pn_verdicts_new(const char *model)
@@ -185,9 +186,10 @@ pn_status pn_verdicts_read(const char *path, pn_verdicts **out, pn_error *err)
                                               XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (doc == NULL) {
         const xmlError *e = xmlGetLastError();
+        char msg[300];
+        pn_xml_error_words(e, msg, sizeof msg);
         return pn_fail(err, PN_ERR_INPUT, "%s:%d: malformed XML: %s", path,
-                       e != NULL ? e->line : 0,
-                       e != NULL && e->message != NULL ? e->message : "cannot parse\n");
+                       e != NULL ? e->line : 0, msg);
     }
     pn_status st = verdict_read_doc(path, xmlDocGetRootElement(doc), out, err);
     xmlFreeDoc(doc);

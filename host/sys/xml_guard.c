@@ -81,7 +81,7 @@ static pn_status guard_verdict_status(guard_verdict v, size_t len, const char *l
     if (v == GUARD_REFUSE)
         return pn_fail(err, PN_ERR_INPUT,
                        "%s: a DOCTYPE with an internal subset (entity declarations) is "
-                       "not accepted: PNML uses none", label);
+                       "not accepted (PNML and MCC formula files use none)", label);
     if (v == GUARD_CUT && len >= GUARD_PROLOG_MAX)
         return pn_fail(err, PN_ERR_INPUT, "%s: no root element in the first %u bytes", label,
                        GUARD_PROLOG_MAX);
