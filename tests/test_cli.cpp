@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <sstream>
 #include <string>
 #include <csignal>
@@ -757,10 +758,10 @@ TEST_F(Cli, GlobalPropertyNamedWhenTheTimeLimitStrikesWhileReading)
 
 // ---- the portfolio's probe ------------------------------------------------------------------
 
-// The count before " <step>" on the "petrel: answers:" summary line, or -1.
+// The count before " <step>" on the "petrel: answers by step:" line, or -1.
 static long answers_by(const std::string &err, const std::string &step)
 {
-    size_t at = err.find("petrel: answers: ");
+    size_t at = err.find("petrel: answers by step: ");
     if (at == std::string::npos)
         return -1;
     std::string line = err.substr(at, err.find('\n', at) - at);
@@ -1197,4 +1198,121 @@ TEST_F(Cli, TraceOfAWitnessFoundBeforeExploring)
         EXPECT_FALSE(written.empty());
         EXPECT_EQ(written, printed);
     }
+}
+
+// ---- what stderr says about the run -------------------------------------------------------
+
+// Every "petrel: T s: ..." progress line: (T, what follows).
+static std::vector<std::pair<double, std::string>> progress_lines(const std::string &err)
+{
+    std::vector<std::pair<double, std::string>> out;
+    std::istringstream in(err);
+    std::string line;
+    while (std::getline(in, line)) {
+        double t = 0;
+        int used = 0;
+        if (std::sscanf(line.c_str(), "petrel: %lf s: %n", &t, &used) == 1 && used > 0)
+            out.emplace_back(t, line.substr((size_t)used));
+    }
+    return out;
+}
+
+// Dekker-PT-100 CTLFireability spends its first seconds simplifying the
+// formulas and in the local checker, outside any exploration: --progress
+// names each phase, and no silence is longer than a few intervals
+// (before, 14 s passed without a line). -q prints none.
+TEST_F(Cli, ProgressNamesEveryPhase)
+{
+    NEED_MCC("Dekker-PT-100");
+    Run r = run("-e CTLFireability --timeout 6 --progress=0.5 " + quote(kMcc + "/Dekker-PT-100"));
+    ASSERT_EQ(r.code, 0) << show(r);
+    auto lines = progress_lines(r.err);
+    ASSERT_GE(lines.size(), 6u) << show(r);
+    double last = 0, gap = 0;
+    size_t phases = 0, steps = 0;
+    for (const auto &l : lines) {
+        EXPECT_GE(l.first, last) << show(r); // one clock: the run's
+        gap = std::max(gap, l.first - last);
+        last = l.first;
+        phases += l.second.rfind("level ", 0) != 0;
+        steps += l.second.rfind("step ", 0) == 0 || l.second.rfind("simplifying", 0) == 0;
+    }
+    EXPECT_LE(lines.front().first, 2.0) << show(r);
+    EXPECT_LE(gap, 2.5) << show(r); // 0.5 s, 0.75 s after an exploration line
+    EXPECT_GE(phases, 4u) << show(r);
+    EXPECT_GE(steps, 2u) << show(r);
+    EXPECT_NE(r.err.find(" (for "), std::string::npos) << show(r);
+
+    Run q = run("-q -e CTLFireability --timeout 2 --progress=0.5 " + quote(kMcc + "/Dekker-PT-100"));
+    EXPECT_EQ(q.code, 0) << show(q);
+    EXPECT_TRUE(progress_lines(q.err).empty()) << show(q);
+    Run bad = run("--progress=0.01 " + quote(std::string(PETREL_SOURCE_DIR) + "/models/dining3"));
+    EXPECT_EQ(bad.code, 2) << show(bad);
+}
+
+// The summary lines agree with stdout: "answers:" counts the decided
+// answers, each MCC technique keyword and the CANNOT_COMPUTE lines as
+// stdout prints them; "answers by step:" accounts for every formula.
+TEST_F(Cli, SummaryLinesAgreeWithTheAnswers)
+{
+    NEED_MCC("Peterson-PT-3");
+    Run r = run("-e CTLCardinality --timeout 4 " + quote(kMcc + "/Peterson-PT-3"));
+    ASSERT_EQ(r.code, 0) << show(r);
+    std::map<std::string, unsigned> words;
+    unsigned decided = 0, cannot = 0;
+    std::istringstream out(r.out);
+    std::string line;
+    while (std::getline(out, line)) {
+        std::istringstream f(line);
+        std::string formula, id, value, tech, w;
+        f >> formula >> id >> value;
+        if (value == "CANNOT_COMPUTE") {
+            cannot++;
+            continue;
+        }
+        decided++;
+        f >> tech;
+        while (f >> w)
+            if (w != "PARALLEL_PROCESSING" && w != "SEQUENTIAL_PROCESSING" &&
+                w != "UNFOLDING_TO_PT")
+                words[w]++;
+    }
+    ASSERT_EQ(decided + cannot, 16u) << show(r);
+    std::string expect = "petrel: answers: " + std::to_string(decided) + " decided";
+    const char *sep = " (";
+    // In pn_mcc_techniques' order.
+    for (const char *w : {"EXPLICIT", "LINEAR_EQUATIONS", "TOPOLOGICAL", "STRUCTURAL_REDUCTION",
+                          "STUBBORN_SETS", "RANDOM_WALK", "DECISION_DIAGRAMS"})
+        if (words[w] > 0) {
+            expect += sep + std::to_string(words[w]) + " " + w;
+            sep = ", ";
+        }
+    expect += std::string(decided > 0 ? ")" : "") + ", " + std::to_string(cannot) +
+              " CANNOT_COMPUTE\n";
+    EXPECT_NE(r.err.find(expect), std::string::npos) << expect << show(r);
+    size_t at = r.err.find("petrel: answers by step: ");
+    ASSERT_NE(at, std::string::npos) << show(r);
+    std::istringstream steps(r.err.substr(at + 25, r.err.find('\n', at) - at - 25));
+    unsigned sum = 0, n = 0;
+    std::string name;
+    while (steps >> n >> name)
+        sum += n;
+    EXPECT_EQ(sum, 16u) << show(r);
+}
+
+// A run that ends well before its deadline is no timeout, whatever its
+// last exploration did (MAPK-PT-00008 RC: it ends at its step's share of
+// the time, about 3 s into 120): neither the statistics line nor what
+// petrel batch reads say so (both said "timeout" before).
+TEST_F(Cli, ARunWithinItsTimeIsNoTimeout)
+{
+    NEED_MCC("MAPK-PT-00008");
+    Run r = run("-e ReachabilityCardinality --timeout 120 --stats-fd 3 " +
+                quote(kMcc + "/MAPK-PT-00008") + " 3>" + quote(dir + "/stats"));
+    ASSERT_EQ(r.code, 0) << show(r);
+    EXPECT_LT(r.seconds, 60.0) << show(r);
+    std::string stats = slurp(dir + "/stats");
+    EXPECT_NE(stats.find("limit=none"), std::string::npos) << stats;
+    EXPECT_EQ(r.err.find("deadline"), std::string::npos) << show(r);
+    EXPECT_EQ(r.err.find("timeout"), std::string::npos) << show(r);
 }

@@ -15,6 +15,7 @@
 #include "path.h"
 #include "properties.h"
 #include "stream.h"
+#include "ticker.h"
 #include "verdicts.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
@@ -40,6 +41,8 @@ typedef struct cli_run {
     cli_stream *out;      /* every answer goes through it (stream.h) */
     pn_dist *dist;        /* under mpirun (dist.h); NULL: one process */
     FILE *sink;           /* ranks other than 0 print here (/dev/null) */
+    cli_ticker *ticker;   /* the progress lines of every phase (ticker.h) */
+    double t0;            /* when the run started (pn_clock_now) */
 } cli_run;
 
 static int cli_resolve_model(cli_run *r)
@@ -67,10 +70,15 @@ static int cli_resolve_model(cli_run *r)
 static int cli_load(cli_run *r)
 {
     pn_error err = {0};
+    pn_budget_phase(&r->budget, "reading %s", r->pnml);
     /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML. */
-    if (pn_rers_read_system(r->pnml, &r->budget, &r->net, &err) != PN_OK ||
-        pn_cnet_compile(r->net, &r->cn, &err) != PN_OK ||
-        pn_budget_fail_memory(&r->budget, &err, r->pnml) != PN_OK) {
+    pn_status st = pn_rers_read_system(r->pnml, &r->budget, &r->net, &err);
+    if (st == PN_OK) {
+        pn_budget_phase(&r->budget, "compiling the net (%u places, %u transitions)",
+                        r->net->n_places, r->net->n_transitions);
+        st = pn_cnet_compile(r->net, &r->cn, &err);
+    }
+    if (st != PN_OK || pn_budget_fail_memory(&r->budget, &err, r->pnml) != PN_OK) {
         fprintf(stderr, "petrel: %s\n", err.msg);
         /* Out of time, memory or cancelled while reading, unfolding or
          * compiling, or a model beyond what Petrel reads: the examination
@@ -95,12 +103,31 @@ static int cli_load(cli_run *r)
     return 0;
 }
 
+/* The exploration's own progress line, timed from the run's start as the
+ * ticker's are (ctx: the run; its ticker is told of the line). */
 static void cli_progress(void *ctx, const pn_progress *p)
 {
-    (void)ctx;
+    const cli_run *r = ctx;
     fprintf(stderr, "petrel: %.1f s: level %lu, %lu states (%lu in frontier), %lu edges, %.1f MB\n",
-            p->seconds, (unsigned long)p->level, (unsigned long)p->states,
+            pn_clock_now() - r->t0, (unsigned long)p->level, (unsigned long)p->states,
             (unsigned long)p->frontier, (unsigned long)p->edges, (double)p->bytes / 1e6);
+    cli_ticker_said(r->ticker);
+}
+
+/* Seconds between progress lines: --progress=S, 1 with --progress, else 5. */
+static double cli_progress_s(const cli_options *o)
+{
+    return o->progress_s > 0 ? o->progress_s : o->progress ? 1.0 : 5.0;
+}
+
+/* The progress lines of the phases outside exploration (ticker.h); none
+ * with -q (nor on MPI ranks other than 0, which are quiet). */
+static void cli_start_ticker(cli_run *r)
+{
+    if (r->o.quiet)
+        return;
+    r->ticker = cli_ticker_start(r->t0, cli_progress_s(&r->o));
+    r->budget.phase = cli_ticker_phase(r->ticker);
 }
 
 /* The budget starts before the model is read: reading, unfolding and
@@ -146,11 +173,28 @@ static void cli_examine_opts(cli_run *r)
     eo->store = o->store;
     if (!o->quiet) {
         eo->progress = cli_progress;
-        eo->progress_interval_s = o->progress ? 1.0 : 5.0;
+        eo->progress_ctx = r;
+        eo->progress_interval_s = cli_progress_s(o);
     }
     r->xo.diag = o->quiet ? NULL : stderr;
     r->xo.no_reduce = o->no_reduce;
     r->xo.write_reduced = o->write_reduced;
+}
+
+/* How the exploration the statistics describe ended, in the run's terms:
+ * a step's exploration that used up its share of the time ended there, not
+ * at the run's deadline, and one that stopped early did so because the
+ * formulas it was checking were decided, not every formula of the run. */
+static const char *cli_exploration_end(const cli_run *r, const pn_engine_result *res)
+{
+    switch (res->status) {
+    case PN_RUN_STOPPED: return "stopped once the formulas it checked were decided";
+    case PN_RUN_TIMEOUT:
+    case PN_RUN_CANCELLED:
+        return pn_budget_expired(&r->budget) ? "stopped at the run's deadline"
+                                             : "stopped at the end of its share of the time";
+    default: return pn_run_status_name(res->status);
+    }
 }
 
 static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
@@ -160,10 +204,10 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
     double rate = res->seconds > 0 ? (double)res->states / res->seconds : 0;
     double bps = res->states ? (double)res->bytes / (double)res->states : 0;
     fprintf(stderr,
-            "petrel: %s: %s: %lu states, %lu edges, %lu levels in %.3f s "
+            "petrel: %s: exploration %s: %lu states, %lu edges, %lu levels in %.3f s "
             "(%.2f M states/s); %u word(s)/state, %s table, %.1f bytes/state, "
             "peak RSS %.1f MB, %u thread(s), %lu restart(s)\n",
-            r->o.exam_name, pn_run_status_name(res->status), (unsigned long)res->states,
+            r->o.exam_name, cli_exploration_end(r, res), (unsigned long)res->states,
             (unsigned long)res->edges, (unsigned long)res->levels, res->seconds, rate / 1e6,
             res->state_words, res->tree ? "tree" : res->compact ? "compact" : "full", bps, (double)pn_sys_peak_rss() / 1e6, res->threads,
             (unsigned long)res->restarts);
@@ -244,10 +288,13 @@ static void cli_write_stats(const cli_run *r, const pn_engine_result *res)
 {
     if (r->o.stats_fd < 0)
         return;
+    /* The run's limits, not a step's share: "time" when the run reached
+     * its deadline (or was cancelled), whatever its last exploration did;
+     * an exploration that ended at its share left the run within time. */
+    bool timed_out = pn_budget_expired(&r->budget);
     const char *limit = res->status == PN_RUN_OUT_OF_MEMORY ? "memory"
-                        : res->status == PN_RUN_TIMEOUT || res->status == PN_RUN_CANCELLED
-                            ? "time"
-                            : "none";
+                        : timed_out                          ? "time"
+                                                             : "none";
     dprintf(r->o.stats_fd, "states=%lu edges=%lu limit=%s\n", (unsigned long)res->states,
             (unsigned long)res->edges, limit);
 }
@@ -263,6 +310,7 @@ static int cli_load_formulas(cli_run *r, pn_fml_set **set)
     char *path = cli_path_join(r->dir, file);
     if (path == NULL)
         return 1;
+    pn_budget_phase(&r->budget, "reading the formulas (%s)", path);
     pn_error err = {0};
     pn_status st = pn_fml_read_file(path, r->net, set, &err);
     free(path);
@@ -422,6 +470,9 @@ static int cli_choose_engine(cli_run *r)
 
 static void cli_free(cli_run *r)
 {
+    cli_ticker_stop(r->ticker);
+    r->ticker = NULL;
+    r->budget.phase = NULL;
     pn_topology_free(r->topo);
     pn_cnet_free(r->cn);
     pn_net_free(r->net);
@@ -465,7 +516,9 @@ static int cli_join_job(cli_run *r, int *argc, char ***argv)
  * property keeps to its share of the budget. */
 static int cli_properties(cli_run *r)
 {
+    r->t0 = pn_clock_now();
     cli_budget(r);
+    cli_start_ticker(r);
     int rc = cli_resolve_model(r);
     if (rc == 0)
         rc = cli_load(r);
@@ -497,12 +550,14 @@ static int cli_main(int argc, char **argv)
     if (props)
         return cli_properties(&r);
     cli_stream_block_signals();
+    r.t0 = pn_clock_now();
     cli_budget(&r);
     rc = cli_join_job(&r, &argc, &argv);
     if (rc != 0) {
         pn_dist_end(r.dist, true);
         return rc;
     }
+    cli_start_ticker(&r);
     /* Ranks other than 0 keep the deadline through the budget and end with
      * rank 0 (mpirun's SIGTERM); their watchdog only takes that signal. */
     r.out = cli_stream_new(r.sink != NULL ? r.sink : stdout, r.sink != NULL ? NULL : &r.budget);

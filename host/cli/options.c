@@ -77,7 +77,9 @@ static void cli_usage(FILE *f)
         "                          (states, edges, the budget that ran out) to\n"
         "                          descriptor N (petrel batch reads it)\n"
         "  -q, --quiet             no statistics or progress on stderr\n"
-        "      --progress          a progress line every second (default: every 5 s)\n"
+        "      --progress[=S]      a progress line every S seconds (1 without S;\n"
+        "                          default: every 5 s), naming the phase (reading,\n"
+        "                          unfolding, reductions, each step and its formula)\n"
         "  -v, --verbose           more detail on stderr\n"
         "  -h, --help              this text\n"
         "  -V, --version           the version\n"
@@ -176,7 +178,13 @@ static int cli_option(int c, const char *arg, cli_options *o)
         else return cli_bad("bad --engine '%s' (auto, cpu or gpu)", arg);
         return 0;
     case 'q': o->quiet = true; return 0;
-    case OPT_PROGRESS: o->progress = true; return 0;
+    case OPT_PROGRESS:
+        o->progress = true;
+        if (arg == NULL)
+            return 0;
+        return pn_parse_seconds(arg, &o->progress_s) != 0 || !(o->progress_s >= 0.05)
+                   ? cli_bad("bad --progress '%s' (seconds, at least 0.05)", arg)
+                   : 0;
     case OPT_TRACE: o->trace = true; return 0;
     case OPT_FULL_STORE: o->store = PN_STORE_FULL; return 0;
     case OPT_STORE:
@@ -222,7 +230,7 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"engine", required_argument, NULL, OPT_ENGINE},
         {"quiet", no_argument, NULL, 'q'},
-        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"progress", optional_argument, NULL, OPT_PROGRESS},
         {"trace", no_argument, NULL, OPT_TRACE},
         {"full-store", no_argument, NULL, OPT_FULL_STORE},
         {"store", required_argument, NULL, OPT_STORE},

@@ -25,6 +25,7 @@ typedef struct cli_options {
     uint32_t threads;         /* 0: the cores we may use */
     cli_engine engine;
     bool quiet, progress, verbose, trace, no_por, no_smt;
+    double progress_s; /* --progress=S: seconds between progress lines (0: not given) */
     pn_store_kind store;          /* --store (--full-store: full) */
     bool no_reduce;               /* --no-reduce */
     const char *write_reduced;    /* --write-reduced FILE; NULL: none */

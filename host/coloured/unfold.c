@@ -321,6 +321,8 @@ static pn_status hl_count_places(hl_model *m)
 static pn_status hl_unfold_all(hl_unfolder *u)
 {
     pn_status st = hl_count_places(u->m);
+    pn_budget_phase(u->m->budget, "unfolding %u coloured places and %u transitions",
+                    u->m->n_places, u->m->n_trans);
     for (uint32_t i = 0; i < u->m->n_places && st == PN_OK; i++) {
         hl_place *p = &u->m->places[i];
         st = hl_unfold_place(u, p);
@@ -330,8 +332,11 @@ static pn_status hl_unfold_all(hl_unfolder *u)
     }
     for (uint32_t i = 0; i < u->m->n_vars; i++)
         u->pos[i] = HL_NONE;
-    for (uint32_t i = 0; i < u->m->n_trans && st == PN_OK; i++)
+    for (uint32_t i = 0; i < u->m->n_trans && st == PN_OK; i++) {
+        pn_budget_detail(u->m->budget, "transition %u of %u (%s)", i + 1, u->m->n_trans,
+                         u->m->trans[i].id);
         st = hl_unfold_trans(u, &u->m->trans[i]);
+    }
     return st;
 }
 
@@ -339,6 +344,8 @@ static pn_status hl_unfold_all(hl_unfolder *u)
 static pn_status hl_prune(hl_model *m, pn_net *full, pn_net **out)
 {
     pn_error e = {PN_OK, ""};
+    pn_budget_phase(m->budget, "unfolding: dropping structurally dead places and transitions "
+                               "(%u places, %u transitions)", full->n_places, full->n_transitions);
     pn_status st = hl_prune_dead(full, out, &e);
     if (st == PN_OK) {
         (*out)->unfold.dropped_places = full->n_places - (*out)->n_places;

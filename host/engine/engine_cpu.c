@@ -1790,7 +1790,7 @@ const char *pn_run_status_name(pn_run_status s)
 {
     switch (s) {
     case PN_RUN_COMPLETE: return "complete";
-    case PN_RUN_STOPPED: return "stopped early: all answers decided";
+    case PN_RUN_STOPPED: return "stopped early: what it checked was decided";
     case PN_RUN_OUT_OF_MEMORY: return "out of memory budget";
     case PN_RUN_TIMEOUT: return "timeout";
     case PN_RUN_CANCELLED: return "cancelled";

@@ -16,6 +16,7 @@
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
 #include "petrel/linear.h"
+#include "petrel/mcc.h"
 #include "petrel/walk.h"
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
@@ -121,6 +122,8 @@ static pn_reduced *examine_reduce(const ex_sched *s, const pn_cnet *cn, pn_exam 
     pn_reduced *red = NULL;
     pn_reduce_opts ro = {.budget = budget, .verbose = s->verbose};
     pn_error e = {0};
+    pn_budget_phase(budget, "structural reductions (%u places, %u transitions)", cn->n_places,
+                    cn->n_transitions);
     if (pn_reduce(cn, exam, set, &ro, &red, &e) != PN_OK && s->diag != NULL)
         fprintf(s->diag, "petrel: reduction: %s\n", e.msg);
     if (pn_reduce_changed(red))
@@ -231,6 +234,7 @@ static pn_each *examine_each_nets(const ex_sched *s, const pn_cnet *cn, const pn
                                               : (uint64_t)joint->n_places + joint->n_transitions;
     pn_each *each = NULL;
     pn_error e = {0};
+    pn_budget_phase(budget, "structural reductions per formula");
     if (pn_each_new(cn, exam, set, size, budget, s->verbose, &each, &e) != PN_OK &&
         s->diag != NULL)
         fprintf(s->diag, "petrel: reduction per formula: %s\n", e.msg);
@@ -503,6 +507,7 @@ static const pn_fml_set *examine_simplify(const ex_sched *s, const pn_cnet *cn,
                            .share = SIMPLIFY_SHARE,
                            .deadlock_free = ltl ? NULL : examine_deadlock_free,
                            .deadlock_ctx = &q};
+    pn_budget_phase(budget, "simplifying the %s formulas", logic);
     pn_status st = ltl ? pn_ltl_simplify(cn, set, &so, &r->simplified, &decided, &e)
                        : pn_ctl_simplify(cn, set, &so, &r->simplified, &decided, &e);
     if (st != PN_OK) {
@@ -544,6 +549,38 @@ static pn_status examine_run(const pn_cnet *cn, pn_exam exam, const pn_fml_set *
     return examine_formulas(&s, cn, exam, set, budget, r, err);
 }
 
+/* One line (diag) on the final answers, what stdout shows: how many were
+ * decided, by which MCC techniques (an answer counts once under each of
+ * its keywords), and how many print as CANNOT_COMPUTE. The steps' own
+ * line (sched.c, "answers by step") counts the joint net's steps only. */
+static void examine_summary(FILE *diag, const pn_check *c)
+{
+    if (diag == NULL || c == NULL)
+        return;
+    uint32_t decided = 0, by[32] = {0};
+    for (uint32_t i = 0; i < pn_check_count(c); i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        if (a->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        decided++;
+        uint32_t t = a->techniques ? a->techniques : PN_TECH_EXPLICIT;
+        for (uint32_t bit = 0; bit < 32; bit++)
+            by[bit] += (t >> bit) & 1u;
+    }
+    fprintf(diag, "petrel: answers: %u decided", decided);
+    const char *sep = " (";
+    for (uint32_t bit = 0; bit < 32; bit++) {
+        if (by[bit] == 0)
+            continue;
+        char word[64];
+        pn_mcc_techniques(NULL, NULL, 1u << bit, word, sizeof word);
+        fprintf(diag, "%s%u %s", sep, by[bit], word);
+        sep = ", ";
+    }
+    fprintf(diag, "%s, %u CANNOT_COMPUTE\n", decided > 0 ? ")" : "",
+            pn_check_count(c) - decided);
+}
+
 pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                      const pn_examine_opts *opts, pn_budget *budget, pn_report **out,
                      pn_error *err)
@@ -559,6 +596,7 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         pn_report_free(r);
         return st;
     }
+    examine_summary(opts->diag, r->check);
     *out = r;
     return PN_OK;
 }

@@ -106,6 +106,7 @@ static void graph_turns(ex_job *j, pn_ctl_model *m, const pn_budget *budget)
     pn_budget share;
     while (pn_turns_next(t, &i, &share, &pass)) {
         m->budget = &share;
+        pn_budget_detail(&share, "formula %s on the graph", pn_check_answer(j->c, i)->id);
         bool v = false;
         pn_error_clear(&e);
         pn_status st = graph_one(m, j, i, &v, &e);

@@ -66,6 +66,7 @@ static void passes_work(passes *p, uint32_t worker, pn_lazy *z)
         pthread_mutex_unlock(&p->lock);
         if (!go)
             break;
+        pn_budget_detail(&share, "formula %u of %u (pass %d)", i + 1, p->n, pass);
         pn_error e = {0};
         double t1 = pn_clock_now();
         pn_status st = p->ops->check(p->ctx, worker, z, i, &share, pass, &e);

@@ -97,6 +97,11 @@ void ex_job_free(ex_job *j)
 
 /* ---- credits and lines ------------------------------------------------------ */
 
+/* The answers a job has when its steps start: decided by the formulas'
+ * simplification or the net's reductions (a formula made constant). A
+ * name in the "answers by step" line, never a step of a plan. */
+static const ex_tech sched_before = {.name = "simplification"};
+
 /* Credits `step` with the answers decided since the last call. With two
  * steps beside each other (`other` not NULL), answers carrying the
  * technique bits that mark other's go to other. */
@@ -144,8 +149,10 @@ static void sched_line(const ex_job *j, const char *name, double planned, double
 }
 
 /* -v: per answer the step that decided it and when; always (diag): one
- * summary line counting the answers per technique of the plan, in its
- * order (tools and tests read it by name). */
+ * line counting the answers each step of the plan decided, in its order
+ * (tools and tests read it by name). A step decides by its own means: the
+ * linear step's guided walk prints RANDOM_WALK and counts as linear; the
+ * final "answers:" line (examine.c) counts by MCC technique. */
 static void sched_report(const ex_job *j, const ex_plan *plan)
 {
     if (j->s->diag == NULL || !j->report)
@@ -159,7 +166,11 @@ static void sched_report(const ex_job *j, const ex_plan *plan)
                     a->verdict == PN_VERDICT_UNKNOWN ? "unknown" : "decided",
                     j->by[i] != NULL ? j->by[i] : "nothing", j->at[i]);
     }
-    fprintf(j->s->diag, "petrel: answers:");
+    fprintf(j->s->diag, "petrel: answers by step:");
+    uint32_t simplified = 0;
+    for (uint32_t i = 0; i < pn_check_count(j->c); i++)
+        simplified += j->by[i] == sched_before.name;
+    fprintf(j->s->diag, " %u %s,", simplified, sched_before.name);
     for (uint32_t k = 0; k < plan->n; k++) {
         const char *name = plan->steps[k].tech->name;
         bool again = false;
@@ -175,6 +186,15 @@ static void sched_report(const ex_job *j, const ex_plan *plan)
 }
 
 /* ---- one step ---------------------------------------------------------------- */
+
+/* Says which step runs now (phase.h), with the job's name where it is not
+ * the examination's own (a split's leaf, a formula's own net). */
+static void sched_phase(const ex_job *j, const pn_budget *b, const char *step, const char *beside)
+{
+    pn_budget_phase(b, "step %s%s%s%s%s%s", step, beside != NULL ? " beside " : "",
+                    beside != NULL ? beside : "", j->report ? "" : " (", j->report ? "" : j->name,
+                    j->report ? "" : ")");
+}
 
 /* Why step s is not run now (NULL: it is): nothing for it, or its setup
  * alone would take more than its share `planned`. */
@@ -208,6 +228,7 @@ static pn_status sched_step(ex_job *j, const ex_step *s, const pn_budget *budget
         return PN_OK;
     }
     pn_budget b = pn_budget_share(budget, s->share);
+    sched_phase(j, &b, s->tech->name, NULL);
     double t0 = pn_clock_now();
     pn_status st = s->tech->run(j, &b, err);
     uint32_t decided[2];
@@ -297,6 +318,7 @@ static pn_status sched_pair(ex_job *j, const ex_step *a, const ex_step *b,
     }
     j->lead_ended = 0;
     side[1].budget.stop = &j->lead_ended;
+    sched_phase(j, &both, lead->tech->name, other->tech->name);
     sched_two(j, &side[0], &side[1]);
     uint32_t decided[2];
     sched_credit(j, lead->tech, other->tech, decided);
@@ -334,6 +356,10 @@ pn_status ex_sched_run(ex_job *j, const ex_plan *plan, const pn_budget *budget, 
     bool two = j->s->engine.threads >= 2;
     pn_status st = PN_OK;
     j->budget = budget;
+    /* What is decided before the first step (a formula the simplification
+     * or the reductions made constant) is theirs, not the first step's. */
+    uint32_t before[2];
+    sched_credit(j, &sched_before, NULL, before);
     /* A complete exploration (the probe's) writes every answer: the steps
      * after it would only look again at targets already final. */
     for (uint32_t k = 0; st == PN_OK && k < plan->n && pn_check_open_count(j->c) > 0; k++) {

@@ -116,6 +116,7 @@ static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
     pn_budget turn;
     while (pn_turns_next(t, &i, &turn, &pass)) {
         pn_check_watch(j->c, i, &turn);
+        pn_budget_detail(&turn, "formula %s (pass %d)", pn_check_answer(j->c, i)->id, pass);
         double t1 = pn_clock_now();
         bool tried = false;
         pn_error fe = {0};

@@ -441,6 +441,7 @@ static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, const pn_budget 
         share = cap;
     lin_inv *inv = NULL;
     pn_budget flows = pn_budget_within(b, share);
+    pn_budget_detail(b, "P-semiflows");
     if (lin_inv_compute(cn, &flows, &inv, err) != PN_OK)
         return err->code;
     if (verbose != NULL)
@@ -449,6 +450,7 @@ static pn_status lin_invariants(const pn_cnet *cn, pn_check *c, const pn_budget 
     if (lin_wants_siphons(c)) {
         double t1 = pn_clock_now();
         pn_budget siphons = pn_budget_within(b, share);
+        pn_budget_detail(b, "siphons and traps");
         inv->deadlock_free = lin_siphon_deadlock_free(cn, &siphons);
         if (verbose != NULL)
             fprintf(verbose, "petrel: linear: siphons: %s in %.3f s\n",
@@ -497,6 +499,7 @@ static pn_status lin_all(lin_run *r, pn_error *err)
         const uint32_t *places = NULL;
         uint32_t np = 0;
         pn_check_target k = pn_check_target_of(r->c, i, &phi, &places, &np);
+        pn_budget_detail(&each, "formula %s", pn_check_answer(r->c, i)->id);
         st = k == PN_TARGET_BOUND ? lin_bound(r, i, places, np, &each, err)
                                   : lin_reach(r, i, phi, k == PN_TARGET_EF, &each, err);
         pn_turns_end(t, i);

@@ -218,6 +218,7 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     while (pn_turns_next(t, &i, &share, &pass)) {
         const pn_fml_node *phi = NULL;
         pn_check_target tg;
+        pn_budget_detail(&share, "formula %s", pn_check_answer(c, i)->id);
         if (decide_target(c, i, &phi, &tg))
             decide_one(cn, c, i, tg, phi, &share, &ds, diag);
         pn_turns_end(t, i);

@@ -38,6 +38,9 @@ typedef struct pn_budget {
      * allocator keeps what it frees, and the binary's and the libraries'
      * pages are resident too; none of it escapes the kernel's count. */
     uint64_t process;
+    /* Optional: where the run says which phase it is in (phase.h), for a
+     * progress reporter; kept by shares. NULL: nobody listens. */
+    struct pn_phase *phase;
 } pn_budget;
 
 /* Seconds on CLOCK_MONOTONIC: the one clock every module measures with. */
@@ -83,6 +86,18 @@ pn_status pn_budget_fail_memory(const pn_budget *b, pn_error *err, const char *w
 /* Charges (or releases) bytes that stay held while later phases run: the
  * state graph the CTL and LTL checkers work on. */
 void pn_budget_charge(pn_budget *b, uint64_t bytes);
+/* Says (phase.h) that the phase `fmt`... now runs, or what it works on now
+ * (pn_budget_detail: a formula's turn); b or its phase may be NULL. */
+void pn_budget_phase(const pn_budget *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void pn_budget_detail(const pn_budget *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 void pn_budget_release(pn_budget *b, uint64_t bytes);
 
 #ifdef __cplusplus
