@@ -5,6 +5,7 @@
 #include <string>
 
 #include "petrel/budget.h"
+#include "petrel/phase.h"
 #include "petrel/sysinfo.h"
 
 // A child with a cap of its own ends at the cap or at the parent's
@@ -61,4 +62,33 @@ TEST(Budget, MemoryIsWhatTheProcessCapLeaves)
     EXPECT_EQ(err.code, PN_ERR_OUT_OF_MEMORY);
     EXPECT_EQ(std::string(err.msg).rfind("reading: ", 0), 0u) << err.msg;
     EXPECT_EQ(pn_budget_fail_memory(nullptr, &err, "reading"), PN_OK);
+}
+
+// The phase slot a budget carries (phase.h): a phase's name, then its
+// detail beside it, cleared by the next phase; shares keep the slot.
+TEST(Phase, ShareSaysWhereTheRunIs)
+{
+    pn_phase *p = pn_phase_new();
+    ASSERT_NE(p, nullptr);
+    char buf[200];
+    EXPECT_EQ(pn_phase_get(p, buf, sizeof buf), 0.0);
+    EXPECT_STREQ(buf, "");
+    pn_budget b = pn_budget_make(60, nullptr, 0);
+    b.phase = p;
+    pn_budget share = pn_budget_share(&b, 0.5);
+    pn_budget_phase(&share, "step %s", "linear");
+    pn_budget_detail(&share, "formula %s", "F-03");
+    double since = pn_phase_get(p, buf, sizeof buf);
+    EXPECT_STREQ(buf, "step linear: formula F-03");
+    EXPECT_GE(since, 0.0);
+    EXPECT_LT(since, 5.0);
+    pn_budget_phase(&b, "structural reductions");
+    pn_phase_get(p, buf, sizeof buf);
+    EXPECT_STREQ(buf, "structural reductions");
+    pn_phase_get(p, buf, 8); // cut to the buffer
+    EXPECT_STREQ(buf, "structu");
+    pn_budget none = pn_budget_make(0, nullptr, 0); // no slot: nothing to say, no crash
+    pn_budget_phase(&none, "x");
+    pn_budget_phase(nullptr, "x");
+    pn_phase_free(p);
 }

@@ -1,11 +1,8 @@
 /* The run's budget (see budget.h): one clock, one deadline, one account. */
 #include "petrel/budget.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <time.h>
 
-#include "petrel/phase.h"
 #include "petrel/sysinfo.h"
 
 double pn_clock_now(void)
@@ -144,34 +141,4 @@ void pn_budget_release(pn_budget *b, uint64_t bytes)
 {
     if (b != NULL)
         b->held = bytes < b->held ? b->held - bytes : 0;
-}
-
-static void budget_say(const pn_budget *b, bool detail, const char *fmt, va_list ap)
-{
-    char text[160];
-    vsnprintf(text, sizeof text, fmt, ap);
-    if (detail)
-        pn_phase_detail(b->phase, text);
-    else
-        pn_phase_set(b->phase, text);
-}
-
-void pn_budget_phase(const pn_budget *b, const char *fmt, ...)
-{
-    if (b == NULL || b->phase == NULL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    budget_say(b, false, fmt, ap);
-    va_end(ap);
-}
-
-void pn_budget_detail(const pn_budget *b, const char *fmt, ...)
-{
-    if (b == NULL || b->phase == NULL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    budget_say(b, true, fmt, ap);
-    va_end(ap);
 }

@@ -4,6 +4,8 @@
 #include "petrel/phase.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -67,4 +69,36 @@ double pn_phase_get(pn_phase *p, char *buf, size_t n)
     double since = p->since;
     pthread_mutex_unlock(&p->lock);
     return since > 0 ? pn_clock_now() - since : 0;
+}
+
+/* The budget's phase (budget.h): here, beside the slot, so that the budget
+ * itself never calls into the phase. */
+static void budget_say(const pn_budget *b, bool detail, const char *fmt, va_list ap)
+{
+    char text[160];
+    vsnprintf(text, sizeof text, fmt, ap);
+    if (detail)
+        pn_phase_detail(b->phase, text);
+    else
+        pn_phase_set(b->phase, text);
+}
+
+void pn_budget_phase(const pn_budget *b, const char *fmt, ...)
+{
+    if (b == NULL || b->phase == NULL)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    budget_say(b, false, fmt, ap);
+    va_end(ap);
+}
+
+void pn_budget_detail(const pn_budget *b, const char *fmt, ...)
+{
+    if (b == NULL || b->phase == NULL)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    budget_say(b, true, fmt, ap);
+    va_end(ap);
 }

@@ -87,7 +87,8 @@ pn_status pn_budget_fail_memory(const pn_budget *b, pn_error *err, const char *w
  * state graph the CTL and LTL checkers work on. */
 void pn_budget_charge(pn_budget *b, uint64_t bytes);
 /* Says (phase.h) that the phase `fmt`... now runs, or what it works on now
- * (pn_budget_detail: a formula's turn); b or its phase may be NULL. */
+ * (pn_budget_detail: a formula's turn); b or its phase may be NULL.
+ * Defined in phase.c. */
 void pn_budget_phase(const pn_budget *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
