@@ -1253,10 +1253,13 @@ TEST_F(Cli, ProgressNamesEveryPhase)
 // The summary lines agree with stdout: "answers:" counts the decided
 // answers, each MCC technique keyword and the CANNOT_COMPUTE lines as
 // stdout prints them; "answers by step:" accounts for every formula.
+// MAPK-PT-00008 RC: answers by the linear layer's invariants and its walk,
+// the walk step and exploration, in about 3 s (a run cut at its deadline
+// ends in the watchdog, which prints the open answers and no summary).
 TEST_F(Cli, SummaryLinesAgreeWithTheAnswers)
 {
-    NEED_MCC("Peterson-PT-3");
-    Run r = run("-e CTLCardinality --timeout 4 " + quote(kMcc + "/Peterson-PT-3"));
+    NEED_MCC("MAPK-PT-00008");
+    Run r = run("-e ReachabilityCardinality --timeout 300 " + quote(kMcc + "/MAPK-PT-00008"));
     ASSERT_EQ(r.code, 0) << show(r);
     std::map<std::string, unsigned> words;
     unsigned decided = 0, cannot = 0;
@@ -1302,15 +1305,15 @@ TEST_F(Cli, SummaryLinesAgreeWithTheAnswers)
 
 // A run that ends well before its deadline is no timeout, whatever its
 // last exploration did (MAPK-PT-00008 RC: it ends at its step's share of
-// the time, about 3 s into 120): neither the statistics line nor what
+// the time, about 3 s into 300): neither the statistics line nor what
 // petrel batch reads say so (both said "timeout" before).
 TEST_F(Cli, ARunWithinItsTimeIsNoTimeout)
 {
     NEED_MCC("MAPK-PT-00008");
-    Run r = run("-e ReachabilityCardinality --timeout 120 --stats-fd 3 " +
+    Run r = run("-e ReachabilityCardinality --timeout 300 --stats-fd 3 " +
                 quote(kMcc + "/MAPK-PT-00008") + " 3>" + quote(dir + "/stats"));
     ASSERT_EQ(r.code, 0) << show(r);
-    EXPECT_LT(r.seconds, 60.0) << show(r);
+    EXPECT_LT(r.seconds, 200.0) << show(r);
     std::string stats = slurp(dir + "/stats");
     EXPECT_NE(stats.find("limit=none"), std::string::npos) << stats;
     EXPECT_EQ(r.err.find("deadline"), std::string::npos) << show(r);

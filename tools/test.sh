@@ -96,7 +96,8 @@ if ((tsan)); then
     # The tests that start threads: the concurrent hash tables, the engine
     # (2-4 workers), the on-the-fly checks (2 threads), the CLI (one worker
     # per CPU; SmallMemoryOnAHugeModel is left out: it asserts a wall time
-    # that TSan's slowdown breaks) and the oracle checks of five small
+    # that TSan's slowdown breaks, and so are two one-thread runs of a minute
+    # there that check what a run prints, SummaryLines... and ARunWithin...) and the oracle checks of five small
     # instances (2 threads, every examination, P/T and coloured).
     # EngineCompact.TightBudget* is left out: one thread, and 90 s under
     # TSan. About 2 minutes on 2 cores. halt_on_error: the first report
@@ -113,7 +114,8 @@ if ((tsan)); then
     # tools/tsan.supp: Z3's own timer-thread locking, which TSan cannot follow.
     TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}:suppressions=$PWD/tools/tsan.supp" \
         ctest --test-dir "$build_tsan" --output-on-failure --no-tests=error -j"$jobs" \
-        -R "$tsan_tests" -E 'Big_|Cli\.SmallMemoryOnAHugeModel|EngineCompact\.TightBudget' ||
+        -R "$tsan_tests" \
+        -E 'Big_|Cli\.(SmallMemoryOnAHugeModel|SummaryLinesAgreeWithTheAnswers|ARunWithinItsTimeIsNoTimeout)|EngineCompact\.TightBudget' ||
         failed+=("ThreadSanitizer tests ($build_tsan)")
 fi
 

@@ -25,12 +25,16 @@ void check_tell(pn_check *c, uint32_t i)
 }
 
 /* The answer of an item a witness or a proof just decided, as
- * pn_check_finish will write it; only the deciding thread writes it. */
+ * pn_check_finish will write it; only the deciding thread writes it. The
+ * verdict is read atomically: other workers' compare-exchanges on it
+ * (check_visit.c) may still be under way, and ThreadSanitizer reports a
+ * plain read beside them. */
 static void check_write_decided(pn_check *c, uint32_t i)
 {
     const check_item *it = &c->items[i];
     pn_answer *a = &c->answers[i];
-    if (it->decided == 0 || it->kind == ITEM_NONE)
+    int decided = __atomic_load_n(&it->decided, __ATOMIC_ACQUIRE);
+    if (decided == 0 || it->kind == ITEM_NONE)
         return;
     if (it->techniques != 0)
         a->techniques = it->techniques;
@@ -40,7 +44,7 @@ static void check_write_decided(pn_check *c, uint32_t i)
             a->techniques |= PN_TECH_EXPLICIT;
         a->verdict = PN_VERDICT_VALUE;
     } else {
-        pn_verdict v = (pn_verdict)it->decided;
+        pn_verdict v = (pn_verdict)decided;
         if (it->negate)
             v = v == PN_VERDICT_TRUE ? PN_VERDICT_FALSE : PN_VERDICT_TRUE;
         a->has_witness = it->witness != 0;
