@@ -111,8 +111,7 @@ static void *stream_watch(void *arg)
             left = STREAM_WAIT_MAX_S;
         if (left < 0.001)
             left = 0.001;
-        struct timespec ts = {.tv_sec = (time_t)left,
-                              .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
+        struct timespec ts = pn_clock_timespec(left);
         int sig = sigtimedwait(&set, NULL, &ts);
         if (sig == SIGUSR1)
             return NULL;

@@ -22,16 +22,13 @@ struct cli_ticker {
     pthread_t thread;
 };
 
-static struct timespec ticker_abs(double at)
+/* When the next line is due (under lock): an interval after the last
+ * line, half an interval more after another's (the exploration's, on its
+ * own clock of the same interval): the two never print side by side; the
+ * ticker fills the silences only. */
+static double ticker_due(const cli_ticker *t)
 {
-    struct timespec ts;
-    ts.tv_sec = (time_t)at;
-    ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
+    return t->last + t->interval * (t->others ? 1.5 : 1.0);
 }
 
 static void *ticker_main(void *arg)
@@ -39,14 +36,10 @@ static void *ticker_main(void *arg)
     cli_ticker *t = arg;
     pthread_mutex_lock(&t->lock);
     while (!t->stop) {
-        /* After another's line (the exploration's, on its own clock of the
-         * same interval), half an interval more: the two never print
-         * side by side; the ticker fills the silences only. */
-        double due = t->last + t->interval * (t->others ? 1.5 : 1.0);
-        struct timespec until = ticker_abs(due);
+        struct timespec until = pn_clock_timespec(ticker_due(t));
         pthread_cond_timedwait(&t->wake, &t->lock, &until);
         double now = pn_clock_now();
-        if (t->stop || now < t->last + t->interval * (t->others ? 1.5 : 1.0))
+        if (t->stop || now < ticker_due(t))
             continue;
         t->last = now;
         t->others = false;

@@ -12,6 +12,18 @@ double pn_clock_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+struct timespec pn_clock_timespec(double seconds)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)seconds;
+    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
 pn_budget pn_budget_make(double timeout_s, const volatile int *cancel, uint64_t memory)
 {
     /* A deadline decades away is no deadline: converted to time_t or

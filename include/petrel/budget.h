@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "petrel/error.h"
 
@@ -45,6 +46,9 @@ typedef struct pn_budget {
 
 /* Seconds on CLOCK_MONOTONIC: the one clock every module measures with. */
 double pn_clock_now(void);
+/* seconds >= 0 (a span, or a time on that clock) as a struct timespec for
+ * the waits that take one, its nanoseconds below 1e9. */
+struct timespec pn_clock_timespec(double seconds);
 
 /* timeout_s <= 0, infinite, or past PN_BUDGET_FOREVER_S (about 31 years): no
  * deadline; memory 0: unlimited; cancel may be NULL. */
