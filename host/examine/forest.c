@@ -14,5 +14,6 @@ bool ex_sym_hopeless(const ex_sym_forest *f, const pn_budget *budget, uint32_t t
 void ex_sym_forest_free(ex_sym_forest *f)
 {
     pn_ctl_mdd_free(f->s);
+    pn_fml_free(f->live); /* after the forest, whose kept sets name its nodes */
     *f = (ex_sym_forest){0};
 }

@@ -22,6 +22,7 @@ extern "C" {
  * store. tried: a step has built it, or failed to. */
 typedef struct ex_sym_forest {
     pn_ctl_mdd *s;
+    pn_fml_node *live; /* Liveness as a CTL formula (symbolic.c), owned */
     bool tried;
 } ex_sym_forest;
 void ex_sym_forest_free(ex_sym_forest *f);

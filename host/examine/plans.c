@@ -13,6 +13,7 @@ static const ex_step reach_steps[] = {{&ex_tech_linear, 1.0 / 3, EX_ALONE},
                                       {&ex_tech_probe, 1.0 / 10, EX_ALONE},
                                       {&ex_tech_walk, 1.0 / 6, EX_ALONE},
                                       {&ex_tech_stubborn, 1.0 / 4, EX_ALONE},
+                                      {&ex_tech_symbolic, 1.0 / 3, EX_ALONE},
                                       {&ex_tech_explore, 1.0, EX_ALONE}};
 static const ex_plan plan_reach = PLAN("reachability", reach_steps);
 
@@ -73,6 +74,7 @@ static const ex_step fire_items_steps[] = {{&ex_tech_probe, 1.0 / 10, EX_ALONE},
                                            {&ex_tech_walk, 1.0 / 6, EX_ALONE},
                                            {&ex_tech_linear, 1.0 / 3, EX_ALONE},
                                            {&ex_tech_stubborn, 1.0 / 4, EX_ALONE},
+                                           {&ex_tech_symbolic, 1.0 / 3, EX_ALONE},
                                            {&ex_tech_explore, 1.0, EX_ALONE}};
 static const ex_plan plan_fire_items = PLAN("fireable items", fire_items_steps);
 

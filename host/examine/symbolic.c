@@ -2,7 +2,12 @@
  * of a job on the MDD of its reachable markings (host/space/mdd.c,
  * host/logic/ctl_mdd.c). The reachable set is built once and the forest
  * kept for every answer and the job's later steps (forest.h), which share
- * its nodes and caches (the fireability atoms, the predecessor sets). */
+ * its nodes and caches (the fireability atoms, the predecessor sets).
+ * Liveness is the CTL formula "for every transition t, A G E F
+ * fireable(t)" (Murata, "Petri nets: properties, analysis and
+ * applications", Proc. IEEE 77(4), 1989, sec. IV-B: t is live when from
+ * every reachable marking a marking enabling t is reachable), checked
+ * like any other: a backward fixed point per transition on the set. */
 #include "examine/tech.h"
 
 #include <math.h>
@@ -17,15 +22,16 @@
 typedef enum sym_logic {
     SYM_TARGETS, /* nothing else is checked */
     SYM_CTL,
-    SYM_LTL
+    SYM_LTL,
+    SYM_LIVE /* the one answer of Liveness: the forest's live formula */
 } sym_logic;
 
 /* Answer i on the set, if its kind is one the set answers; *tried false
  * when it is not. The check is read and written under the lock of the
  * step beside (if any), the set is worked on outside it. */
-static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, sym_logic logic,
-                            pn_check *c, uint32_t i, const pn_budget *turn, bool *tried,
-                            pn_error *err)
+static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, const pn_fml_node *live,
+                            sym_logic logic, pn_check *c, uint32_t i, const pn_budget *turn,
+                            bool *tried, pn_error *err)
 {
     const pn_fml_node *phi;
     const uint32_t *places;
@@ -42,7 +48,9 @@ static pn_status sym_answer(pn_ctl_mdd *s, const pn_fml_set *set, sym_logic logi
                               k == PN_TARGET_EF ? &other : &v, err);
     else if (k == PN_TARGET_BOUND)
         st = pn_ctl_mdd_bound(s, places, np, &max, err);
-    else if (logic == SYM_TARGETS || set == NULL || i >= set->n ||
+    else if (logic == SYM_LIVE && live != NULL)
+        st = pn_ctl_mdd_check(s, live, turn, &v, err);
+    else if (logic == SYM_TARGETS || logic == SYM_LIVE || set == NULL || i >= set->n ||
              set->props[i].status != PN_OK) {
         *tried = false;
         return PN_OK;
@@ -95,6 +103,8 @@ static bool sym_open(void *ctx, uint32_t i)
 
 static sym_logic sym_logic_of(pn_exam exam)
 {
+    if (exam == PN_EXAM_LIVENESS)
+        return SYM_LIVE;
     return ex_exam_is_ltl(exam) ? SYM_LTL : ex_exam_is_ctl(exam) ? SYM_CTL : SYM_TARGETS;
 }
 
@@ -120,7 +130,8 @@ static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
         double t1 = pn_clock_now();
         bool tried = false;
         pn_error fe = {0};
-        pn_status st = sym_answer(s, j->set, sym_logic_of(j->exam), j->c, i, &turn, &tried, &fe);
+        pn_status st = sym_answer(s, j->set, j->forest.live, sym_logic_of(j->exam), j->c, i,
+                                  &turn, &tried, &fe);
         if (verbose != NULL && tried)
             fprintf(verbose, "petrel: symbolic: %s: %s in %.3f s (pass %d, %lu nodes)\n",
                     pn_check_answer(j->c, i)->id, st != PN_OK ? fe.msg : "done",
@@ -131,11 +142,29 @@ static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
     pn_turns_free(t);
 }
 
+/* Liveness as one formula (the top comment), kept with the forest: the
+ * check keeps its sub-formulas' sets against their nodes, so a later turn
+ * resumes from the transitions it finished. NULL when out of memory. */
+static pn_fml_node *sym_live_formula(const pn_cnet *cn)
+{
+    uint32_t T = cn->n_transitions;
+    pn_fml_node **kids = T > 0 ? malloc((size_t)T * sizeof *kids) : NULL;
+    if (kids == NULL)
+        return NULL;
+    for (uint32_t t = 0; t < T; t++) {
+        pn_fml_node *ef = pn_fml_unary(
+            PN_FML_E, pn_fml_unary(PN_FML_F, pn_fml_list(PN_FML_FIREABLE, &t, 1)));
+        kids[t] = pn_fml_unary(PN_FML_A, pn_fml_unary(PN_FML_G, ef));
+    }
+    pn_fml_node *all = pn_fml_nary(PN_FML_AND, kids, T); /* NULL if a kid is */
+    free(kids);
+    return all;
+}
+
 /* The reachable set within half of b (built once per job, kept in its
  * forest for the steps after), then every open answer in its turns. */
 static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
 {
-    (void)err;
     /* The reachable set gets half: a net whose set does not close in that
      * time rarely has answers it could give in the other half, which the
      * steps after this one then get. */
@@ -146,6 +175,9 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
     keep->tried = true;
     if (keep->s == NULL)
         return PN_OK;
+    if (j->exam == PN_EXAM_LIVENESS && keep->live == NULL &&
+        (keep->live = sym_live_formula(j->cn)) == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory building the Liveness formula");
     pn_ctl_mdd_set_budget(keep->s, b);
     sym_turns(j, keep->s, b);
     pn_ctl_mdd_set_budget(keep->s, NULL); /* b is gone after this call */
@@ -161,9 +193,11 @@ static double symbolic_setup_s(const ex_job *j, const char **why)
     return j->cn->n_places > PN_MDD_MAX_LEVELS ? INFINITY : 0;
 }
 
+/* (Liveness of a net without transitions is the others' to answer.) */
 static bool symbolic_applies(ex_job *j)
 {
-    return j->exam != PN_EXAM_LIVENESS && pn_check_open_count(j->c) > 0;
+    bool live_ok = j->exam != PN_EXAM_LIVENESS || j->cn->n_transitions > 0;
+    return live_ok && pn_check_open_count(j->c) > 0;
 }
 
 const ex_tech ex_tech_symbolic = {.name = "symbolic", .applies = symbolic_applies,
