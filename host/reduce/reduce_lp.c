@@ -21,8 +21,10 @@
 
 #include "linear/lin.h"
 
-/* Time for the whole rule: at most this, and a fortieth of the budget
- * (a fifth of it for the walks). */
+/* Time for the whole rule: at most this, and a tenth of the budget (a
+ * fifth of it for the walks); the walks and the solutions leave few
+ * transitions to test, and a dead one found here settles QuasiLiveness,
+ * Liveness and the places it alone moves before any other step. */
 #define RED_LP_SECONDS 2.0
 #define RED_LP_EACH 0.25
 
@@ -137,7 +139,7 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
         red_lp_free(&l);
         return PN_OK;
     }
-    double left = pn_budget_left_s(budget) / 40;
+    double left = pn_budget_left_s(budget) / 10;
     pn_budget lp = pn_budget_within(budget, left < RED_LP_SECONDS ? left : RED_LP_SECONDS);
     for (uint32_t p = 0; st == PN_OK && p < w->cn->n_places; p++)
         l.m[p] = (double)w->cn->m0[p];
