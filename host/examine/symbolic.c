@@ -90,6 +90,10 @@ static pn_ctl_mdd *sym_build(const pn_cnet *cn, const pn_budget *reach, FILE *ve
     return s;
 }
 
+/* The reachable set's time in a run without a deadline: the explicit
+ * steps after this one go on where a diagram cannot close in it. */
+#define SYM_REACH_ALONE_S 120.0
+
 typedef struct sym_run {
     pn_check *c;
     bool memory; /* out of the budget's memory: no more turns */
@@ -169,6 +173,8 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
      * time rarely has answers it could give in the other half, which the
      * steps after this one then get. */
     pn_budget reach = pn_budget_share(b, 0.5);
+    if (b->deadline <= 0) /* a run without one: the exploration after it still gets its turn */
+        reach = pn_budget_within(&reach, SYM_REACH_ALONE_S);
     ex_sym_forest *keep = &j->forest;
     if (keep->s == NULL && !keep->tried)
         keep->s = sym_build(j->cn, &reach, j->s->verbose);

@@ -82,7 +82,12 @@ static pn_status probe_run(ex_job *j, const pn_budget *budget, pn_error *err)
     /* STOPPED: the visitor decided every target (it never stops a graph). */
     pn_engine_result *res = j->res;
     if (st != PN_OK || (res->status != PN_RUN_COMPLETE && res->status != PN_RUN_STOPPED)) {
-        pn_engine_result_free(res); /* the next exploration starts afresh */
+        /* The next exploration starts afresh; the run's report does not
+         * show this one's numbers, nor its stop at the probe's small cap
+         * as the run's end (a step after it may decide everything). */
+        uint32_t threads = res->threads;
+        pn_engine_result_free(res);
+        *res = (pn_engine_result){.threads = threads};
         return PN_OK;
     }
     if (visit)
