@@ -21,6 +21,7 @@
 #include "space/mdd.h"
 #include "test_enum.h"
 #include "test_share.h"
+#include "test_step.h"
 
 namespace {
 
@@ -627,17 +628,10 @@ TEST(CtlMdd, TheStepAnswersReachabilityBoundsAndDeadlocks)
         ASSERT_EQ(pn_check_new(cn, exam, dead_case ? nullptr : rc.set.get(), 1, &c, &err), PN_OK)
             << err.msg;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        pn_examine_opts opts = {};
-        ex_sched s = {};
-        s.opts = &opts;
-        pn_engine_result res = {};
-        ex_job j;
-        ASSERT_EQ(ex_job_init(&j, &s, "test", cn, exam, dead_case ? nullptr : rc.set.get(), c, &res,
-                              &err),
-                  PN_OK);
-        j.budget = &b;
-        EXPECT_EQ(ex_tech_symbolic.run(&j, &b, &err), PN_OK) << err.msg;
-        ex_job_free(&j);
+        EXPECT_EQ(petrel_test::run_step_alone(ex_tech_symbolic, cn, exam,
+                                              dead_case ? nullptr : rc.set.get(), c, &b, &err),
+                  PN_OK)
+            << err.msg;
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_answer *a = pn_check_answer(c, i);
             ASSERT_NE(a->verdict, PN_VERDICT_UNKNOWN);

@@ -13,12 +13,12 @@
 #include <random>
 #include <vector>
 
-#include "examine/tech.h"
 #include "petrel/examine.h"
 #include "petrel/linear.h"
 #include "petrel/mcc.h"
 #include "test_enum.h"
 #include "test_share.h"
+#include "test_step.h"
 
 namespace {
 
@@ -199,16 +199,10 @@ TEST(Global, TheDecisionDiagramsDecideLiveness)
         if (c == nullptr)
             return false;
         pn_budget b = pn_budget_make(60.0, nullptr, 0);
-        pn_examine_opts opts = {};
-        ex_sched s = {};
-        s.opts = &opts;
-        pn_engine_result res = {};
-        ex_job j;
-        EXPECT_EQ(ex_job_init(&j, &s, "test", cn, PN_EXAM_LIVENESS, nullptr, c, &res, &err), PN_OK);
-        j.budget = &b;
-        EXPECT_TRUE(ex_tech_symbolic.applies(&j));
-        EXPECT_EQ(ex_tech_symbolic.run(&j, &b, &err), PN_OK) << err.msg;
-        ex_job_free(&j);
+        EXPECT_EQ(petrel_test::run_step_alone(ex_tech_symbolic, cn, PN_EXAM_LIVENESS, nullptr, c,
+                                              &b, &err),
+                  PN_OK)
+            << err.msg;
         const pn_answer *a = pn_check_answer(c, 0);
         EXPECT_TRUE(a->techniques & PN_TECH_DECISION_DIAGRAMS);
         bool right = a->verdict == (t.live ? PN_VERDICT_TRUE : PN_VERDICT_FALSE);
