@@ -18,7 +18,11 @@
 
 #include "pn_state.h"
 
-#define MDD_TICK 4095u          /* steps between two looks at the clock */
+/* Work between two looks at the clock: one per operation step, plus one per
+ * edge of each node made (a node's hash, comparison and copy are as long as
+ * it is: an unbounded place's level grows nodes of 10^4 edges, and a count of
+ * steps alone then looked at the clock seconds apart under a sanitizer). */
+#define MDD_TICK 4096u
 
 enum { OP_UNION = 1, OP_INTER, OP_MINUS, OP_POST, OP_PRE, OP_ENAB, OP_SAT, OP_PREW, OP_PREALL, OP_BSAT, OP_LIN };
 #define OP_BITS 4 /* OP_LIN | constraint id << OP_BITS */
@@ -53,7 +57,8 @@ struct pn_mdd {
      * already, so only the growth past them takes from the room (mdd_room). */
     uint64_t room, base;
     pn_status status;
-    uint64_t steps;
+    uint64_t steps;   /* work done (see MDD_TICK) */
+    uint64_t look_at; /* the work at which the clock is next read */
     uint32_t *lvl, *cnt;
     uint64_t *off;
     uint64_t n_nodes, cap_nodes;
@@ -63,6 +68,7 @@ struct pn_mdd {
     uint64_t uniq_n;
     mdd_entry *cache;
     uint64_t cache_mask;
+    uint64_t cache_max;      /* the entries the cache may grow to */
     uint32_t *sv, *sk;       /* the edge stack */
     uint64_t top, cap_stack;
     uint32_t *level_place;
@@ -132,7 +138,8 @@ static bool mdd_tick(pn_mdd *d)
 {
     if (d->status != PN_OK)
         return false;
-    if ((++d->steps & MDD_TICK) == 0) {
+    if (++d->steps >= d->look_at) {
+        d->look_at = d->steps + MDD_TICK;
         pn_status s = pn_budget_status(d->budget);
         if (s != PN_OK) {
             mdd_stop(d, s);
@@ -220,6 +227,29 @@ static bool mdd_same(const pn_mdd *d, uint32_t node, uint32_t level, uint64_t ba
 
 #define MDD_TAG(h) ((h) & 0xFFFFFFFF00000000ULL)
 
+/* The cache grows with the unique table (four entries a slot), to at most
+ * cache_max entries: a small forest does not clear (nor, under a sanitizer,
+ * fill) hundreds of MB.
+ * The entries are forgotten (a cache only saves work); a cache that cannot
+ * grow stays as it is. */
+static void mdd_grow_cache(pn_mdd *d)
+{
+    uint64_t n = d->cache_mask + 1;
+    if (n >= d->cache_max || n >= 4 * d->uniq_n)
+        return;
+    while (n < 4 * d->uniq_n && n < d->cache_max)
+        n *= 2;
+    uint64_t room = pn_mdd_room(d);
+    if (room != 0 && pn_mdd_bytes(d) + (n - d->cache_mask - 1) * sizeof(mdd_entry) > room)
+        return;
+    mdd_entry *c = calloc(n, sizeof *c);
+    if (c == NULL)
+        return;
+    free(d->cache);
+    d->cache = c;
+    d->cache_mask = n - 1;
+}
+
 static bool mdd_rehash(pn_mdd *d)
 {
     uint64_t n = d->uniq_n * 2;
@@ -240,6 +270,7 @@ static bool mdd_rehash(pn_mdd *d)
     free(d->uniq);
     d->uniq = u;
     d->uniq_n = n;
+    mdd_grow_cache(d);
     return true;
 }
 
@@ -251,6 +282,7 @@ static pn_mdd_ref mdd_make(pn_mdd *d, uint32_t level, uint64_t base)
     d->top = base;
     if (n == 0)
         return PN_MDD_EMPTY;
+    d->steps += n;
     uint64_t h = mdd_hash(level, d->sv + base, d->sk + base, n);
     uint64_t i = h & (d->uniq_n - 1);
     for (; d->uniq[i] != 0; i = (i + 1) & (d->uniq_n - 1))
@@ -1062,10 +1094,14 @@ pn_status pn_mdd_new(const pn_cnet *cn, const uint32_t *order, const pn_budget *
     d->T = cn->n_transitions;
     d->budget = budget;
     d->room = pn_budget_memory(budget); /* nothing of the forest is resident yet */
-    /* The cache: a sixteenth of the memory budget, 2^16 .. 2^24 entries. */
-    uint64_t room = d->room, cache = 1ULL << 16;
-    while (cache < (1ULL << 24) && (room == 0 || (cache * 2) * sizeof(mdd_entry) <= room / 16))
-        cache *= 2;
+    /* The cache: 2^18 entries first, growing with the unique table
+     * (mdd_grow_cache) to a sixteenth of the memory budget, 2^16 .. 2^24. */
+    uint64_t room = d->room;
+    d->cache_max = 1ULL << 16;
+    while (d->cache_max < (1ULL << 24) &&
+           (room == 0 || (d->cache_max * 2) * sizeof(mdd_entry) <= room / 16))
+        d->cache_max *= 2;
+    uint64_t cache = d->cache_max < (1ULL << 18) ? d->cache_max : 1ULL << 18;
     d->cache_mask = cache - 1;
     d->cache = calloc(cache, sizeof *d->cache);
     d->uniq_n = 1024;
