@@ -924,6 +924,18 @@ static uint64_t mdd_max(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uin
     return memo[a] = best;
 }
 
+uint32_t pn_mdd_node(const pn_mdd *d, pn_mdd_ref a, uint32_t *n, const uint32_t **val,
+                     const pn_mdd_ref **kid)
+{
+    *n = d->cnt[a];
+    *val = d->val + d->off[a];
+    *kid = d->kid + d->off[a];
+    return d->lvl[a];
+}
+
+uint32_t pn_mdd_place_at(const pn_mdd *d, uint32_t level) { return d->level_place[level]; }
+uint32_t pn_mdd_levels(const pn_mdd *d) { return d->P; }
+
 /* Whether a per-node memo of `each` bytes fits beside the forest. */
 static bool mdd_memo_fits(const pn_mdd *d, size_t each)
 {

@@ -102,6 +102,15 @@ bool pn_mdd_max_sum(const pn_mdd *d, pn_mdd_ref a, const uint64_t *coef, uint64_
 /* Markings in a (a double: 10^300 fits). NaN when out of memory (its
  * memo, a double per node, must fit in the budget beside the forest). */
 double pn_mdd_count(pn_mdd *d, pn_mdd_ref a);
+/* Node a (> 1)'s edges: *n values, ascending, and the children they lead
+ * to, which have smaller ids than a (a node is made after its children);
+ * its level is the return value. For readers that keep a memo per node
+ * (mdd_count.c); the arrays are valid until the next operation. */
+uint32_t pn_mdd_node(const pn_mdd *d, pn_mdd_ref a, uint32_t *n, const uint32_t **val,
+                     const pn_mdd_ref **kid);
+/* The place at a level, and the levels (one per place). */
+uint32_t pn_mdd_place_at(const pn_mdd *d, uint32_t level);
+uint32_t pn_mdd_levels(const pn_mdd *d);
 /* Nodes in the forest, the two terminals included, and bytes held. */
 uint64_t pn_mdd_nodes(const pn_mdd *d);
 uint64_t pn_mdd_bytes(const pn_mdd *d);
