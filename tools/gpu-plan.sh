@@ -142,8 +142,9 @@ def answers(inst, exam, engine):
     if compare_s > 0 and time.monotonic() - start > compare_s:
         return None, {}
     threads = ["--threads", "1"] if engine == "cpu" else []
+    engines_only = ["--no-dd"] if exam == "StateSpace" else []  # the engines, not the diagrams
     p = subprocess.run([petrel, os.path.join(mcc, inst), "-e", exam, "--engine", engine,
-                        "--timeout", timeout, "--memory", memory, "-q"] + threads,
+                        "--timeout", timeout, "--memory", memory, "-q"] + threads + engines_only,
                        capture_output=True, text=True)
     vals = {}
     for line in p.stdout.splitlines():
@@ -214,14 +215,14 @@ say ""
 say "## 5. Profiles"
 if command -v nsys >/dev/null; then
     block nsys profile --stats=true -o "$build/plan-nsys" --force-overwrite true \
-        "$petrel" "$mcc/Referendum-PT-0015" -e StateSpace --engine gpu --memory "$memory" -q || true
+        "$petrel" "$mcc/Referendum-PT-0015" -e StateSpace --no-dd --engine gpu --memory "$memory" -q || true
 else
     say "nsys: not on PATH"
 fi
 if command -v ncu >/dev/null; then
     block ncu --clock-control none --kernel-name regex:gpu_expand_kernel --launch-count 5 --section SpeedOfLight \
         --section Occupancy --section MemoryWorkloadAnalysis \
-        "$petrel" "$mcc/Referendum-PT-0015" -e StateSpace --engine gpu --memory "$memory" -q || true
+        "$petrel" "$mcc/Referendum-PT-0015" -e StateSpace --no-dd --engine gpu --memory "$memory" -q || true
 else
     say "ncu: not on PATH"
 fi

@@ -169,6 +169,7 @@ static void cli_examine_opts(cli_run *r)
     r->xo.verbose = o->verbose;
     r->xo.no_por = o->no_por;
     r->xo.no_smt = o->no_smt;
+    r->xo.no_dd = o->no_dd;
     eo->keep_parents = o->trace;
     eo->store = o->store;
     if (!o->quiet) {
@@ -201,6 +202,13 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
 {
     if (r->o.quiet)
         return;
+    if (res->symbolic) {
+        fprintf(stderr,
+                "petrel: %s: decision diagrams: %s states, %s edges in %.3f s, peak RSS %.1f MB\n",
+                r->o.exam_name, res->states_text, res->edges_text ? res->edges_text : "uncounted",
+                res->seconds, (double)pn_sys_peak_rss() / 1e6);
+        return;
+    }
     double rate = res->seconds > 0 ? (double)res->states / res->seconds : 0;
     double bps = res->states ? (double)res->bytes / (double)res->states : 0;
     fprintf(stderr,

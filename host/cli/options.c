@@ -53,6 +53,8 @@ static void cli_usage(FILE *f)
         "                          every interleaving (for comparisons)\n"
         "      --no-smt            the linear layer without its SMT check (the state\n"
         "                          equation with the whole formula, in Z3): LPs alone\n"
+        "      --no-dd             StateSpace by the explicit engines alone, without the\n"
+        "                          decision diagrams first (for comparisons)\n"
         "      --trace             print on stderr, for each answer proved by a reachable\n"
         "                          marking (EF true, AG false, a deadlock, ...), the\n"
         "                          transitions that lead to it from the initial marking;\n"
@@ -152,7 +154,7 @@ static int cli_env_defaults(cli_options *o)
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_STORE,
-       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_VERDICT_XML, OPT_USE_VERDICTS,
+       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_NO_DD, OPT_VERDICT_XML, OPT_USE_VERDICTS,
        OPT_STATS_FD };
 
 static int cli_option(int c, const char *arg, cli_options *o)
@@ -197,6 +199,7 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case OPT_WRITE_REDUCED: o->write_reduced = arg; return 0;
     case OPT_NO_POR: o->no_por = true; return 0;
     case OPT_NO_SMT: o->no_smt = true; return 0;
+    case OPT_NO_DD: o->no_dd = true; return 0;
     case OPT_VERDICT_XML: o->verdict_xml = arg; return 0;
     case OPT_USE_VERDICTS: o->use_verdicts = true; return 0;
     case OPT_STATS_FD: {
@@ -236,6 +239,7 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         {"store", required_argument, NULL, OPT_STORE},
         {"no-por", no_argument, NULL, OPT_NO_POR},
         {"no-smt", no_argument, NULL, OPT_NO_SMT},
+        {"no-dd", no_argument, NULL, OPT_NO_DD},
         {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
         {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},
         {"verdict-xml", required_argument, NULL, OPT_VERDICT_XML},

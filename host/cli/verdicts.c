@@ -95,13 +95,17 @@ static bool cli_verdict_state_space(pn_verdicts *v, const pn_net *net, const pn_
                                        "STATE_SPACE MAX_TOKEN_IN_PLACE",
                                        "STATE_SPACE MAX_TOKEN_PER_MARKING"};
     uint64_t vals[] = {r->states, r->edges, r->max_tokens_place, r->max_tokens_marking};
+    /* counted on decision diagrams: any size, in decimal (NULL: not counted) */
+    const char *texts[] = {r->states_text, r->edges_text, NULL, NULL};
     char tech[128];
-    pn_mcc_techniques(r, net, PN_TECH_EXPLICIT, tech, sizeof tech);
+    pn_mcc_techniques(r, net, r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT, tech,
+                      sizeof tech);
     for (int k = 0; k < 4; k++) {
-        bool known = r->status == PN_RUN_COMPLETE && vals[k] != UINT64_MAX;
+        bool big = r->symbolic && k < 2;
+        bool known = r->status == PN_RUN_COMPLETE && (big ? texts[k] != NULL : vals[k] != UINT64_MAX);
         char value[32];
         snprintf(value, sizeof value, "%lu", (unsigned long)vals[k]);
-        if (pn_verdicts_add(v, "StateSpace", keys[k], known ? value : "unknown",
+        if (pn_verdicts_add(v, "StateSpace", keys[k], !known ? "unknown" : big ? texts[k] : value,
                             known ? tech : NULL, NULL) < 0)
             return false;
     }

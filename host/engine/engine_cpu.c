@@ -1836,6 +1836,9 @@ void pn_engine_result_free(pn_engine_result *res)
     pn_graph_free(res->graph);
     free(res->store);
     pn_layout_free(res->layout);
+    free(res->states_text);
+    free(res->edges_text);
+    res->states_text = res->edges_text = NULL;
     res->parent = NULL;
     res->via = NULL;
     res->graph = NULL;

@@ -12,6 +12,7 @@
 #include "examine/ctl_simplify.h"
 #include "examine/global.h"
 #include "examine/reduce_each.h"
+#include "examine/space_dd.h"
 #include "examine/tech.h"
 #include "petrel/dist.h"
 #include "petrel/gpu.h"
@@ -21,6 +22,7 @@
 #include "petrel/pnml.h"
 #include "petrel/reduce.h"
 #include "petrel/turns.h"
+#include "space/mdd.h"
 
 /* ---- the engine and StateSpace ------------------------------------------ */
 
@@ -45,13 +47,33 @@ pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_e
     return PN_OK;
 }
 
-/* StateSpace on the chosen engine; GPU_OR_CPU falls back to the CPU
- * engine when the GPU fails (the answers are the same). */
+/* StateSpace without a deadline: the decision diagrams' time at most (the
+ * explicit engines after them still get theirs). */
+#define SPACE_DD_ALONE_S 120.0
+
+/* StateSpace: the decision diagrams first, within a third of the time (a
+ * set that closes counts 10^9 .. 10^600 markings that no table holds, and
+ * a net whose set does not close in that time seldom closes later), then,
+ * if they did not count, the chosen engine with the time left; GPU_OR_CPU
+ * falls back to the CPU engine when the GPU fails (the answers are the
+ * same). An MPI job explores on every rank at once. */
 static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
                                      pn_engine_result *res, pn_error *err)
 {
     const pn_engine_opts *o = &s->engine;
     pn_dist *dist = s->opts->dist;
+    if (dist == NULL && !s->opts->no_dd && cn->n_places <= PN_MDD_MAX_LEVELS) {
+        pn_budget dd = pn_budget_share(o->budget, 1.0 / 3);
+        if (o->budget == NULL || o->budget->deadline <= 0)
+            dd = pn_budget_within(&dd, SPACE_DD_ALONE_S);
+        if (ex_space_dd(cn, &dd, s->verbose, res, err) != PN_OK)
+            return err->code;
+        if (res->symbolic)
+            return PN_OK;
+        if (pn_budget_status(o->budget) != PN_OK) /* the run's own end: nothing for the engines */
+            return PN_OK;
+    }
+    pn_budget_phase(o->budget, "StateSpace: the explicit exploration");
     /* Every rank of the MPI job, on the CPU, once all hold the net (a rank
      * that timed out while reading did not: rank 0 then explores alone). */
     if (dist != NULL && pn_dist_command(dist, true, cn, NULL))

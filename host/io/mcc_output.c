@@ -35,10 +35,18 @@ void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net
         fputs("CANNOT_COMPUTE\n", out);
         return;
     }
-    char tech[128];
-    pn_mcc_techniques(r, net, PN_TECH_EXPLICIT, tech, sizeof tech);
-    fprintf(out, "STATE_SPACE STATES %lu TECHNIQUES %s\n", (unsigned long)r->states, tech);
-    fprintf(out, "STATE_SPACE TRANSITIONS %lu TECHNIQUES %s\n", (unsigned long)r->edges, tech);
+    char tech[128], states[24], edges[24];
+    pn_mcc_techniques(r, net, r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT, tech,
+                      sizeof tech);
+    snprintf(states, sizeof states, "%lu", (unsigned long)r->states);
+    snprintf(edges, sizeof edges, "%lu", (unsigned long)r->edges);
+    fprintf(out, "STATE_SPACE STATES %s TECHNIQUES %s\n", r->symbolic ? r->states_text : states,
+            tech);
+    if (r->symbolic && r->edges_text == NULL) /* not counted in time */
+        fputs("STATE_SPACE TRANSITIONS CANNOT_COMPUTE\n", out);
+    else
+        fprintf(out, "STATE_SPACE TRANSITIONS %s TECHNIQUES %s\n",
+                r->symbolic ? r->edges_text : edges, tech);
     fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",
             (unsigned long)r->max_tokens_place, tech);
     if (r->max_tokens_marking == UINT64_MAX) /* saturated: not a proven value */

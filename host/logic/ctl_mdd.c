@@ -226,6 +226,26 @@ static pn_status sym_fail(const pn_ctl_mdd *s, bool unsupported, pn_error *err)
     }
 }
 
+/* A collection that keeps reach, dead, live and the kept sub-formula sets
+ * (those too after a stop for memory, which it lifts). */
+static bool sym_compact(pn_ctl_mdd *s)
+{
+    if (pn_mdd_status(s->d) == PN_ERR_OUT_OF_MEMORY)
+        s->n_memo = 0;
+    pn_mdd_ref roots[3 + CTL_MDD_MAX_MEMO] = {s->reach, s->dead, s->live};
+    for (uint32_t i = 0; i < s->n_memo; i++)
+        roots[3 + i] = s->memo[i].set;
+    if (!pn_mdd_compact(s->d, roots, 3 + s->n_memo))
+        return false;
+    s->reach = roots[0];
+    s->dead = roots[1];
+    s->live = roots[2];
+    for (uint32_t i = 0; i < s->n_memo; i++)
+        s->memo[i].set = roots[3 + i];
+    s->kept = pn_mdd_nodes(s->d);
+    return true;
+}
+
 /* Between two formulas only reach, dead, live and the kept sub-formula
  * sets are alive: the nodes of the last formulas' fixed points go once
  * they outnumber the kept ones and the forest holds a quarter of the
@@ -239,21 +259,8 @@ static void sym_collect(pn_ctl_mdd *s)
     uint64_t room = pn_mdd_room(s->d); /* taken when the budget was set on it */
     bool full = pn_mdd_nodes(s->d) >= 2 * s->kept + (1u << 20) &&
                 (room == 0 || pn_mdd_bytes(s->d) > room / 4);
-    if (!full && pn_mdd_status(s->d) == PN_OK)
-        return;
-    if (pn_mdd_status(s->d) == PN_ERR_OUT_OF_MEMORY)
-        s->n_memo = 0;
-    pn_mdd_ref roots[3 + CTL_MDD_MAX_MEMO] = {s->reach, s->dead, s->live};
-    for (uint32_t i = 0; i < s->n_memo; i++)
-        roots[3 + i] = s->memo[i].set;
-    if (!pn_mdd_compact(s->d, roots, 3 + s->n_memo))
-        return;
-    s->reach = roots[0];
-    s->dead = roots[1];
-    s->live = roots[2];
-    for (uint32_t i = 0; i < s->n_memo; i++)
-        s->memo[i].set = roots[3 + i];
-    s->kept = pn_mdd_nodes(s->d);
+    if (full || pn_mdd_status(s->d) != PN_OK)
+        sym_compact(s);
 }
 
 /* The forest in order, the reachable set, its deadlocks and the rest. */
@@ -530,6 +537,14 @@ pn_status pn_ctl_mdd_ltl(pn_ctl_mdd *s, const pn_fml_node *phi, const pn_budget 
     ltl_formula_free(&f);
     return st;
 }
+
+pn_mdd *pn_ctl_mdd_forest(pn_ctl_mdd *s, uint32_t *reach)
+{
+    *reach = s->reach;
+    return s->d;
+}
+
+bool pn_ctl_mdd_collect(pn_ctl_mdd *s) { return sym_compact(s); }
 
 double pn_ctl_mdd_states(pn_ctl_mdd *s) { return pn_mdd_count(s->d, s->reach); }
 uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s) { return pn_mdd_nodes(s->d); }

@@ -99,6 +99,12 @@ typedef struct pn_engine_result {
     bool compact;                /* the compact table was used (no ids kept) */
     bool tree;                   /* markings were tree-compressed (keys stored) */
     double seconds;
+    /* StateSpace counted on decision diagrams (host/examine/space_dd.c),
+     * not enumerated: states and edges are also in decimal, of any size
+     * (the 64-bit fields saturate at UINT64_MAX); edges_text NULL: the
+     * edges were not counted. Owned: pn_engine_result_free. */
+    bool symbolic;
+    char *states_text, *edges_text;
     /* With keep_parents: for each state id > 0, the id it was first reached
      * from and the transition fired (a shortest path back to the initial
      * marking). Owned by the result: pn_engine_result_free. */

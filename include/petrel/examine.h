@@ -46,6 +46,9 @@ typedef struct pn_examine_opts {
     bool no_por;
     /* The linear layer without its SMT check (linear.h). */
     bool no_smt;
+    /* StateSpace by the explicit engines alone, without the decision
+     * diagrams first (for comparisons and the engines' benchmarks). */
+    bool no_dd;
     /* The MPI job this process is a rank of (dist.h), NULL: none. The
      * examination's first exploration then runs on every rank
      * (pn_dist_explore). */

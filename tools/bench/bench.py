@@ -45,6 +45,15 @@ def read_index(mcc):
     return rows
 
 
+def no_dd(petrel, known={}):
+    """Whether this binary counts StateSpace on decision diagrams first
+    (then --no-dd leaves the explicit engines alone, which this measures)."""
+    if petrel not in known:
+        p = subprocess.run([petrel, "--help"], capture_output=True, text=True)
+        known[petrel] = "--no-dd" in p.stdout + p.stderr
+    return known[petrel]
+
+
 def run_one(args, inst, threads, store, ranks=0):
     mpi = [] if ranks == 0 else ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks)]
     cmd = mpi + [args.petrel, os.path.join(args.mcc, inst), "-e", "StateSpace",
@@ -53,6 +62,8 @@ def run_one(args, inst, threads, store, ranks=0):
         cmd += ["--memory", args.memory]
     if store:
         cmd += ["--store", store]
+    if no_dd(args.petrel):  # the engines' throughput, not the decision diagrams'
+        cmd += ["--no-dd"]
     t0, cpu0 = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60, env=env)
