@@ -101,12 +101,9 @@ std::vector<OracleRow> load_rows()
 
 const std::vector<OracleRow> kRows = load_rows();
 
-class OracleStateSpace : public ::testing::TestWithParam<OracleRow> {};
-
 } // namespace
 
-// The instance's net compiled into *cn (nothing when the data is absent or
-// the row is bad: the test is then skipped or has failed).
+// The instance's net compiled into *cn.
 static void compile_row(const OracleRow &row, std::unique_ptr<pn_net, NetDeleter> *net,
                  std::unique_ptr<pn_cnet, CnetDeleter> *cn)
 {
@@ -129,15 +126,18 @@ static void compile_row(const OracleRow &row, std::unique_ptr<pn_net, NetDeleter
     cn->reset(cnraw);
 }
 
+// Each test on the instance's net, compiled (nothing when the data is
+// absent or the row is bad: the test is then skipped or has failed).
+class OracleStateSpace : public ::testing::TestWithParam<OracleRow> {
+protected:
+    void SetUp() override { compile_row(GetParam(), &net, &cn); }
+    std::unique_ptr<pn_net, NetDeleter> net;
+    std::unique_ptr<pn_cnet, CnetDeleter> cn;
+};
+
 TEST_P(OracleStateSpace, MatchesOracle)
 {
     const OracleRow &row = GetParam();
-    std::unique_ptr<pn_net, NetDeleter> net;
-    std::unique_ptr<pn_cnet, CnetDeleter> cn;
-    compile_row(row, &net, &cn);
-    if (cn == nullptr)
-        return;
-
     pn_error err;
     pn_error_clear(&err);
     pn_engine_opts o;
@@ -163,12 +163,6 @@ TEST_P(OracleStateSpace, MatchesOracle)
 TEST_P(OracleStateSpace, DecisionDiagramsMatchOracle)
 {
     const OracleRow &row = GetParam();
-    std::unique_ptr<pn_net, NetDeleter> net;
-    std::unique_ptr<pn_cnet, CnetDeleter> cn;
-    compile_row(row, &net, &cn);
-    if (cn == nullptr)
-        return;
-
     pn_error err;
     pn_error_clear(&err);
     pn_engine_result res;

@@ -108,6 +108,8 @@ def read_oracle(path):
     for line in text.splitlines():
         f = line.split()
         if len(f) >= 3 and f[0] in ("STATE_SPACE", "FORMULA") and f[2] != "?":
+            if f[0] == "STATE_SPACE" and f[2].startswith("-"):
+                continue  # no count is negative: the tool that wrote it had none (Dekker-PT-200)
             oracle[f[1]] = f[2]
     return oracle
 
