@@ -69,7 +69,7 @@ TEST(CliEdges, SigtermEndsARunWithoutALimit)
 {
     if (!petrel_test::exists(kKanban))
         GTEST_SKIP() << kKanban << " is absent";
-    Ran r = run_cli("--timeout inf --memory 1G -e StateSpace " + quote(kKanban), "",
+    Ran r = run_cli("--timeout inf --memory 1G --no-dd -e StateSpace " + quote(kKanban), "",
                     "timeout -k 20 -s TERM 1", "");
     EXPECT_EQ(r.code, 124) << show(r); // timeout(1)'s status: it had to send TERM
     EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
@@ -99,7 +99,7 @@ TEST(CliEdges, DefaultThreadsFollowTheAffinityMask)
         if (CPU_ISSET(c, &set))
             first = c;
     ASSERT_GE(first, 0);
-    Ran r = run_cli("-v -e StateSpace " + quote(kDining), "",
+    Ran r = run_cli("-v --no-dd -e StateSpace " + quote(kDining), "", // the engine's workers
                     "taskset -c " + std::to_string(first), "");
     EXPECT_EQ(r.code, 0) << show(r);
     EXPECT_TRUE(contains(r.err, " 1 thread(s)")) << show(r);
