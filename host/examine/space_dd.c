@@ -39,8 +39,7 @@ static char *dd_edges(pn_ctl_mdd *s, uint32_t T, pn_mdd_counter *k, uint64_t *lo
         if (e == PN_MDD_STOP || pn_mdd_counter_add(k, e) != PN_OK)
             return NULL;
     }
-    bool fits;
-    return pn_mdd_counter_text(k, &fits, low);
+    return pn_mdd_counter_text(k, low);
 }
 
 /* The values on s's reachable set into res; false when one of STATES,
@@ -54,9 +53,8 @@ static bool dd_values(pn_ctl_mdd *s, const pn_cnet *cn, const pn_budget *budget,
     uint64_t *w = malloc(((size_t)P + 1) * sizeof *w);
     pn_mdd_counter *k = pn_mdd_counter_new(d, budget);
     bool ok = w != NULL && k != NULL && pn_mdd_counter_add(k, reach) == PN_OK;
-    bool fits;
     if (ok)
-        ok = (res->states_text = pn_mdd_counter_text(k, &fits, &res->states)) != NULL;
+        ok = (res->states_text = pn_mdd_counter_text(k, &res->states)) != NULL;
     if (ok)
         ok = pn_mdd_place_max(d, reach, w);
     res->max_tokens_place = 0;

@@ -211,12 +211,11 @@ pn_status pn_mdd_counter_add(pn_mdd_counter *k, pn_mdd_ref a)
 
 /* The decimal digits of the total: 19 at a time, by dividing a copy by
  * 10^19 (the remainders, least significant first). */
-char *pn_mdd_counter_text(const pn_mdd_counter *k, bool *fits, uint64_t *low)
+char *pn_mdd_counter_text(const pn_mdd_counter *k, uint64_t *low)
 {
     const uint64_t base = 10000000000000000000ULL;
     uint32_t n = k->n_total;
-    *fits = n == 1;
-    *low = *fits ? k->total[0] : UINT64_MAX;
+    *low = n == 1 ? k->total[0] : UINT64_MAX;
     uint64_t *q = malloc(n * sizeof *q);
     uint64_t *rem = malloc((n * 20u / 19u + 2) * sizeof *rem); /* 2^64 < 10^19 * 2 */
     char *s = malloc((size_t)n * 20 + 2);

@@ -35,9 +35,8 @@ void pn_mdd_counter_free(pn_mdd_counter *k);
  * void). */
 pn_status pn_mdd_counter_add(pn_mdd_counter *k, pn_mdd_ref a);
 /* The total so far, in decimal (a new string: free it); NULL when out of
- * memory. *fits: whether it fits in 64 bits, *low its value then (else
- * UINT64_MAX). */
-char *pn_mdd_counter_text(const pn_mdd_counter *k, bool *fits, uint64_t *low);
+ * memory. *low: its value when it fits in 64 bits, else UINT64_MAX. */
+char *pn_mdd_counter_text(const pn_mdd_counter *k, uint64_t *low);
 void pn_mdd_counter_zero(pn_mdd_counter *k);
 /* Forgets the counts of the nodes (after pn_mdd_compact renamed them),
  * keeping the total. */
