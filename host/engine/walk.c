@@ -25,6 +25,7 @@
 #include "petrel/space.h"
 #include "pn_items.h"
 #include "pn_walk.h"
+#include "walk_moves.h"
 
 #define WALK_STEPS 100000
 #define WALK_CHECK_EVERY 64 /* steps between two looks at the clock */
@@ -46,10 +47,15 @@ typedef struct walk_shared {
     const pn_cnet *cn;
     const pn_walk_opts *o;
     /* reach goals first (goal k < n_atoms reads atom k), then bounds (up to
-     * n_tested: both tested on every marking), then fireable(t) goals */
+     * n_tested: both tested on every marking), then fireable(t) goals and
+     * the moves goals (walk_moves.h), both met through enabled transitions */
     walk_goal *goals;
     uint32_t n_goals, n_atoms, n_tested;
     uint32_t *fire_goal;    /* per transition: its fireable(t) goal, or UINT32_MAX */
+    pn_walk_moves moves;    /* per transition: the moves goals it refutes */
+    const pn_fml_node **sums; /* per moves goal (in order): its TOKENS node */
+    uint32_t *sum_goal;     /* ... and its goal */
+    uint32_t n_sums;
     const pn_fml_node **atoms;
     uint8_t *found;         /* per goal, atomic */
     uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
@@ -94,9 +100,14 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
         pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
     bool marked = false;
     for (uint32_t i = 0; sh->n_tested < sh->n_goals && i < n_enabled; i++) {
-        uint32_t k = sh->fire_goal[w->enabled[i]];
+        uint32_t t = w->enabled[i];
+        uint32_t k = sh->fire_goal[t];
         if (k != UINT32_MAX && !__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
             walk_found(w, k);
+        for (uint32_t j = sh->n_sums > 0 ? sh->moves.off[t] : 0;
+             sh->n_sums > 0 && j < sh->moves.off[t + 1]; j++)
+            if (!__atomic_load_n(&sh->found[sh->moves.goal[j]], __ATOMIC_RELAXED))
+                walk_found(w, sh->moves.goal[j]);
     }
     for (uint32_t k = 0; k < sh->n_tested; k++) {
         if (__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
@@ -230,10 +241,11 @@ static bool walk_fires(pn_check_target k, const pn_fml_node *phi)
 
 /* The open answers a walk can decide: reach targets (atoms first), then
  * bounds whose upper limit is proven, then one transition's E F fireable
- * (at most one goal per transition: a second asks the same). */
+ * (at most one goal per transition: a second asks the same), then the
+ * moves goals. */
 static void walk_collect(walk_shared *sh, const pn_check *c)
 {
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         for (uint32_t i = 0; i < pn_check_count(c); i++) {
             const pn_fml_node *phi = NULL;
             const uint32_t *places = NULL;
@@ -242,7 +254,10 @@ static void walk_collect(walk_shared *sh, const pn_check *c)
             walk_goal g = {.answer = i, .kind = k, .phi = phi, .places = places, .n_places = np};
             bool reach = (k == PN_TARGET_EF || k == PN_TARGET_AG) && phi != NULL;
             bool fires = reach && walk_fires(k, phi);
-            if (pass == 0 && reach && !fires) {
+            /* (a trace needs the marking itself: no moves goals then) */
+            bool moves = reach && !fires && sh->paths == NULL;
+            const pn_fml_node *sum = moves ? pn_walk_moves_sum(sh->cn, k, phi) : NULL;
+            if (pass == 0 && reach && !fires && sum == NULL) {
                 sh->atoms[sh->n_atoms++] = phi;
                 sh->goals[sh->n_goals++] = g;
             } else if (pass == 1 && k == PN_TARGET_BOUND &&
@@ -250,6 +265,10 @@ static void walk_collect(walk_shared *sh, const pn_check *c)
                 sh->goals[sh->n_goals++] = g;
             } else if (pass == 2 && fires && sh->fire_goal[phi->idx[0]] == UINT32_MAX) {
                 sh->fire_goal[phi->idx[0]] = sh->n_goals;
+                sh->goals[sh->n_goals++] = g;
+            } else if (pass == 3 && sum != NULL) {
+                sh->sums[sh->n_sums] = sum;
+                sh->sum_goal[sh->n_sums++] = sh->n_goals;
                 sh->goals[sh->n_goals++] = g;
             }
         }
@@ -375,6 +394,8 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     sh.found = calloc((size_t)n + 1, 1);
     sh.max = calloc((size_t)n + 1, sizeof *sh.max);
     sh.fire_goal = malloc(((size_t)cn->n_transitions + 1) * sizeof *sh.fire_goal);
+    sh.sums = calloc((size_t)n + 1, sizeof *sh.sums);
+    sh.sum_goal = calloc((size_t)n + 1, sizeof *sh.sum_goal);
     for (uint32_t t = 0; sh.fire_goal != NULL && t < cn->n_transitions; t++)
         sh.fire_goal[t] = UINT32_MAX;
     if (o->trace) {
@@ -382,11 +403,14 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
         sh.path_len = calloc((size_t)n + 1, sizeof *sh.path_len);
     }
     bool traced = !o->trace || (sh.paths != NULL && sh.path_len != NULL);
-    pn_status st = sh.goals && sh.atoms && sh.found && sh.max && sh.fire_goal && traced
+    pn_status st = sh.goals && sh.atoms && sh.found && sh.max && sh.fire_goal && sh.sums &&
+                           sh.sum_goal && traced
                        ? PN_OK
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
     if (st == PN_OK && c != NULL)
         walk_collect(&sh, c);
+    if (st == PN_OK && sh.n_sums > 0)
+        st = pn_walk_moves_build(cn, sh.sums, sh.sum_goal, sh.n_sums, &sh.moves, err);
     sh.open = sh.n_goals;
     /* Each walker sets up a state space of its own: as many as the memory
      * left holds (none: nothing walks). */
@@ -407,6 +431,9 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     free(sh.found);
     free(sh.max);
     free(sh.fire_goal);
+    free(sh.sums);
+    free(sh.sum_goal);
+    pn_walk_moves_free(&sh.moves);
     for (uint32_t g = 0; sh.paths != NULL && g < n; g++)
         free(sh.paths[g]); /* those walk_apply did not hand over */
     free(sh.paths);
