@@ -564,6 +564,32 @@ TEST(Reduce, DeadByStateEquation)
     EXPECT_EQ(text(r.get(), 1), "EF(fireable(t0))");
 }
 
+// As above with a second such transition, t3, and E F fireable(t) for each:
+// as QuasiLiveness's items (pn_reduce_opts.one_dead_answers) the rule stops
+// at t2, which answers the property; otherwise it removes both.
+TEST(Reduce, FireableItemsStopAtTheFirstDeadTransition)
+{
+    Net n = hand({1, 0}, 4,
+                 {{0, 0, true, 1}, {1, 0, false, 1}, {1, 1, true, 1}, {0, 1, false, 1},
+                  {0, 2, true, 1}, {1, 2, true, 1}, {0, 2, false, 1}, {1, 2, false, 1},
+                  {0, 3, true, 1}, {1, 3, true, 1}});
+    SetPtr set = make_set(n.net.get(), {ef(fire(0)), ef(fire(1)), ef(fire(2)), ef(fire(3))});
+    for (bool one : {false, true}) {
+        pn_reduce_opts o = {};
+        o.one_dead_answers = one;
+        pn_error err;
+        pn_error_clear(&err);
+        pn_reduced *raw = nullptr;
+        ASSERT_EQ(pn_reduce(n.cn.get(), PN_EXAM_REACH_FIREABILITY, set.get(), &o, &raw, &err),
+                  PN_OK)
+            << err.msg;
+        RedPtr r(raw);
+        EXPECT_EQ(r->removed[PN_RED_DEAD_LP], one ? 1u : 2u);
+        EXPECT_EQ(r->set->props[2].root->kind, PN_FML_FALSE);
+        EXPECT_EQ(r->set->props[3].root->kind == PN_FML_FALSE, !one);
+    }
+}
+
 namespace {
 
 // ReachabilityDeadlock through pn_examine (which reduces), on one thread.

@@ -68,8 +68,8 @@ static void red_report(const pn_reduced *r, FILE *f)
 
 /* The rules that only remove (reduce.c, reduce_dup.c), to their fixpoint. */
 static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
-                           const pn_reduced *prev, const pn_budget *budget, pn_reduced **out,
-                           pn_error *err)
+                           const pn_reduced *prev, const pn_reduce_opts *o,
+                           const pn_budget *budget, pn_reduced **out, pn_error *err)
 {
     *out = NULL;
     pn_reduced *r = calloc(1, sizeof *r);
@@ -78,6 +78,8 @@ static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *se
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     pn_status st = red_work_init(&w, cn, exam, set, err);
     w.with_lp = prev == NULL;
+    w.lp_share = o != NULL ? o->dead_lp_share : 0;
+    w.lp_one_dead = o != NULL && o->one_dead_answers;
     if (st == PN_OK)
         st = red_fixpoint(&w, budget, err);
     if (st == PN_OK)
@@ -111,7 +113,7 @@ static pn_status red_agglo_loop(pn_reduced **cur, pn_exam exam, const pn_budget 
         uint32_t n = 0;
         st = red_agglomerate(*cur, exam, &fused, &n, err);
         if (st == PN_OK && n > 0)
-            st = red_masks(fused->cn, exam, fused->set, fused, budget, &again, err);
+            st = red_masks(fused->cn, exam, fused->set, fused, NULL, budget, &again, err);
         if (st == PN_OK && again != NULL) {
             red_add_counts(again, *cur, fused);
             pn_reduced_free(*cur);
@@ -146,7 +148,7 @@ pn_status pn_reduce(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         return pn_fail(err, PN_ERR_OUT_OF_MEMORY,
                        "not started: it needs about %.0f MB, %.0f MB are left",
                        (double)need / 1e6, (double)room / 1e6);
-    pn_status st = red_masks(cn, exam, set, NULL, budget, &r, err);
+    pn_status st = red_masks(cn, exam, set, NULL, o, budget, &r, err);
     if (st == PN_OK)
         st = red_agglo_loop(&r, exam, budget, err);
     if (st != PN_OK) {

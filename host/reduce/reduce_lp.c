@@ -21,11 +21,13 @@
 
 #include "linear/lin.h"
 
-/* Time for the whole rule: at most this, and a tenth of the budget (a
- * fifth of it for the walks); the walks and the solutions leave few
- * transitions to test, and a dead one found here settles QuasiLiveness,
- * Liveness and the places it alone moves before any other step. */
+/* Time for the whole rule: at most this, and a tenth of the budget unless
+ * the caller says otherwise (a fifth of it for the walks); the walks and
+ * the solutions leave few transitions to test, and a dead one found here
+ * settles QuasiLiveness, Liveness and the places it alone moves before any
+ * other step. */
 #define RED_LP_SECONDS 2.0
+#define RED_LP_SHARE (1.0 / 10)
 #define RED_LP_EACH 0.25
 
 typedef struct red_lp {
@@ -139,7 +141,7 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
         red_lp_free(&l);
         return PN_OK;
     }
-    double left = pn_budget_left_s(budget) / 10;
+    double left = pn_budget_left_s(budget) * (w->lp_share > 0 ? w->lp_share : RED_LP_SHARE);
     pn_budget lp = pn_budget_within(budget, left < RED_LP_SECONDS ? left : RED_LP_SECONDS);
     for (uint32_t p = 0; st == PN_OK && p < w->cn->n_places; p++)
         l.m[p] = (double)w->cn->m0[p];
@@ -150,7 +152,7 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
     if (st == PN_OK)
         st = lin_path_random(w->cn, 8192, 8, &walk, red_lp_visit, &l, &stopped, NULL, err);
     for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++) {
-        if (pn_budget_expired(&lp))
+        if (pn_budget_expired(&lp) || (w->lp_one_dead && *removed > 0))
             break;
         if (!red_alive(w, t) || l.feasible[t])
             continue;

@@ -31,6 +31,8 @@ typedef struct red_work {
     bool allow_null;    /* pure reachability: no deadlock or LTL */
     bool allow_agglo;   /* pure reachability, or ReachabilityDeadlock */
     bool with_lp;       /* run the state-equation rule (once, on the original net) */
+    double lp_share;    /* ... within this share of the budget */
+    bool lp_one_dead;   /* ... stopping at the first dead transition */
     uint32_t removed[PN_RED_RULE_COUNT];
     uint32_t rounds;
 } red_work;

@@ -53,6 +53,11 @@ typedef enum pn_reduce_rule {
 typedef struct pn_reduce_opts {
     const pn_budget *budget;  /* NULL: no limit; the fixpoint stops when it expires */
     FILE *verbose;            /* NULL: silent; else one line per rule */
+    double dead_lp_share;     /* the share of the budget for the state-equation rule (dead
+                                 transitions); 0: a tenth */
+    bool one_dead_answers;    /* the formulas are E F fireable(t), one per transition
+                                 (QuasiLiveness, Liveness): a dead transition answers the
+                                 property, so that rule stops at the first */
 } pn_reduce_opts;
 
 /* times firings of original transition t. */
