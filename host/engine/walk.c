@@ -92,6 +92,15 @@ static void walk_found(walk_worker *w, uint32_t k)
     __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
 }
 
+/* The moves goals that t, enabled at a reachable marking, refutes. */
+static void walk_moved(walk_worker *w, uint32_t t)
+{
+    const walk_shared *sh = w->sh;
+    for (uint32_t j = sh->moves.off[t]; j < sh->moves.off[t + 1]; j++)
+        if (!__atomic_load_n(&sh->found[sh->moves.goal[j]], __ATOMIC_RELAXED))
+            walk_found(w, sh->moves.goal[j]);
+}
+
 /* Tests every open goal on state w->s, which enables n_enabled transitions. */
 static void walk_visit(walk_worker *w, uint32_t n_enabled)
 {
@@ -104,10 +113,8 @@ static void walk_visit(walk_worker *w, uint32_t n_enabled)
         uint32_t k = sh->fire_goal[t];
         if (k != UINT32_MAX && !__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
             walk_found(w, k);
-        for (uint32_t j = sh->n_sums > 0 ? sh->moves.off[t] : 0;
-             sh->n_sums > 0 && j < sh->moves.off[t + 1]; j++)
-            if (!__atomic_load_n(&sh->found[sh->moves.goal[j]], __ATOMIC_RELAXED))
-                walk_found(w, sh->moves.goal[j]);
+        if (sh->n_sums > 0)
+            walk_moved(w, t);
     }
     for (uint32_t k = 0; k < sh->n_tested; k++) {
         if (__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
