@@ -863,6 +863,29 @@ TEST_F(Cli, NestedCtlAndLtlAreAnsweredOnTheDecisionDiagram)
     }
 }
 
+// DrinkVendingMachine-COL-98's unfolding has 8.6 x 10^9 transitions; its
+// options and products are told apart by nothing, its qualities only by
+// the guards' four ranges, so merged into classes (host/coloured/
+// hlpn_classes.c) the net has 20 places: every UpperBounds and
+// ReachabilityFireability value is the oracle's, within a second.
+TEST_F(Cli, ColoursNothingTellsApartAreMergedIntoClasses)
+{
+    NEED_MCC("DrinkVendingMachine-COL-98");
+    const std::string dir = kMcc + "/DrinkVendingMachine-COL-98";
+    for (auto [exam, suffix] : {std::pair<const char *, const char *>{"UpperBounds", "UB"},
+                                {"ReachabilityFireability", "RF"}}) {
+        Run r = run(std::string("-v -e ") + exam + " --threads 1 --timeout 30 " + quote(dir));
+        ASSERT_EQ(r.code, 0) << show(r);
+        EXPECT_TRUE(contains(r.err, "to 20 places and 18 transitions")) << show(r);
+        EXPECT_TRUE(contains(r.err, "colours merged into classes in 3 sorts")) << show(r);
+        const auto answers = oracle_answers(dir + "/DrinkVendingMachine-COL-98-" + suffix + ".out");
+        EXPECT_EQ(answers.size(), 16u) << exam;
+        for (const std::string &a : answers)
+            EXPECT_TRUE(contains(r.out, a + " TECHNIQUES")) << a << show(r);
+        EXPECT_LT(r.seconds, kQuick) << show(r);
+    }
+}
+
 // With two threads the local checker and the decision diagrams run beside
 // each other (host/examine/sched.c) over one check: every value printed is
 // the oracle's, and each side is credited with some (the summary line).

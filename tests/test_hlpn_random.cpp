@@ -18,12 +18,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "petrel/error.h"
@@ -616,4 +618,293 @@ TEST(HlpnRandom, UnfoldingMatchesAnIndependentEvaluation)
     }
     // The generator must produce work: most nets keep live transitions.
     EXPECT_GT(transitions, kNets);
+}
+
+// ---- merged colours -------------------------------------------------------------
+
+namespace {
+
+// A reachable state seen through the coloured ids: the token sum of each
+// coloured place and the coloured transitions some binding of which is
+// enabled.
+using View = std::pair<std::vector<uint64_t>, std::vector<bool>>;
+using Edge = std::tuple<View, uint32_t, View>; // (view, coloured transition, view)
+
+struct Graph {
+    std::set<View> views;
+    std::set<Edge> edges;
+    bool complete = false;
+};
+
+// Each transition's input and output weights per place.
+struct Steps {
+    std::vector<std::vector<std::pair<uint32_t, uint64_t>>> pre, post;
+    explicit Steps(const pn_net *net) : pre(net->n_transitions), post(net->n_transitions)
+    {
+        for (uint32_t i = 0; i < net->n_arcs; i++) {
+            const pn_arc &a = net->arcs[i];
+            (a.to_transition ? pre : post)[a.transition].push_back({a.place, a.weight});
+        }
+    }
+    bool enabled(const std::vector<uint64_t> &m, uint32_t t) const
+    {
+        std::map<uint32_t, uint64_t> need;
+        for (const auto &[p, w] : pre[t])
+            need[p] += w;
+        for (const auto &[p, w] : need)
+            if (m[p] < w)
+                return false;
+        return true;
+    }
+    std::vector<uint64_t> fire(std::vector<uint64_t> m, uint32_t t) const
+    {
+        for (const auto &[p, w] : pre[t])
+            m[p] -= w;
+        for (const auto &[p, w] : post[t])
+            m[p] += w;
+        return m;
+    }
+};
+
+View view(const pn_net *net, const Steps &s, const std::vector<uint64_t> &m)
+{
+    View v;
+    for (uint32_t g = 0; g < net->place_groups.n; g++) {
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < net->place_groups.len[g]; i++)
+            sum += m[net->place_groups.idx[g][i]];
+        v.first.push_back(sum);
+    }
+    for (uint32_t g = 0; g < net->trans_groups.n; g++) {
+        bool any = false;
+        for (uint32_t i = 0; i < net->trans_groups.len[g] && !any; i++)
+            any = s.enabled(m, net->trans_groups.idx[g][i]);
+        v.second.push_back(any);
+    }
+    return v;
+}
+
+// Every reachable marking's view and every step between views, labelled by
+// the coloured transition; incomplete past `limit` markings.
+Graph explore(const pn_net *net, size_t limit)
+{
+    Steps s(net);
+    std::vector<uint32_t> group(net->n_transitions, UINT32_MAX);
+    for (uint32_t g = 0; g < net->trans_groups.n; g++)
+        for (uint32_t i = 0; i < net->trans_groups.len[g]; i++)
+            group[net->trans_groups.idx[g][i]] = g;
+    Graph out;
+    std::vector<uint64_t> m0(net->m0, net->m0 + net->n_places);
+    std::set<std::vector<uint64_t>> seen{m0};
+    std::deque<std::vector<uint64_t>> queue{m0};
+    while (!queue.empty()) {
+        std::vector<uint64_t> m = queue.front();
+        queue.pop_front();
+        View from = view(net, s, m);
+        out.views.insert(from);
+        for (uint32_t t = 0; t < net->n_transitions; t++) {
+            if (!s.enabled(m, t))
+                continue;
+            std::vector<uint64_t> next = s.fire(m, t);
+            out.edges.insert(Edge{from, group[t], view(net, s, next)});
+            if (seen.insert(next).second) {
+                if (seen.size() > limit)
+                    return out;
+                queue.push_back(next);
+            }
+        }
+    }
+    out.complete = true;
+    return out;
+}
+
+} // namespace
+
+// Merging colours into classes (host/coloured/hlpn_classes.c) must keep
+// every reachable view through the coloured ids and every step between
+// views: the class net is a bisimilar quotient of the unfolding, so both
+// graphs seen through the coloured ids are equal (deadlocks included: a view
+// with no enabled coloured transition).
+TEST(HlpnRandom, MergedColoursKeepWhatTheColouredIdsSee)
+{
+    const uint32_t kNets = 3000;
+    uint32_t merged = 0, compared = 0;
+    pn_pnml_opts merge = {true};
+    for (uint32_t seed = 1; seed <= kNets; seed++) {
+        Net n = random_net(seed);
+        std::string xml = to_pnml(n);
+        SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + xml);
+        pn_error err;
+        pn_error_clear(&err);
+        pn_net *a = nullptr, *b = nullptr;
+        ASSERT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "rand.pnml", nullptr, &a, &err),
+                  PN_OK)
+            << err.msg;
+        NetPtr plain(a);
+        ASSERT_EQ(pn_pnml_read_memory_opts(xml.data(), xml.size(), "rand.pnml", nullptr, &merge,
+                                           &b, &err),
+                  PN_OK)
+            << err.msg;
+        NetPtr classes(b);
+        ASSERT_EQ(plain->place_groups.n, classes->place_groups.n);
+        ASSERT_EQ(plain->trans_groups.n, classes->trans_groups.n);
+        if (classes->unfold.merged_sorts == 0)
+            continue;
+        merged++;
+        Graph g1 = explore(plain.get(), 3000), g2 = explore(classes.get(), 3000);
+        if (!g1.complete || !g2.complete)
+            continue;
+        compared++;
+        EXPECT_EQ(g1.views, g2.views);
+        EXPECT_EQ(g1.edges, g2.edges);
+        if (HasFailure())
+            return;
+    }
+    // The generator must reach the merging often, and the comparison too.
+    EXPECT_GT(merged, kNets / 10) << "compared " << compared;
+    EXPECT_GT(compared, merged / 2);
+}
+
+namespace {
+
+// Hand-written nets for HlpnRandom.MergedColoursKeepHandPickedDistinctions:
+// sort C = {c0, c1, c2} (cyclic), a partition P of it ({c0, c1}, {c2}),
+// variables x, y of C.
+std::string hand_net(const std::string &places, const std::string &transitions)
+{
+    std::string d = "<namedsort id=\"D\" name=\"D\"><dot/></namedsort>"
+                    "<namedsort id=\"C\" name=\"C\"><cyclicenumeration>";
+    for (int c = 0; c < 3; c++)
+        d += "<feconstant id=\"c" + std::to_string(c) + "\" name=\"c" + std::to_string(c) + "\"/>";
+    d += "</cyclicenumeration></namedsort><partition id=\"P\" name=\"P\">" + us(S_CYC) +
+         "<partitionelement id=\"e0\" name=\"e0\"><useroperator declaration=\"c0\"/>"
+         "<useroperator declaration=\"c1\"/></partitionelement><partitionelement id=\"e1\" "
+         "name=\"e1\"><useroperator declaration=\"c2\"/></partitionelement></partition>";
+    for (const char *v : {"x", "y"})
+        d += std::string("<variabledecl id=\"") + v + "\" name=\"" + v + "\">" + us(S_CYC) +
+             "</variabledecl>";
+    return "<?xml version=\"1.0\"?><pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">"
+           "<net id=\"h\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\">"
+           "<page id=\"pg\"><declaration><structure><declarations>" +
+           d + "</declarations></structure></declaration>" + places + transitions +
+           "</page></net></pnml>";
+}
+
+std::string var(const char *v) { return std::string("<variable refvariable=\"") + v + "\"/>"; }
+std::string cst(int c) { return "<useroperator declaration=\"c" + std::to_string(c) + "\"/>"; }
+std::string ms(int k, const std::string &colour)
+{
+    return op("numberof", sub("<numberconstant value=\"" + std::to_string(k) +
+                              "\"><natural/></numberconstant>") +
+                              sub(colour));
+}
+std::string cplace(const char *id, const std::string &m0)
+{
+    return std::string("<place id=\"") + id + "\"><type><structure>" + us(S_CYC) +
+           "</structure></type>" +
+           (m0.empty() ? "" : "<hlinitialMarking><structure>" + m0 +
+                                  "</structure></hlinitialMarking>") +
+           "</place>";
+}
+std::string dplace(const char *id)
+{
+    return std::string("<place id=\"") + id + "\"><type><structure>" + us(S_DOT) +
+           "</structure></type></place>";
+}
+// A transition with a guard (empty: none) and arcs (place, input?, term).
+std::string trans(const char *id, const std::string &guard,
+                  const std::vector<std::tuple<const char *, bool, std::string>> &arcs)
+{
+    static int arc_no = 0;
+    std::string s = std::string("<transition id=\"") + id + "\">" +
+                    (guard.empty() ? "" : "<condition><structure>" + guard +
+                                              "</structure></condition>") +
+                    "</transition>";
+    for (const auto &[p, in, term] : arcs)
+        s += "<arc id=\"h" + std::to_string(arc_no++) + "\" source=\"" + (in ? p : id) +
+             "\" target=\"" + (in ? id : p) + "\"><hlinscription><structure>" + term +
+             "</structure></hlinscription></arc>";
+    return s;
+}
+std::string dot1() { return ms(1, "<dotconstant/>"); }
+
+} // namespace
+
+// Each net here is one that a coarser merging would get wrong (the rule of
+// host/coloured/hlpn_classes.c that keeps it exact is named), and the last
+// one merges: the views through the coloured ids must be those of the plain
+// unfolding.
+TEST(HlpnRandom, MergedColoursKeepHandPickedDistinctions)
+{
+    struct Case {
+        const char *rule;
+        std::string xml;
+        bool merges;
+    };
+    std::string ne0 = op("inequality", sub(var("x")) + sub(cst(0)));
+    std::vector<Case> cases = {
+        {"x++ only where the sort is one class",
+         hand_net(cplace("p", ms(1, cst(2))) + cplace("q", "") + dplace("r"),
+                  trans("t1", ne0, {{"p", true, ms(1, var("x"))},
+                                    {"q", false, ms(1, op("successor", sub(var("x"))))}}) +
+                      trans("t2", op("equality", sub(var("y")) + sub(cst(0))),
+                            {{"q", true, ms(1, var("y"))}, {"r", false, dot1()}})),
+         false},
+        {"a variable read twice",
+         hand_net(cplace("p", op("add", sub(ms(1, cst(0))) + sub(ms(1, cst(1))))) + dplace("r"),
+                  trans("t", "", {{"p", true, ms(2, var("x"))}, {"r", false, dot1()}})),
+         false},
+        {"x = y",
+         hand_net(cplace("p", ms(1, cst(0))) + cplace("q", ms(1, cst(1))) + dplace("r"),
+                  trans("t", op("equality", sub(var("x")) + sub(var("y"))),
+                        {{"p", true, ms(1, var("x"))}, {"q", true, ms(1, var("y"))},
+                         {"r", false, dot1()}})),
+         false},
+        {"a constant read by an input arc",
+         hand_net(cplace("p", ms(1, cst(1))) + dplace("r"),
+                  trans("t", "", {{"p", true, ms(1, cst(0))}, {"r", false, dot1()}})),
+         true},
+        {"<all> read by an input arc",
+         hand_net(cplace("p", op("add", sub(ms(2, cst(0))) + sub(ms(1, cst(1))))) + dplace("r"),
+                  trans("t", "", {{"p", true, op("all", us(S_CYC))}, {"r", false, dot1()}})),
+         false},
+        {"partition elements cut their sort",
+         hand_net(cplace("p", ms(1, cst(2))) + dplace("r"),
+                  trans("t",
+                        op("equality", sub(op("partitionelementof", sub(var("x")),
+                                              " refpartition=\"P\"")) +
+                                           sub("<useroperator declaration=\"e1\"/>")),
+                        {{"p", true, ms(1, var("x"))}, {"r", false, dot1()}})),
+         true},
+        {"colours nothing tells apart",
+         hand_net(cplace("p", op("all", us(S_CYC))) + cplace("q", ""),
+                  trans("t1", "", {{"p", true, op("add", sub(ms(1, var("x"))) +
+                                                             sub(ms(1, var("y"))))},
+                                   {"q", false, op("add", sub(ms(1, var("x"))) +
+                                                              sub(ms(1, var("y"))))}}) +
+                      trans("t2", "", {{"q", true, ms(1, var("x"))},
+                                       {"p", false, ms(1, var("x"))}})),
+         true},
+    };
+    pn_pnml_opts merge = {true};
+    for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(c.rule) + "\n" + c.xml);
+        pn_error err;
+        pn_error_clear(&err);
+        pn_net *a = nullptr, *b = nullptr;
+        ASSERT_EQ(pn_pnml_read_memory(c.xml.data(), c.xml.size(), "h.pnml", nullptr, &a, &err),
+                  PN_OK)
+            << err.msg;
+        NetPtr plain(a);
+        ASSERT_EQ(pn_pnml_read_memory_opts(c.xml.data(), c.xml.size(), "h.pnml", nullptr, &merge,
+                                           &b, &err),
+                  PN_OK)
+            << err.msg;
+        NetPtr classes(b);
+        EXPECT_EQ(classes->unfold.merged_sorts > 0, c.merges);
+        Graph g1 = explore(plain.get(), 1000), g2 = explore(classes.get(), 1000);
+        ASSERT_TRUE(g1.complete && g2.complete);
+        EXPECT_EQ(g1.views, g2.views);
+        EXPECT_EQ(g1.edges, g2.edges);
+    }
 }

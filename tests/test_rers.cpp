@@ -509,7 +509,7 @@ TEST(Rers, BundledSystemsGiveTheirExpectedAnswers)
         for (const char *sys : {"system.dot", "system.pnml"}) {
             pn_error err = {};
             Loaded l;
-            ASSERT_EQ(pn_rers_read_system((dir + sys).c_str(), nullptr, &l.net, &err), PN_OK) << err.msg;
+            ASSERT_EQ(pn_rers_read_system((dir + sys).c_str(), nullptr, nullptr, &l.net, &err), PN_OK) << err.msg;
             ASSERT_TRUE(finish(l, &err)) << err.msg;
             pn_rers_props *props = nullptr;
             ASSERT_EQ(pn_rers_read_props((dir + "properties.txt").c_str(), l.net, PN_RERS_AUTO,

@@ -50,6 +50,11 @@ const char *pn_exam_formula_file(pn_exam e)
     }
 }
 
+bool pn_exam_on_coloured_ids(pn_exam e)
+{
+    return e != PN_EXAM_STATE_SPACE && e < PN_EXAM_COUNT;
+}
+
 bool pn_exam_is_global(pn_exam e)
 {
     return e == PN_EXAM_REACH_DEADLOCK || e == PN_EXAM_ONE_SAFE ||

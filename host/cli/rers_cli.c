@@ -132,7 +132,7 @@ static int rers_exit_code(pn_status st) { return st == PN_ERR_INPUT || st == PN_
 static int rers_load(rers_run *r)
 {
     pn_error err = {0};
-    if (pn_rers_read_system(r->o.system, &r->budget, &r->net, &err) != PN_OK ||
+    if (pn_rers_read_system(r->o.system, &r->budget, NULL, &r->net, &err) != PN_OK ||
         pn_cnet_compile(r->net, &r->cn, &err) != PN_OK ||
         pn_rers_read_props(r->o.props, r->net, r->o.logic, &r->props, &err) != PN_OK) {
         fprintf(stderr, "petrel rers: %s\n", err.msg);

@@ -91,6 +91,16 @@ typedef struct hl_sort {
     uint32_t target;         /* ALIAS: the sort referred to */
 } hl_sort;
 
+/* The classes of one sort (hlpn_classes.c): colours merged into intervals
+ * that the net cannot tell apart, or every colour single. */
+typedef struct hl_classes {
+    bool single;             /* every colour its own class */
+    uint64_t count;          /* classes of the sort */
+    uint32_t key;            /* base sorts: the equal sort holding the cuts */
+    uint32_t *cuts;          /* the key's intervals start here (0 first) */
+    uint32_t n_cuts, cap_cuts;
+} hl_classes;
+
 typedef struct hl_const {
     uint32_t sort;
     uint32_t colour;
@@ -161,6 +171,7 @@ typedef struct hl_model {
     hl_arc *arcs;
     uint32_t n_arcs, cap_arcs;
     uint32_t *by_trans;      /* arc indices grouped by transition */
+    hl_classes *classes;     /* per sort, by hl_classes_build */
     uint64_t steps;          /* unfolding work so far, see HL_MAX_STEPS */
     const pn_budget *budget; /* NULL: no deadline; polled by hl_spend */
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
@@ -251,11 +262,31 @@ bool hl_eval_guard(const hl_model *m, const hl_term *t, const uint64_t *b);
  * or a count beyond 2^62. */
 pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b,
                       hl_bag *bag);
+/* Replaces each colour of bag (of sort `sort`) by its class
+ * (hlpn_classes.c), sorted, equal classes added up. */
+pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag);
+
+/* ---- hlpn_classes.c ----------------------------------------------------- */
+/* The classes of every sort: with lump, the colours no guard, constant or
+ * repeated variable tells apart are merged (see the file); without, every
+ * colour is single and the unfolding is the plain one. */
+pn_status hl_classes_build(hl_model *m, bool lump);
+void hl_classes_free(hl_model *m);
+/* Sorts (counted once per group of equal sorts) with a class of two
+ * colours or more. */
+uint32_t hl_classes_merged(const hl_model *m);
+uint64_t hl_class_count(const hl_model *m, uint32_t s);
+/* The class of a colour (0 .. count-1), the first colour of a class, and
+ * how many colours it has. */
+uint64_t hl_class_of(const hl_model *m, uint32_t s, uint64_t colour);
+uint64_t hl_class_rep(const hl_model *m, uint32_t s, uint64_t rank);
+uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank);
 
 /* ---- unfold.c ------------------------------------------------------------ */
-/* Builds the P/T net: one place per (place, colour), one transition per
- * (transition, binding satisfying the guard), and the coloured ids as
- * groups (net.h). */
+/* Builds the P/T net: one place per (place, class of colours), one
+ * transition per (transition, binding of classes satisfying the guard),
+ * and the coloured ids as groups (net.h); after hl_classes_build (without
+ * merging, a class is a colour). */
 pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
 
 /* ---- unfold_prune.c ------------------------------------------------------ */
@@ -266,10 +297,10 @@ pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
 /* ---- entry points (hlpn_load.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merge,
                             pn_net **out, pn_error *err);
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, pn_net **out,
+                              const pn_budget *budget, bool merge, pn_net **out,
                               pn_error *err);
 
 #endif

@@ -20,8 +20,8 @@
 #define HL_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | \
                         XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
-static pn_status hl_read_doc(xmlDoc *doc, const char *label,
-                             const pn_budget *budget, pn_net **out, pn_error *err)
+static pn_status hl_read_doc(xmlDoc *doc, const char *label, const pn_budget *budget,
+                             bool merge, pn_net **out, pn_error *err)
 {
     hl_model m;
     memset(&m, 0, sizeof m);
@@ -38,6 +38,8 @@ static pn_status hl_read_doc(xmlDoc *doc, const char *label,
                        : hl_nomem(&m);
     if (st == PN_OK)
         st = hl_read_net(&m, net);
+    if (st == PN_OK)
+        st = hl_classes_build(&m, merge);
     if (st == PN_OK) {
         const char *id = hl_attr(net, "id");
         st = hl_unfold(&m, id != NULL ? id : "", out);
@@ -59,7 +61,7 @@ static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *
 
 /* Takes the parsed document (or the parse failure) to a net. */
 static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
-                           const pn_budget *budget, double t0, pn_net **out,
+                           const pn_budget *budget, bool merge, double t0, pn_net **out,
                            pn_error *err)
 {
     /* Parsing the document cannot be interrupted: its time is checked once
@@ -67,7 +69,7 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
     pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err)
                    : pn_budget_status(budget) != PN_OK
                        ? pn_budget_fail(budget, err, label)
-                       : hl_read_doc(doc, label, budget, out, err);
+                       : hl_read_doc(doc, label, budget, merge, out, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     if (st != PN_OK) {
@@ -80,7 +82,7 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
 }
 
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, pn_net **out,
+                              const pn_budget *budget, bool merge, pn_net **out,
                               pn_error *err)
 {
     *out = NULL;
@@ -94,10 +96,10 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
     xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, label, budget, t0, out, err);
+    return hl_finish(ctxt, doc, label, budget, merge, t0, out, err);
 }
 
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merge,
                             pn_net **out, pn_error *err)
 {
     *out = NULL;
@@ -108,5 +110,5 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget,
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
     xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, path, budget, t0, out, err);
+    return hl_finish(ctxt, doc, path, budget, merge, t0, out, err);
 }

@@ -241,6 +241,7 @@ void hl_model_free(hl_model *m)
         hl_term_free(m->trans[i].guard);
     for (uint32_t i = 0; i < m->n_arcs; i++)
         hl_term_free(m->arcs[i].ins);
+    hl_classes_free(m);
     free(m->sorts);
     free(m->consts);
     free(m->vars);

@@ -812,3 +812,16 @@ pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b, hl_bag *
         return hl_bag_fail(m, t, "multiplicity beyond 2^62");
     return st;
 }
+
+pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag)
+{
+    if (m->classes[hl_canon(m, sort)].single)
+        return PN_OK;
+    for (size_t i = 0; i < bag->n; i++)
+        bag->p[i].colour = hl_class_of(m, sort, bag->p[i].colour);
+    /* Counts are positive and below 2^62 each; sums of a few of them
+     * cannot wrap, and a sum past the bound is refused like any other. */
+    if (!hl_bag_merge(bag, 0))
+        return pn_fail(m->err, PN_ERR_INPUT, "%s: a multiplicity beyond 2^62", m->label);
+    return PN_OK;
+}

@@ -62,6 +62,20 @@ static pn_status hl_unique_name(hl_unfolder *u, const xmlNode *at)
     return PN_OK;
 }
 
+/* Appends "_x<n>" to u->name when the class holds n > 1 colours (its
+ * first colour's label is already there): merged nodes never read like
+ * the unfolded node of one colour. */
+static pn_status hl_class_mark(hl_unfolder *u, const xmlNode *at, uint32_t sort,
+                               uint64_t rank)
+{
+    uint64_t n = hl_class_size(u->m, sort, rank);
+    size_t len = strlen(u->name);
+    if (n > 1 && snprintf(u->name + len, sizeof u->name - len, "_x%" PRIu64, n) >=
+                     (int)(sizeof u->name - len))
+        return hl_fail(u->m, PN_ERR_UNSUPPORTED, at, "unfolded id too long");
+    return PN_OK;
+}
+
 /* name = id, then "_label" when the colour has one. */
 static pn_status hl_node_name(hl_unfolder *u, const xmlNode *at, const char *id,
                               uint32_t sort, uint64_t colour)
@@ -93,18 +107,21 @@ static pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
             return hl_fail(u->m, PN_ERR_INPUT, p->node,
                            "initial marking of '%.120s' uses variable '%.120s'", p->id,
                            u->m->vars[v].id);
-    return hl_eval_bag(u->m, p->m0, NULL, &u->bag);
+    pn_status st = hl_eval_bag(u->m, p->m0, NULL, &u->bag);
+    return st == PN_OK ? hl_bag_classes(u->m, p->sort, &u->bag) : st;
 }
 
 static pn_status hl_unfold_place(hl_unfolder *u, hl_place *p)
 {
-    uint64_t size = u->m->sorts[p->sort].size; /* hl_count_places checked it */
+    uint64_t size = hl_class_count(u->m, p->sort); /* hl_count_places checked it */
     pn_status st = hl_initial_bag(u, p);
     p->base = u->net->n_places;
-    size_t k = 0; /* cursor in the sorted initial marking */
+    size_t k = 0; /* cursor in the sorted initial marking, by class */
     for (uint64_t c = 0; c < size && st == PN_OK; c++) {
         uint64_t m0 = k < u->bag.n && u->bag.p[k].colour == c ? (uint64_t)u->bag.p[k++].count : 0;
-        st = hl_node_name(u, p->node, p->id, p->sort, c);
+        st = hl_node_name(u, p->node, p->id, p->sort, hl_class_rep(u->m, p->sort, c));
+        if (st == PN_OK)
+            st = hl_class_mark(u, p->node, p->sort, c);
         if (st == PN_OK)
             st = hl_unique_name(u, p->node);
         pn_error e = {PN_OK, ""};
@@ -217,9 +234,13 @@ static pn_status hl_binding_name(hl_unfolder *u, const hl_trans *t)
         if (n + 2 > sizeof u->name)
             return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node, "unfolded id too long");
         memcpy(u->name + n, "_", 2);
-        if (hl_colour_label(u->m, u->m->vars[v].sort, u->binding[v], u->name,
-                            sizeof u->name) != 0)
+        uint32_t sort = u->m->vars[v].sort;
+        if (hl_colour_label(u->m, sort, u->binding[v], u->name, sizeof u->name) != 0)
             return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node, "unfolded id too long");
+        pn_status st = hl_class_mark(u, t->node, sort,
+                                     hl_class_of(u->m, sort, u->binding[v]));
+        if (st != PN_OK)
+            return st;
     }
     return hl_unique_name(u, t->node);
 }
@@ -229,6 +250,8 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
     for (uint32_t i = 0; i < t->arc_count; i++) {
         const hl_arc *a = &u->m->arcs[u->m->by_trans[t->arc_first + i]];
         pn_status st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
+        if (st == PN_OK)
+            st = hl_bag_classes(u->m, u->m->places[a->place].sort, &u->bag);
         uint32_t base = u->m->places[a->place].base;
         for (size_t k = 0; k < u->bag.n && st == PN_OK; k++) {
             if (u->net->n_arcs >= HL_MAX_ARCS)
@@ -271,7 +294,8 @@ static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
     if (depth == u->n_order)
         return hl_emit(u, t);
     uint32_t v = u->order[depth];
-    uint64_t size = u->m->sorts[u->m->vars[v].sort].size;
+    uint32_t sort = u->m->vars[v].sort;
+    uint64_t size = hl_class_count(u->m, sort); /* a class binds its first colour */
     for (uint64_t c = 0; c < size; c++) {
         u->info->bindings_tried++;
         /* Testing the clauses is what a binding costs: scanning them all,
@@ -279,7 +303,7 @@ static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
         pn_status st = hl_spend(u->m, t->node, 0, 1 + u->n_clauses + u->depth_cost[depth + 1]);
         if (st != PN_OK)
             return st;
-        u->binding[v] = c;
+        u->binding[v] = hl_class_rep(u->m, sort, c);
         if (!hl_clauses_hold(u, depth + 1))
             continue;
         st = hl_bind(u, t, depth + 1);
@@ -310,7 +334,7 @@ static pn_status hl_count_places(hl_model *m)
 {
     uint64_t n = 0;
     for (uint32_t i = 0; i < m->n_places; i++) {
-        n += m->sorts[m->places[i].sort].size; /* each < 2^31, n_places < 2^32 */
+        n += hl_class_count(m, m->places[i].sort); /* each < 2^31, n_places < 2^32 */
         if (n > HL_MAX_PLACES)
             return hl_fail(m, PN_ERR_UNSUPPORTED, m->places[i].node,
                            "the unfolding has more than %" PRIu64 " places", HL_MAX_PLACES);
@@ -328,7 +352,7 @@ static pn_status hl_unfold_all(hl_unfolder *u)
         st = hl_unfold_place(u, p);
         if (st == PN_OK)
             st = hl_range_group(u, true, p->id, p->node, p->base,
-                                (uint32_t)u->m->sorts[p->sort].size);
+                                (uint32_t)hl_class_count(u->m, p->sort));
     }
     for (uint32_t i = 0; i < u->m->n_vars; i++)
         u->pos[i] = HL_NONE;
@@ -376,6 +400,7 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
         u.info->unfolded = true;
         u.info->coloured_places = m->n_places;
         u.info->coloured_transitions = m->n_trans;
+        u.info->merged_sorts = hl_classes_merged(m);
         st = hl_unfold_all(&u);
     }
     free(u.bag.p);

@@ -247,8 +247,11 @@ static bool fml_bind(fml_reader *r, xmlNode *e, bool place, fml_idx *out)
               : pn_net_find_transition_group(r->net, name, &group, &n)) {
         ok = fml_push(r, e, out, group, n);
     } else {
-        int64_t i = place ? pn_net_find_place(r->net, name)
-                          : pn_net_find_transition(r->net, name);
+        /* With colours merged into classes, an unfolded node is a class, not
+         * the node of one colour the name would mean. */
+        int64_t i = r->net->unfold.merged_sorts > 0 ? -1
+                    : place ? pn_net_find_place(r->net, name)
+                            : pn_net_find_transition(r->net, name);
         uint32_t idx = i >= 0 ? (uint32_t)i : UINT32_MAX;
         ok = (i >= 0 || fml_unbound(r, e, place, name)) && fml_push(r, e, out, &idx, 1);
     }

@@ -905,8 +905,8 @@ static pn_status read_with(xmlTextReaderPtr xr, const char *label,
  * whole document before it can poll the budget: a document whose tree
  * would not fit the memory left is not parsed. */
 static pn_status read_coloured(const char *buf, size_t len, const char *path,
-                               const pn_budget *budget, pn_net **out,
-                               pn_error *err)
+                               const pn_budget *budget, const pn_pnml_opts *opts,
+                               pn_net **out, pn_error *err)
 {
     struct stat sb;
     uint64_t size = buf != NULL ? len : stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
@@ -916,8 +916,9 @@ static pn_status read_coloured(const char *buf, size_t len, const char *path,
                        "%s: a coloured net whose document takes about %.0f MB to read; "
                        "%.0f MB are left", path, (double)tree / 1e6, (double)room / 1e6);
     pn_error e = {PN_OK, ""};
-    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, budget, out, &e)
-                               : pn_hlpn_read_file(path, budget, out, &e);
+    bool merge = opts != NULL && opts->merge_colours;
+    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, budget, merge, out, &e)
+                               : pn_hlpn_read_file(path, budget, merge, out, &e);
     if (st == PN_OK)
         return PN_OK;
     one_line(e.msg);
@@ -927,6 +928,13 @@ static pn_status read_coloured(const char *buf, size_t len, const char *path,
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
                               const pn_budget *budget, pn_net **out,
                               pn_error *err)
+{
+    return pn_pnml_read_memory_opts(buf, len, label, budget, NULL, out, err);
+}
+
+pn_status pn_pnml_read_memory_opts(const char *buf, size_t len, const char *label,
+                                   const pn_budget *budget, const pn_pnml_opts *opts,
+                                   pn_net **out, pn_error *err)
 {
     *out = NULL;
     if (label == NULL)
@@ -943,11 +951,17 @@ pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
                                              PNML_XML_OPTIONS);
     bool coloured = false;
     pn_status st = read_with(xr, label, budget, out, err, &coloured);
-    return coloured ? read_coloured(buf, len, label, budget, out, err) : st;
+    return coloured ? read_coloured(buf, len, label, budget, opts, out, err) : st;
 }
 
 pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
                             pn_net **out, pn_error *err)
+{
+    return pn_pnml_read_file_opts(path, budget, NULL, out, err);
+}
+
+pn_status pn_pnml_read_file_opts(const char *path, const pn_budget *budget,
+                                 const pn_pnml_opts *opts, pn_net **out, pn_error *err)
 {
     *out = NULL;
     /* Opening the file ourselves gives a plain errno message instead of
@@ -973,5 +987,5 @@ pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
     bool coloured = false;
     pn_status st = read_with(xr, path, budget, out, err, &coloured);
     close(fd);
-    return coloured ? read_coloured(NULL, 0, path, budget, out, err) : st;
+    return coloured ? read_coloured(NULL, 0, path, budget, opts, out, err) : st;
 }

@@ -15,12 +15,12 @@ static bool rers_ends_with(const char *s, const char *suffix)
     return n >= k && strcasecmp(s + n - k, suffix) == 0;
 }
 
-pn_status pn_rers_read_system(const char *path, const pn_budget *budget, pn_net **out,
-                              pn_error *err)
+pn_status pn_rers_read_system(const char *path, const pn_budget *budget,
+                              const pn_pnml_opts *opts, pn_net **out, pn_error *err)
 {
     *out = NULL;
     if (!rers_ends_with(path, ".dot") && !rers_ends_with(path, ".gv"))
-        return pn_pnml_read_file(path, budget, out, err);
+        return pn_pnml_read_file_opts(path, budget, opts, out, err);
     pn_lts_system *sys = NULL;
     pn_status st = pn_dot_read_file(path, &sys, err);
     if (st == PN_OK)

@@ -38,6 +38,12 @@ const char *pn_exam_name(pn_exam e);
 const char *pn_exam_formula_file(pn_exam e);
 /* Global properties answer one line named after the examination. */
 bool pn_exam_is_global(pn_exam e);
+/* What the examination asks is said of a coloured net's places and
+ * transitions as wholes (sums of tokens, fireability under some binding,
+ * deadlocks): every examination but StateSpace, which counts the markings
+ * and bounds single unfolded places (the MCC defines the global
+ * properties on the coloured net: docs/architecture.md "Coloured nets"). */
+bool pn_exam_on_coloured_ids(pn_exam e);
 
 /* What decided an answer, as a set of TECHNIQUES keywords: each method that
  * decides answers (enumeration, the linear layer, a reduction, a walk...)

@@ -42,6 +42,9 @@ typedef struct pn_unfold_info {
     uint64_t bindings_kept;  /* bindings whose guard holds */
     uint32_t dropped_places; /* never markable: start empty, no producer */
     uint32_t dropped_transitions; /* consume from such a place */
+    uint32_t merged_sorts;   /* sorts whose colours were merged into classes
+                                (pn_pnml_opts.merge_colours): the net is then
+                                exact for the coloured ids only */
     double seconds;          /* reading and unfolding */
 } pn_unfold_info;
 

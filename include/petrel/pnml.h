@@ -30,6 +30,25 @@ pn_status pn_pnml_read_file(const char *path, const pn_budget *budget,
 pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
                               const pn_budget *budget, pn_net **out,
                               pn_error *err);
+
+/* How a coloured net is unfolded. merge_colours: the colours of a sort
+ * that no guard, constant or repeated variable tells apart are merged into
+ * classes, one unfolded place per class holding the sum of their tokens
+ * (host/coloured/hlpn_classes.c); net->unfold.merged_sorts says whether
+ * any were. The net is then exact for what is said of the coloured places
+ * and transitions (their sums, their fireability, deadlocks, in any
+ * temporal logic), not of single unfolded nodes (the state count, the
+ * bound of one unfolded place). P/T nets are read as above. */
+typedef struct pn_pnml_opts {
+    bool merge_colours;
+} pn_pnml_opts;
+
+/* The readers above with options (NULL: all false). */
+pn_status pn_pnml_read_file_opts(const char *path, const pn_budget *budget,
+                                 const pn_pnml_opts *opts, pn_net **out, pn_error *err);
+pn_status pn_pnml_read_memory_opts(const char *buf, size_t len, const char *label,
+                                   const pn_budget *budget, const pn_pnml_opts *opts,
+                                   pn_net **out, pn_error *err);
 /* Writes net as P/T PNML (pnml_write.c) that the reader above reads back
  * to the same net (ids, names, initial marking, arcs). */
 pn_status pn_pnml_write_file(const char *path, const pn_net *net, pn_error *err);

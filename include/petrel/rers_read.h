@@ -12,6 +12,7 @@
 #include "petrel/formula.h"
 #include "petrel/lts.h"
 #include "petrel/net.h"
+#include "petrel/pnml.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,9 +32,10 @@ pn_status pn_dot_read_file(const char *path, pn_lts_system **out, pn_error *err)
 pn_status pn_dot_read_memory(const char *buf, size_t len, const char *label,
                              pn_lts_system **out, pn_error *err);
 
-/* A system file: .dot (read and turned into its net) or PNML. */
-pn_status pn_rers_read_system(const char *path, const pn_budget *budget, pn_net **out,
-                              pn_error *err);
+/* A system file: .dot (read and turned into its net) or PNML (read with
+ * opts, NULL: the defaults). */
+pn_status pn_rers_read_system(const char *path, const pn_budget *budget,
+                              const pn_pnml_opts *opts, pn_net **out, pn_error *err);
 
 /* ---- properties (io/rers_parse.c) ----------------------------------------- */
 
