@@ -718,6 +718,21 @@ Graph explore(const pn_net *net, size_t limit)
     return out;
 }
 
+// The net of a PNML text, its colours merged into classes or not; null
+// (with a failure) when it does not read.
+NetPtr read_net(const std::string &xml, bool merge)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_pnml_opts opts = {merge};
+    pn_net *net = nullptr;
+    EXPECT_EQ(pn_pnml_read_memory_opts(xml.data(), xml.size(), "rand.pnml", nullptr, &opts, &net,
+                                       &err),
+              PN_OK)
+        << err.msg;
+    return NetPtr(net);
+}
+
 } // namespace
 
 // Merging colours into classes (host/coloured/hlpn_classes.c) must keep
@@ -729,23 +744,12 @@ TEST(HlpnRandom, MergedColoursKeepWhatTheColouredIdsSee)
 {
     const uint32_t kNets = 3000;
     uint32_t merged = 0, compared = 0;
-    pn_pnml_opts merge = {true};
     for (uint32_t seed = 1; seed <= kNets; seed++) {
         Net n = random_net(seed);
         std::string xml = to_pnml(n);
         SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + xml);
-        pn_error err;
-        pn_error_clear(&err);
-        pn_net *a = nullptr, *b = nullptr;
-        ASSERT_EQ(pn_pnml_read_memory(xml.data(), xml.size(), "rand.pnml", nullptr, &a, &err),
-                  PN_OK)
-            << err.msg;
-        NetPtr plain(a);
-        ASSERT_EQ(pn_pnml_read_memory_opts(xml.data(), xml.size(), "rand.pnml", nullptr, &merge,
-                                           &b, &err),
-                  PN_OK)
-            << err.msg;
-        NetPtr classes(b);
+        NetPtr plain = read_net(xml, false), classes = read_net(xml, true);
+        ASSERT_TRUE(plain && classes);
         ASSERT_EQ(plain->place_groups.n, classes->place_groups.n);
         ASSERT_EQ(plain->trans_groups.n, classes->trans_groups.n);
         if (classes->unfold.merged_sorts == 0)
@@ -886,21 +890,10 @@ TEST(HlpnRandom, MergedColoursKeepHandPickedDistinctions)
                                        {"p", false, ms(1, var("x"))}})),
          true},
     };
-    pn_pnml_opts merge = {true};
     for (const Case &c : cases) {
         SCOPED_TRACE(std::string(c.rule) + "\n" + c.xml);
-        pn_error err;
-        pn_error_clear(&err);
-        pn_net *a = nullptr, *b = nullptr;
-        ASSERT_EQ(pn_pnml_read_memory(c.xml.data(), c.xml.size(), "h.pnml", nullptr, &a, &err),
-                  PN_OK)
-            << err.msg;
-        NetPtr plain(a);
-        ASSERT_EQ(pn_pnml_read_memory_opts(c.xml.data(), c.xml.size(), "h.pnml", nullptr, &merge,
-                                           &b, &err),
-                  PN_OK)
-            << err.msg;
-        NetPtr classes(b);
+        NetPtr plain = read_net(c.xml, false), classes = read_net(c.xml, true);
+        ASSERT_TRUE(plain && classes);
         EXPECT_EQ(classes->unfold.merged_sorts > 0, c.merges);
         Graph g1 = explore(plain.get(), 1000), g2 = explore(classes.get(), 1000);
         ASSERT_TRUE(g1.complete && g2.complete);

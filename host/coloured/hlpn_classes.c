@@ -429,23 +429,34 @@ uint64_t hl_class_of(const hl_model *m, uint32_t s, uint64_t colour)
     return rank;
 }
 
+/* A product's class is the mixed-radix number of its components' classes
+ * (last component least significant): its first colour (size_of false),
+ * or how many colours it has. */
+static uint64_t cl_product(const hl_model *m, const hl_sort *so, uint64_t rank, bool size_of)
+{
+    uint64_t acc = size_of ? 1 : 0, scale = 1;
+    for (uint32_t i = so->n; i-- > 0;) {
+        uint32_t k = hl_canon(m, so->comp[i]);
+        uint64_t count = m->classes[k].count, part = rank % count;
+        if (size_of) {
+            acc *= hl_class_size(m, k, part);
+        } else {
+            acc += hl_class_rep(m, k, part) * scale;
+            scale *= m->sorts[k].size;
+        }
+        rank /= count;
+    }
+    return acc;
+}
+
 uint64_t hl_class_rep(const hl_model *m, uint32_t s, uint64_t rank)
 {
     s = hl_canon(m, s);
     if (m->classes[s].single)
         return rank;
     const hl_sort *so = &m->sorts[s];
-    if (so->kind != HL_SORT_PRODUCT)
-        return cl_base(m, s)->cuts[rank];
-    uint64_t colour = 0, scale = 1;
-    for (uint32_t i = so->n; i-- > 0;) {
-        uint32_t k = hl_canon(m, so->comp[i]);
-        uint64_t count = m->classes[k].count;
-        colour += hl_class_rep(m, k, rank % count) * scale;
-        scale *= m->sorts[k].size;
-        rank /= count;
-    }
-    return colour;
+    return so->kind == HL_SORT_PRODUCT ? cl_product(m, so, rank, false)
+                                       : cl_base(m, s)->cuts[rank];
 }
 
 uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank)
@@ -454,17 +465,9 @@ uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank)
     if (m->classes[s].single)
         return 1;
     const hl_sort *so = &m->sorts[s];
-    if (so->kind != HL_SORT_PRODUCT) {
-        const hl_classes *c = cl_base(m, s);
-        uint64_t end = rank + 1 < c->n_cuts ? c->cuts[rank + 1] : so->size;
-        return end - c->cuts[rank];
-    }
-    uint64_t n = 1;
-    for (uint32_t i = so->n; i-- > 0;) {
-        uint32_t k = hl_canon(m, so->comp[i]);
-        uint64_t count = m->classes[k].count;
-        n *= hl_class_size(m, k, rank % count);
-        rank /= count;
-    }
-    return n;
+    if (so->kind == HL_SORT_PRODUCT)
+        return cl_product(m, so, rank, true);
+    const hl_classes *c = cl_base(m, s);
+    uint64_t end = rank + 1 < c->n_cuts ? c->cuts[rank + 1] : so->size;
+    return end - c->cuts[rank];
 }
