@@ -262,9 +262,9 @@ bool hl_eval_guard(const hl_model *m, const hl_term *t, const uint64_t *b);
  * or a count beyond 2^62. */
 pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b,
                       hl_bag *bag);
-/* Replaces each colour of bag (of sort `sort`) by its class
- * (hlpn_classes.c), sorted, equal classes added up. */
-pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag);
+/* Sorts bag->p[from..n) by colour and adds up equal colours, dropping
+ * zeros. False when a sum leaves (-2^62, 2^62). */
+bool hl_bag_merge(hl_bag *bag, size_t from);
 
 /* ---- hlpn_classes.c ----------------------------------------------------- */
 /* The classes of every sort: with lump, the colours no guard, constant or
@@ -281,6 +281,9 @@ uint64_t hl_class_count(const hl_model *m, uint32_t s);
 uint64_t hl_class_of(const hl_model *m, uint32_t s, uint64_t colour);
 uint64_t hl_class_rep(const hl_model *m, uint32_t s, uint64_t rank);
 uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank);
+/* Replaces each colour of bag (of sort `sort`) by its class, sorted, equal
+ * classes added up. */
+pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag);
 
 /* ---- unfold.c ------------------------------------------------------------ */
 /* Builds the P/T net: one place per (place, class of colours), one

@@ -471,3 +471,14 @@ uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank)
     uint64_t end = rank + 1 < c->n_cuts ? c->cuts[rank + 1] : so->size;
     return end - c->cuts[rank];
 }
+
+pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag)
+{
+    if (m->classes[hl_canon(m, sort)].single)
+        return PN_OK;
+    for (size_t i = 0; i < bag->n; i++)
+        bag->p[i].colour = hl_class_of(m, sort, bag->p[i].colour);
+    if (!hl_bag_merge(bag, 0))
+        return pn_fail(m->err, PN_ERR_INPUT, "%s: a multiplicity beyond 2^62", m->label);
+    return PN_OK;
+}

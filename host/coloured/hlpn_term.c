@@ -711,9 +711,7 @@ static int hl_pair_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sorts bag[from..n) by colour and adds up equal colours, dropping zeros.
- * False when a sum leaves (-2^62, 2^62). */
-static bool hl_bag_merge(hl_bag *bag, size_t from)
+bool hl_bag_merge(hl_bag *bag, size_t from)
 {
     if (bag->n == from) /* nothing to merge, and bag->p may still be NULL */
         return true;
@@ -811,17 +809,4 @@ pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b, hl_bag *
     if (st == PN_OK && !hl_bag_merge(bag, 0))
         return hl_bag_fail(m, t, "multiplicity beyond 2^62");
     return st;
-}
-
-pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag)
-{
-    if (m->classes[hl_canon(m, sort)].single)
-        return PN_OK;
-    for (size_t i = 0; i < bag->n; i++)
-        bag->p[i].colour = hl_class_of(m, sort, bag->p[i].colour);
-    /* Counts are positive and below 2^62 each; sums of a few of them
-     * cannot wrap, and a sum past the bound is refused like any other. */
-    if (!hl_bag_merge(bag, 0))
-        return pn_fail(m->err, PN_ERR_INPUT, "%s: a multiplicity beyond 2^62", m->label);
-    return PN_OK;
 }
