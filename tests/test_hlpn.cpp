@@ -765,6 +765,34 @@ TEST(HlpnUnfold, PartitionElementsAreColoursAndConstants)
     EXPECT_EQ(a["t_c>Q_hi"], 1u);
 }
 
+// A partition element where its partitioned sort is expected stands for
+// its colours (hi = {b, c}), in a marking, an arc and a tuple component,
+// where a sum of such terms and colours, <b1 + x, r>, stands for every
+// combination.
+TEST(HlpnUnfold, PartitionElementsStandForTheirColoursWhereTheSortIsExpected)
+{
+    std::string body =
+        place("P", "C", num(2, cst("hi"))) + place("S", "CR") + trans("t") +
+        arc("P", "t", num(1, var("x"))) +
+        arc("t", "S", num(1, op("tuple", sub(op("add", sub(cst("hi")) + sub(num(1, var("x"))))) +
+                                             sub(rng(1))))) +
+        arc("t", "P", cst("lo"));
+    Result r = read_mem(sym_net(body, partition_decls()));
+    ASSERT_EQ(r.st, PN_OK) << r.err.msg;
+    const pn_net *n = r.net.get();
+    EXPECT_EQ(m0_of(n, "P_a"), 0u);
+    EXPECT_EQ(m0_of(n, "P_b"), 2u);
+    EXPECT_EQ(m0_of(n, "P_c"), 2u);
+    std::map<std::string, uint64_t> a = arcs_of(n);
+    EXPECT_EQ(a["t_b>S_b_1"], 2u); // b from hi, b from x
+    EXPECT_EQ(a["t_b>S_c_1"], 1u);
+    EXPECT_EQ(a["t_a>S_a_1"], 1u);
+    EXPECT_EQ(a["t_a>S_b_1"], 1u);
+    EXPECT_EQ(a["t_c>S_c_1"], 2u);
+    EXPECT_EQ(a["t_a>P_a"], 1u); // lo = {a}
+    EXPECT_EQ(a.count("t_a>S_a_2"), 0u);
+}
+
 TEST(HlpnUnfold, PartitionOrderAndMembership)
 {
     // ltp: lo < hi in declaration order; x's element compared with a constant.

@@ -3,8 +3,9 @@
 // Each case draws a well-formed symmetric net over every sort of the
 // symmetric-net grammar (dot, bool, cyclic and finite enumerations, a finite
 // integer range, a product, a partition) and every term kind (variables,
-// constants, successor/predecessor, tuples with and without <all>,
-// partitionelementof, booleanconstant, numberof, scalarproduct, add,
+// constants, successor/predecessor, tuples with and without <all> or a sum
+// in a component, partitionelementof, partition elements standing for
+// their colours, booleanconstant, numberof, scalarproduct, add,
 // subtract, all, empty; guards with every comparison, ltp/gtp, and/or/not/
 // imply, bool variables), writes it as PNML, and unfolds it twice: by
 // Petrel's reader (host/coloured/) and by this file's own evaluator, which
@@ -144,10 +145,21 @@ struct Colour {
 // ---- multiset terms -----------------------------------------------------------
 
 struct Multi {
-    enum Kind { NUMBEROF, SCALAR, ADD, ALL, EMPTY, SUB_ALL, TUPLE_ALL } kind;
+    enum Kind { NUMBEROF, SCALAR, ADD, ALL, EMPTY, SUB_ALL, TUPLE_ALL, SUBSET, TUPLE_SUM } kind;
     int sort, count = 1;
-    Colour colour{Colour::CONST, S_DOT, 0, {}}; // NUMBEROF, SUB_ALL, TUPLE_ALL (the R part)
+    Colour colour{Colour::CONST, S_DOT, 0, {}}; // NUMBEROF, SUB_ALL, TUPLE_ALL and
+                                                // TUPLE_SUM (the R part)
     std::vector<Multi> kids;                    // SCALAR (1), ADD (n)
+    Colour first{Colour::CONST, S_CYC, 0, {}};  // TUPLE_SUM: <first + elem, colour>
+    int elem = 0;                               // SUBSET, TUPLE_SUM: a partition element
+
+    // The colours of partition element e (a subset of C).
+    static void subset(const Sorts &so, int e, int64_t coef, Bag &out)
+    {
+        for (int c = 0; c < so.cyc; c++)
+            if (so.part_of[c] == e)
+                out[c] += coef;
+    }
 
     void eval(const Sorts &so, const Binding &b, int64_t coef, Bag &out) const
     {
@@ -172,6 +184,15 @@ struct Multi {
             for (int c = 0; c < so.cyc; c++)
                 out[c * so.rng_n + colour.eval(so, b)] += coef;
             break;
+        case SUBSET: subset(so, elem, coef, out); break;
+        case TUPLE_SUM: { // <first + elem, r>: (c, r) for each c of the sum
+            Bag part;
+            part[first.eval(so, b)] += 1;
+            subset(so, elem, 1, part);
+            for (const auto &[c, k] : part)
+                out[c * so.rng_n + colour.eval(so, b)] += coef * k;
+            break;
+        }
         }
     }
     std::string xml(const Sorts &so) const
@@ -189,6 +210,13 @@ struct Multi {
             return op("add", s);
         }
         case ALL: return all;
+        case SUBSET: return "<useroperator declaration=\"" + so.label(S_PART, elem) + "\"/>";
+        case TUPLE_SUM:
+            return op("tuple",
+                      sub(op("add", sub(first.xml(so)) +
+                                        sub("<useroperator declaration=\"" +
+                                            so.label(S_PART, elem) + "\"/>"))) +
+                          sub(colour.xml(so)));
         case EMPTY: return op("empty", us(sort));
         case SUB_ALL:
             return op("subtract",
@@ -201,8 +229,10 @@ struct Multi {
     }
     void vars(std::set<int> &out) const
     {
-        if (kind == NUMBEROF || kind == SUB_ALL || kind == TUPLE_ALL)
+        if (kind == NUMBEROF || kind == SUB_ALL || kind == TUPLE_ALL || kind == TUPLE_SUM)
             colour.vars(out);
+        if (kind == TUPLE_SUM)
+            first.vars(out);
         for (const Multi &k : kids)
             k.vars(out);
     }
@@ -303,7 +333,7 @@ struct Gen {
     }
     Multi multi(int sort, bool closed, int depth = 0)
     {
-        int k = pick(0, 11);
+        int k = pick(0, 13);
         Multi m{Multi::NUMBEROF, sort, pick(1, 3), colour(sort, closed), {}};
         if (k < 5)
             return m;
@@ -320,9 +350,17 @@ struct Gen {
             m.kind = Multi::EMPTY;
         } else if (k == 10) {
             m.kind = Multi::SUB_ALL;
-        } else if (sort == S_PROD) {
+        } else if (k == 11 && sort == S_PROD) {
             m.kind = Multi::TUPLE_ALL;
             m.colour = colour(S_RNG, closed);
+        } else if (k == 12 && sort == S_CYC) {
+            m.kind = Multi::SUBSET;
+            m.elem = pick(0, so.part_n - 1);
+        } else if (k == 13 && sort == S_PROD) {
+            m.kind = Multi::TUPLE_SUM;
+            m.first = colour(S_CYC, closed);
+            m.colour = colour(S_RNG, closed);
+            m.elem = pick(0, so.part_n - 1);
         }
         return m;
     }

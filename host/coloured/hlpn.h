@@ -118,6 +118,9 @@ typedef enum hl_term_kind {
     HL_T_PELEM,              /* partitionelementof: the element holding kid 0 */
     /* multiset terms over `sort` */
     HL_T_NUMBEROF, HL_T_ADD, HL_T_SUB, HL_T_ALL, HL_T_EMPTY,
+    HL_T_SUBSET,             /* a partition element where its partitioned sort
+                                is expected: its colours, once each; kid 0
+                                is the element (a CONST of the partition) */
     /* guards */
     HL_G_TRUE, HL_G_FALSE, HL_G_AND, HL_G_OR, HL_G_NOT, HL_G_IMPLY,
     HL_G_EQ, HL_G_NE, HL_G_LT, HL_G_LE, HL_G_GT, HL_G_GE

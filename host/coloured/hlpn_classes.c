@@ -21,7 +21,9 @@
  *     (x = y, x < y++, tuples) makes the sorts of its variables single;
  *   - successor and predecessor of it only where its sort is one class;
  * and every constant read by an input arc is a class of its own, an <all>
- * read by an input arc or any subtraction in an arc makes its sorts single.
+ * or a partition element's subset read by an input arc or any subtraction
+ * in an arc makes its sorts single (a subset written cuts its sort like
+ * partitionelementof).
  * Then the map from markings to class sums is a bisimulation between the
  * unfolded net and the class net (each step of one is matched by a step of
  * the other between the images, deadlocks included), so every property over
@@ -109,8 +111,9 @@ static bool cl_has_var(const hl_term *t)
     return false;
 }
 
-/* The partitioned sort of a partition element term is cut wherever the
- * element changes, so that every class lies within one element. */
+/* The partitioned sort of a partition element term (or of a constant of
+ * the partition) is cut wherever the element changes, so that every class
+ * lies within one element. */
 static pn_status cl_cut_partition(cl_work *w, const hl_term *pelem)
 {
     const hl_sort *ps = &w->m->sorts[hl_canon(w->m, pelem->sort)];
@@ -182,6 +185,10 @@ static pn_status cl_arc_cuts(cl_work *w, const hl_term *t, bool input, uint32_t 
         if (input)
             cl_single(w, t->sort);
         return PN_OK;
+    case HL_T_SUBSET: /* read: every colour of it; written: cut like the partition */
+        if (input)
+            cl_single(w, t->sort);
+        return input ? PN_OK : cl_cut_partition(w, t->kids[0]);
     case HL_T_SUB:
         cl_single(w, place_sort);
         break;

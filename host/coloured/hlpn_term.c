@@ -52,12 +52,12 @@ static hl_term *hl_drop(hl_term *t)
 
 bool hl_term_is_multiset(const hl_term *t)
 {
-    if (t->kind == HL_T_TUPLE) /* <All,All>: a product of multisets */
+    if (t->kind == HL_T_TUPLE) /* <All, b1 + b2>: a product of multisets */
         for (uint32_t i = 0; i < t->n; i++)
-            if (t->kids[i]->kind == HL_T_ALL)
+            if (hl_term_is_multiset(t->kids[i]))
                 return true;
     return t->kind == HL_T_NUMBEROF || t->kind == HL_T_ADD || t->kind == HL_T_SUB ||
-           t->kind == HL_T_ALL || t->kind == HL_T_EMPTY;
+           t->kind == HL_T_ALL || t->kind == HL_T_EMPTY || t->kind == HL_T_SUBSET;
 }
 
 void hl_term_vars(const hl_term *t, bool *used)
@@ -319,12 +319,39 @@ static uint32_t hl_find_product(const hl_model *m, const hl_term *t)
     return HL_NONE;
 }
 
-/* A tuple component: a colour, or in a multiset context also <all> (a
- * tuple with <all> components stands for every combination). */
+static hl_term *hl_add_sub(hl_model *m, xmlNode *e, uint32_t expect, hl_term_kind kind);
+
+/* A `useroperator` in a multiset context: a constant, or a partition
+ * element where its partitioned sort is expected, which stands for the
+ * element's colours (ISO/IEC 15909-2: an element denotes a subset of the
+ * partitioned sort). */
+static hl_term *hl_constant_or_subset(hl_model *m, xmlNode *e, uint32_t expect)
+{
+    hl_term *c = hl_constant(m, e);
+    if (c == NULL || expect == HL_NONE || !hl_sort_is(m, c->sort, HL_SORT_PARTITION) ||
+        hl_sort_eq(m, c->sort, expect) ||
+        !hl_sort_eq(m, m->sorts[hl_canon(m, c->sort)].base, expect))
+        return hl_expect(m, e, c, expect);
+    hl_term *t = hl_new_term(m, HL_T_SUBSET, 1, e);
+    if (t == NULL)
+        return hl_drop(c);
+    t->kids[0] = c;
+    t->sort = hl_canon(m, m->sorts[hl_canon(m, c->sort)].base);
+    return t;
+}
+
+/* A tuple component: a colour, or in a multiset context also a multiset of
+ * the component's sort (<all>, a partition element's subset, a sum): the
+ * tuple stands for every combination, each counted as the product of its
+ * components' counts. */
 static hl_term *hl_component(hl_model *m, xmlNode *e, uint32_t expect, bool allow_all)
 {
     if (allow_all && hl_is(e, "all"))
         return hl_all(m, e, expect);
+    if (allow_all && hl_is(e, "add"))
+        return hl_add_sub(m, e, expect, HL_T_ADD);
+    if (allow_all && hl_is(e, "useroperator"))
+        return hl_constant_or_subset(m, e, expect);
     return hl_colour(m, e, expect);
 }
 
@@ -500,6 +527,8 @@ hl_term *hl_parse_multiset(hl_model *m, xmlNode *e, uint32_t expect)
         return hl_all(m, e, expect);
     if (hl_is(e, "tuple"))
         return hl_expect(m, e, hl_tuple(m, e, expect, true), expect);
+    if (hl_is(e, "useroperator"))
+        return hl_constant_or_subset(m, e, expect);
     return hl_colour(m, e, expect);
 }
 
@@ -764,11 +793,25 @@ static pn_status hl_bag_tuple(hl_model *m, const hl_term *t, const uint64_t *b, 
         return hl_bag_push(m, t, bag, acc, coef);
     const hl_term *kid = t->kids[k];
     uint64_t size = m->sorts[hl_canon(m, kid->sort)].size;
-    if (kid->kind != HL_T_ALL)
+    if (!hl_term_is_multiset(kid))
         return hl_bag_tuple(m, t, b, coef, k + 1, acc * size + hl_eval_colour(m, kid, b), bag);
     pn_status st = PN_OK;
-    for (uint64_t c = 0; c < size && st == PN_OK; c++)
-        st = hl_bag_tuple(m, t, b, coef, k + 1, acc * size + c, bag);
+    if (kid->kind == HL_T_ALL) {
+        for (uint64_t c = 0; c < size && st == PN_OK; c++)
+            st = hl_bag_tuple(m, t, b, coef, k + 1, acc * size + c, bag);
+        return st;
+    }
+    /* Any other multiset component: its own bag, each colour times its count. */
+    hl_bag part = {NULL, 0, 0};
+    st = hl_eval_bag(m, kid, b, &part);
+    for (size_t i = 0; i < part.n && st == PN_OK; i++) {
+        int64_t n = part.p[i].count; /* 0 < n < 2^62 */
+        if ((uint64_t)(coef < 0 ? -coef : coef) >= (uint64_t)HL_MAX_MULT / (uint64_t)n)
+            st = hl_bag_fail(m, t, "multiplicity beyond 2^62");
+        else
+            st = hl_bag_tuple(m, t, b, coef * n, k + 1, acc * size + part.p[i].colour, bag);
+    }
+    free(part.p);
     return st;
 }
 
@@ -797,6 +840,13 @@ static pn_status hl_bag_add(hl_model *m, const hl_term *t, const uint64_t *b, in
         return st;
     case HL_T_EMPTY:
         return PN_OK;
+    case HL_T_SUBSET: {
+        const hl_sort *ps = &m->sorts[hl_canon(m, t->kids[0]->sort)];
+        for (uint64_t c = 0; c < m->sorts[t->sort].size && st == PN_OK; c++)
+            if (ps->comp[c] == t->kids[0]->value)
+                st = hl_bag_push(m, t, bag, c, coef);
+        return st;
+    }
     default:
         return hl_bag_push(m, t, bag, hl_eval_colour(m, t, b), coef);
     }
