@@ -863,29 +863,6 @@ TEST_F(Cli, NestedCtlAndLtlAreAnsweredOnTheDecisionDiagram)
     }
 }
 
-// DrinkVendingMachine-COL-98's unfolding has 8.6 x 10^9 transitions; its
-// options and products are told apart by nothing, its qualities only by
-// the guards' four ranges, so merged into classes (host/coloured/
-// hlpn_classes.c) the net has 20 places: every UpperBounds and
-// ReachabilityFireability value is the oracle's, within a second.
-TEST_F(Cli, ColoursNothingTellsApartAreMergedIntoClasses)
-{
-    NEED_MCC("DrinkVendingMachine-COL-98");
-    const std::string dir = kMcc + "/DrinkVendingMachine-COL-98";
-    for (auto [exam, suffix] : {std::pair<const char *, const char *>{"UpperBounds", "UB"},
-                                {"ReachabilityFireability", "RF"}}) {
-        Run r = run(std::string("-v -e ") + exam + " --threads 1 --timeout 30 " + quote(dir));
-        ASSERT_EQ(r.code, 0) << show(r);
-        EXPECT_TRUE(contains(r.err, "to 20 places and 18 transitions")) << show(r);
-        EXPECT_TRUE(contains(r.err, "colours merged into classes in 3 sorts")) << show(r);
-        const auto answers = oracle_answers(dir + "/DrinkVendingMachine-COL-98-" + suffix + ".out");
-        EXPECT_EQ(answers.size(), 16u) << exam;
-        for (const std::string &a : answers)
-            EXPECT_TRUE(contains(r.out, a + " TECHNIQUES")) << a << show(r);
-        EXPECT_LT(r.seconds, kQuick) << show(r);
-    }
-}
-
 // With two threads the local checker and the decision diagrams run beside
 // each other (host/examine/sched.c) over one check: every value printed is
 // the oracle's, and each side is credited with some (the summary line).
@@ -1006,6 +983,73 @@ TEST_F(Cli, MemoryCapHoldsWhileReadingABigModel)
                 r.out.rfind("FORMULA ReachabilityDeadlock FALSE TECHNIQUES", 0) == 0)
         << show(r);
     EXPECT_GT(peak, 0u);
+    EXPECT_LE(peak, kMemoryCap + kOverhead) << "peak resident " << peak / 1e6 << " MB\n" << show(r);
+    EXPECT_LT(r.seconds, kQuick) << show(r);
+}
+
+// ---- coloured nets whose unfolding does not fit -------------------------------------------
+
+namespace {
+
+// Sort O of `colours` options, P holding every one of them, and t moving
+// three at a time (a, b, c of O, no guard) from P to Q: the plain
+// unfolding has colours^3 transitions; nothing tells the options apart.
+std::string three_options_net(int colours)
+{
+    std::string d = "<namedsort id=\"O\" name=\"O\"><cyclicenumeration>";
+    for (int i = 0; i < colours; i++)
+        d += "<feconstant id=\"o" + std::to_string(i) + "\" name=\"" + std::to_string(i) + "\"/>";
+    d += "</cyclicenumeration></namedsort>";
+    std::string one = "<numberconstant value=\"1\"><positive/></numberconstant>";
+    std::string three;
+    for (const char *v : {"a", "b", "c"}) {
+        d += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
+             "\"><usersort declaration=\"O\"/></variabledecl>";
+        three += "<subterm><numberof><subterm>" + one + "</subterm><subterm><variable refvariable=\"" +
+                 v + "\"/></subterm></numberof></subterm>";
+    }
+    std::string o = "<type><structure><usersort declaration=\"O\"/></structure></type>";
+    return "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">"
+           "<net id=\"n\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\">"
+           "<page id=\"pg\"><declaration><structure><declarations>" + d +
+           "</declarations></structure></declaration><place id=\"P\">" + o +
+           "<hlinitialMarking><structure><all><usersort declaration=\"O\"/></all></structure>"
+           "</hlinitialMarking></place><place id=\"Q\">" + o + "</place><transition id=\"t\"/>"
+           "<arc id=\"in\" source=\"P\" target=\"t\"><hlinscription><structure><add>" + three +
+           "</add></structure></hlinscription></arc><arc id=\"out\" source=\"t\" target=\"Q\">"
+           "<hlinscription><structure><add>" + three +
+           "</add></structure></hlinscription></arc></page></net></pnml>\n";
+}
+
+} // namespace
+
+// 200 options: 8 x 10^6 transitions unfolded, but merged into one class
+// (host/coloured/hlpn_classes.c) the net is 2 places and 1 transition, and
+// the deadlock (P down to 2 tokens after 66 firings) is found at once.
+TEST_F(Cli, ColoursNothingTellsApartAreMergedIntoClasses)
+{
+    write("model.pnml", three_options_net(200));
+    Run r = run("-v -e ReachabilityDeadlock --threads 1 --timeout 30 " + quote(dir));
+    ASSERT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out.rfind("FORMULA ReachabilityDeadlock TRUE TECHNIQUES", 0), 0u) << show(r);
+    EXPECT_TRUE(contains(r.err, "to 2 places and 1 transitions")) << show(r);
+    EXPECT_TRUE(contains(r.err, "colours merged into classes in 1 sorts")) << show(r);
+    EXPECT_LT(r.seconds, kQuick) << show(r);
+}
+
+// StateSpace counts markings, so it gets the plain unfolding (64 x 10^6
+// transitions for 400 options): no fixed size refuses it, the memory cap
+// does, before the net outgrows it (before: the unfolding was refused past
+// 2^22 transitions, whatever the memory).
+TEST_F(Cli, AnUnfoldingStopsAtTheMemoryCap)
+{
+    NEED_PLAIN_MEMORY();
+    write("model.pnml", three_options_net(400));
+    uint64_t peak = 0;
+    Run r = run_measured("--memory 64M --timeout 60 -e StateSpace " + quote(dir), &peak);
+    ASSERT_EQ(r.code, 0) << show(r);
+    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_TRUE(contains(r.err, "the unfolding outgrows the memory left")) << show(r);
     EXPECT_LE(peak, kMemoryCap + kOverhead) << "peak resident " << peak / 1e6 << " MB\n" << show(r);
     EXPECT_LT(r.seconds, kQuick) << show(r);
 }

@@ -31,15 +31,16 @@
 #define HL_MAX_COUNT (UINT64_C(1) << 31)
 
 /* Bounds on one unfolding. A coloured model of a few lines can denote an
- * unfolding of billions of nodes; past these the reader answers
- * PN_ERR_UNSUPPORTED within seconds instead of running for hours or
- * exhausting memory. Places are counted before anything is built (the sum
- * of the place sorts), transitions and arcs as they are added. Steps bound
- * the time: one per binding tried, per guard-clause node evaluated, per
- * arc-inscription node evaluated, per multiset entry produced and per id
- * clash resolved. HL_MAX_BAG bounds one multiset before its equal colours
- * are merged (16 bytes an entry). Fuzzing builds (tools/fuzz/build.sh
- * defines FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the usual libFuzzer
+ * unfolding of billions of nodes: what bounds it is the run's budget, its
+ * deadline and its memory, polled every HL_POLL_STEPS steps (one per place
+ * built, binding tried, guard-clause node evaluated, arc-inscription node
+ * evaluated, multiset entry produced and id clash resolved); the bounds
+ * below only keep every index within 32 bits (places are counted before
+ * anything is built, transitions and arcs as they are added; HL_MAX_BAG
+ * bounds one multiset before its equal colours are merged, 16 bytes an
+ * entry). HL_MAX_STEPS bounds the time of a read without a deadline (a
+ * library caller's, a test's). Fuzzing builds (tools/fuzz/build.sh defines
+ * FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the usual libFuzzer
  * convention) use small bounds, so that the refusals are reached within
  * the fuzzer's time and memory limits and get exercised. */
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
@@ -49,13 +50,12 @@
 #define HL_MAX_BAG (UINT64_C(1) << 18)
 #define HL_MAX_STEPS (UINT64_C(1) << 23)
 #else
-/* About 300 bytes and 3 us a transition (its id, its index entry, its
- * group) and 50 bytes an arc: at most ~2 GB and ~15 s for 4M transitions;
- * an explicit-state search of a bigger net is out of reach anyway. */
-#define HL_MAX_PLACES (UINT64_C(1) << 22)
-#define HL_MAX_TRANSITIONS (UINT64_C(1) << 22)
-#define HL_MAX_ARCS (UINT64_C(1) << 24)
-#define HL_MAX_BAG (UINT64_C(1) << 24)
+/* About 150 bytes and 2 us a transition (its id, its index entry, its
+ * group) and 30 bytes an arc (unfold.c's HL_BYTES). */
+#define HL_MAX_PLACES (UINT64_C(1) << 31)
+#define HL_MAX_TRANSITIONS (UINT64_C(1) << 31)
+#define HL_MAX_ARCS (UINT64_C(1) << 31)
+#define HL_MAX_BAG (UINT64_C(1) << 31)
 #define HL_MAX_STEPS (UINT64_C(1) << 30)
 #endif
 
@@ -201,7 +201,8 @@ pn_status hl_nomem(hl_model *m);
  * anything else. */
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
 /* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
- * NULL) once they pass HL_MAX_STEPS; PN_ERR_TIMEOUT, PN_ERR_CANCELLED or
+ * NULL) once they pass HL_MAX_STEPS where the budget has no deadline;
+ * PN_ERR_TIMEOUT, PN_ERR_CANCELLED or
  * PN_ERR_OUT_OF_MEMORY when m->budget runs out (polled each time the steps
  * cross a multiple of HL_POLL_STEPS, so the clock and the process's size
  * are read rarely). */
