@@ -278,7 +278,9 @@ TEST(Layout, RandomFieldsNeverStraddleAndAreFirstFit)
 {
     std::mt19937_64 rng(7);
     for (int iter = 0; iter < 200; iter++) {
-        uint32_t P = 1 + (uint32_t)(rng() % 40);
+        // Every tenth net has hundreds of places, so that many words fill up
+        // and the per-width cursors of layout_first_fit move past them.
+        uint32_t P = 1 + (uint32_t)(rng() % (iter % 10 == 0 ? 800 : 40));
         Compiled c = compile(std::vector<uint64_t>(P, 0), 0, {});
         std::vector<uint8_t> widths = random_widths(rng, P);
         std::vector<uint32_t> order(P);

@@ -81,18 +81,22 @@ static uint64_t layout_mask(uint8_t width)
 /* First fit: each place, in order (NULL: place order), goes into the first
  * word with room for its field, so narrow fields fill the gaps that wide
  * ones leave; into field unless NULL. used: P + 1 entries. Returns the
- * words. */
+ * words. Words only fill up, so the first word with room for a width never
+ * moves back: one cursor per width makes the search linear overall (it
+ * scanned from word 0 for every place, 4 x 10^9 steps for the 500,000
+ * one-bit places of Philosophers-COL-100000). */
 static uint32_t layout_first_fit(const uint8_t *width, const uint32_t *order, uint32_t P,
                                  uint32_t *used, pn_op *field)
 {
-    uint32_t words = 1;
+    uint32_t words = 1, cursor[65] = {0};
     used[0] = 0;
     for (uint32_t i = 0; i < P; i++) {
         const uint32_t p = order != NULL ? order[i] : i;
         uint8_t w = width[p] < 1 ? 1 : width[p] > 64 ? 64 : width[p];
-        uint32_t word = 0;
+        uint32_t word = cursor[w];
         while (word < words && used[word] + w > 64)
             word++;
+        cursor[w] = word;
         if (word == words)
             used[words++] = 0;
         if (field != NULL)
