@@ -33,6 +33,7 @@
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "test_ptrs.h"
+#include "test_share.h"
 
 namespace {
 
@@ -780,7 +781,7 @@ NetPtr read_net(const std::string &xml, bool merge)
 // with no enabled coloured transition).
 TEST(HlpnRandom, MergedColoursKeepWhatTheColouredIdsSee)
 {
-    const uint32_t kNets = 3000;
+    const uint32_t kNets = petrel_test::random_share(3000);
     uint32_t merged = 0, compared = 0;
     for (uint32_t seed = 1; seed <= kNets; seed++) {
         Net n = random_net(seed);
