@@ -38,8 +38,10 @@
  * below only keep every index within 32 bits (places are counted before
  * anything is built, transitions and arcs as they are added; HL_MAX_BAG
  * bounds one multiset before its equal colours are merged, 16 bytes an
- * entry). HL_MAX_STEPS bounds the time of a read without a deadline (a
- * library caller's, a test's). Fuzzing builds (tools/fuzz/build.sh defines
+ * entry). A read whose budget watches no memory or has no deadline (a
+ * library caller's, a test's, the fuzzer's) keeps the fixed bounds Petrel
+ * refused past before the budget bounded the unfolding: HL_UNWATCHED_* for
+ * its size (about 1.2 GB), HL_MAX_STEPS for its time. Fuzzing builds (tools/fuzz/build.sh defines
  * FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, the usual libFuzzer
  * convention) use small bounds, so that the refusals are reached within
  * the fuzzer's time and memory limits and get exercised. */
@@ -49,6 +51,10 @@
 #define HL_MAX_ARCS (UINT64_C(1) << 18)
 #define HL_MAX_BAG (UINT64_C(1) << 18)
 #define HL_MAX_STEPS (UINT64_C(1) << 23)
+#define HL_UNWATCHED_PLACES HL_MAX_PLACES
+#define HL_UNWATCHED_TRANSITIONS HL_MAX_TRANSITIONS
+#define HL_UNWATCHED_ARCS HL_MAX_ARCS
+#define HL_UNWATCHED_BAG HL_MAX_BAG
 #else
 /* About 150 bytes and 2 us a transition (its id, its index entry, its
  * group) and 30 bytes an arc (unfold.c's HL_BYTES). */
@@ -57,7 +63,17 @@
 #define HL_MAX_ARCS (UINT64_C(1) << 31)
 #define HL_MAX_BAG (UINT64_C(1) << 31)
 #define HL_MAX_STEPS (UINT64_C(1) << 30)
+#define HL_UNWATCHED_PLACES (UINT64_C(1) << 22)
+#define HL_UNWATCHED_TRANSITIONS (UINT64_C(1) << 22)
+#define HL_UNWATCHED_ARCS (UINT64_C(1) << 24)
+#define HL_UNWATCHED_BAG (UINT64_C(1) << 24)
 #endif
+
+/* The size bounds of one read (see above). */
+typedef struct hl_limits {
+    uint64_t places, transitions, arcs, bag;
+    bool budgeted;           /* the budget's deadline and memory bound the read */
+} hl_limits;
 
 /* Steps between two polls of the budget: a step is well under a microsecond,
  * so a deadline is noticed within about a millisecond. */
@@ -175,6 +191,7 @@ typedef struct hl_model {
     uint32_t n_arcs, cap_arcs;
     uint32_t *by_trans;      /* arc indices grouped by transition */
     hl_classes *classes;     /* per sort, by hl_classes_build */
+    hl_limits limits;        /* by the entry points, from the budget */
     uint64_t steps;          /* unfolding work so far, see HL_MAX_STEPS */
     const pn_budget *budget; /* NULL: no deadline; polled by hl_spend */
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
@@ -201,7 +218,8 @@ pn_status hl_nomem(hl_model *m);
  * anything else. */
 pn_status hl_unknown(hl_model *m, const xmlNode *e, const char *where);
 /* Adds n to m->steps; PN_ERR_UNSUPPORTED (at `at`, or at `line` when at is
- * NULL) once they pass HL_MAX_STEPS where the budget has no deadline;
+ * NULL) once they pass HL_MAX_STEPS where the budget bounds nothing
+ * (m->limits.budgeted false);
  * PN_ERR_TIMEOUT, PN_ERR_CANCELLED or
  * PN_ERR_OUT_OF_MEMORY when m->budget runs out (polled each time the steps
  * cross a multiple of HL_POLL_STEPS, so the clock and the process's size

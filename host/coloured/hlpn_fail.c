@@ -59,8 +59,8 @@ pn_status hl_spend(hl_model *m, const xmlNode *at, long line, uint64_t n)
         if (st != PN_OK)
             return st;
     }
-    /* With a deadline, the deadline bounds the time (polled above). */
-    if (m->steps <= HL_MAX_STEPS || (m->budget != NULL && m->budget->deadline > 0))
+    /* Within a budget, its deadline bounds the time (polled above). */
+    if (m->steps <= HL_MAX_STEPS || m->limits.budgeted)
         return PN_OK;
     if (at != NULL)
         return hl_fail(m, PN_ERR_UNSUPPORTED, at, "the unfolding needs more than %" PRIu64

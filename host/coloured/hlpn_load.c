@@ -28,6 +28,13 @@ static pn_status hl_read_doc(xmlDoc *doc, const char *label, const pn_budget *bu
     m.label = label;
     m.err = err;
     m.budget = budget;
+    /* A watched memory and a deadline bound the unfolding; else the fixed
+     * bounds of hlpn.h do. */
+    bool watched = pn_budget_memory(budget) != 0 && budget->deadline > 0;
+    m.limits = watched ? (hl_limits){HL_MAX_PLACES, HL_MAX_TRANSITIONS, HL_MAX_ARCS, HL_MAX_BAG,
+                                     true}
+                       : (hl_limits){HL_UNWATCHED_PLACES, HL_UNWATCHED_TRANSITIONS,
+                                     HL_UNWATCHED_ARCS, HL_UNWATCHED_BAG, false};
     m.sort_index = pn_strmap_new();
     m.const_index = pn_strmap_new();
     m.var_index = pn_strmap_new();

@@ -719,9 +719,9 @@ static pn_status hl_bag_push(hl_model *m, const hl_term *t, hl_bag *bag, uint64_
     pn_status st = hl_spend(m, NULL, t->line, 1);
     if (st != PN_OK)
         return st;
-    if (bag->n >= HL_MAX_BAG)
+    if (bag->n >= m->limits.bag)
         return pn_fail(m->err, PN_ERR_UNSUPPORTED, "%s:%ld: a multiset of more than %" PRIu64
-                       " entries", m->label, t->line, HL_MAX_BAG);
+                       " entries", m->label, t->line, m->limits.bag);
     if (bag->n == bag->cap) {
         size_t ncap = bag->cap ? bag->cap * 2 : 64;
         hl_pair *p = ncap <= SIZE_MAX / sizeof *p ? realloc(bag->p, ncap * sizeof *p) : NULL;

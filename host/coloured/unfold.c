@@ -280,9 +280,9 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
             st = hl_bag_classes(u->m, u->m->places[a->place].sort, &u->bag);
         uint32_t base = u->m->places[a->place].base;
         for (size_t k = 0; k < u->bag.n && st == PN_OK; k++) {
-            if (u->net->n_arcs >= HL_MAX_ARCS)
+            if (u->net->n_arcs >= u->m->limits.arcs)
                 return hl_fail(u->m, PN_ERR_UNSUPPORTED, a->node,
-                               "the unfolding has more than %" PRIu64 " arcs", HL_MAX_ARCS);
+                               "the unfolding has more than %" PRIu64 " arcs", u->m->limits.arcs);
             pn_error e = {PN_OK, ""};
             if (pn_net_add_arc(u->net, base + (uint32_t)u->bag.p[k].colour, tr, a->to_trans,
                                (uint64_t)u->bag.p[k].count, &e) != PN_OK)
@@ -296,10 +296,10 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
 
 static pn_status hl_emit(hl_unfolder *u, const hl_trans *t)
 {
-    if (u->net->n_transitions >= HL_MAX_TRANSITIONS)
+    if (u->net->n_transitions >= u->m->limits.transitions)
         return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node,
                        "the unfolding has more than %" PRIu64 " transitions",
-                       HL_MAX_TRANSITIONS);
+                       u->m->limits.transitions);
     pn_status st = hl_spend(u->m, t->node, 0, u->arc_cost);
     if (st == PN_OK)
         st = hl_room(u, t->node, u->net->n_transitions);
@@ -363,9 +363,9 @@ static pn_status hl_count_places(hl_model *m)
     uint64_t n = 0;
     for (uint32_t i = 0; i < m->n_places; i++) {
         n += hl_class_count(m, m->places[i].sort); /* each < 2^31, n_places < 2^32 */
-        if (n > HL_MAX_PLACES)
+        if (n > m->limits.places)
             return hl_fail(m, PN_ERR_UNSUPPORTED, m->places[i].node,
-                           "the unfolding has more than %" PRIu64 " places", HL_MAX_PLACES);
+                           "the unfolding has more than %" PRIu64 " places", m->limits.places);
     }
     return PN_OK;
 }

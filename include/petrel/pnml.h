@@ -2,11 +2,12 @@
  * (libxml2 xmlTextReader); symmetric (coloured) nets are read into a DOM and
  * unfolded to P/T (net->unfold says so, and net->place_groups /
  * trans_groups map each coloured id to its unfolded nodes). Constructs
- * beyond symmetric nets (integers, lists, strings) and unfoldings past the
- * 32-bit indices of host/coloured/hlpn.h (2^31 places, transitions or
- * arcs; without a deadline, 2^30 bindings and term evaluations) are
- * refused with PN_ERR_UNSUPPORTED; below that, the budget's deadline and
- * memory bound the unfolding (PN_ERR_TIMEOUT, PN_ERR_OUT_OF_MEMORY). */
+ * beyond symmetric nets (integers, lists, strings) are refused with
+ * PN_ERR_UNSUPPORTED. A budget with a deadline and a memory cap bounds the
+ * unfolding (PN_ERR_TIMEOUT, PN_ERR_OUT_OF_MEMORY; past 32-bit indices,
+ * PN_ERR_UNSUPPORTED); without one, unfoldings past the fixed bounds of
+ * host/coloured/hlpn.h (2^22 places or transitions, 2^24 arcs, 2^30
+ * bindings and term evaluations) are refused with PN_ERR_UNSUPPORTED. */
 #ifndef PETREL_PNML_H
 #define PETREL_PNML_H
 
