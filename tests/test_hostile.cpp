@@ -20,8 +20,8 @@
 // libxml2, which does not build inside extern "C").
 extern "C" {
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, bool merge, pn_net **out, pn_error *err);
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merge, pn_net **out,
+                              const pn_budget *budget, int shape, pn_net **out, pn_error *err);
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, int shape, pn_net **out,
                             pn_error *err);
 }
 
@@ -84,9 +84,9 @@ TEST(Hostile, BillionLaughsModelIsRefusedAtOnce)
     EXPECT_EQ(pn_pnml_read_file(path.c_str(), nullptr, &net, &err), PN_ERR_INPUT);
     EXPECT_EQ(net, nullptr);
     pn_error_clear(&err);
-    EXPECT_EQ(pn_hlpn_read_file(path.c_str(), nullptr, false, &net, &err), PN_ERR_INPUT);
+    EXPECT_EQ(pn_hlpn_read_file(path.c_str(), nullptr, 0, &net, &err), PN_ERR_INPUT);
     pn_error_clear(&err);
-    EXPECT_EQ(pn_hlpn_read_memory(xml.data(), xml.size(), "m.pnml", nullptr, false, &net, &err),
+    EXPECT_EQ(pn_hlpn_read_memory(xml.data(), xml.size(), "m.pnml", nullptr, 0, &net, &err),
               PN_ERR_INPUT);
     EXPECT_EQ(net, nullptr);
     unlink(path.c_str());

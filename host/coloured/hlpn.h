@@ -29,6 +29,9 @@
 /* Colours per sort are kept below this so that every index fits a uint32_t
  * and no product of two sizes overflows. */
 #define HL_MAX_COUNT (UINT64_C(1) << 31)
+/* A product sort of a skeleton's model (hl_model.wide), whose colours are
+ * counted, never indexed, stays below this. */
+#define HL_WIDE_COUNT (UINT64_C(1) << 62)
 
 /* Bounds on one unfolding. A coloured model of a few lines can denote an
  * unfolding of billions of nodes: what bounds it is the run's budget, its
@@ -192,6 +195,7 @@ typedef struct hl_model {
     uint32_t *by_trans;      /* arc indices grouped by transition */
     hl_classes *classes;     /* per sort, by hl_classes_build */
     hl_limits limits;        /* by the entry points, from the budget */
+    bool wide;               /* read for a skeleton: products below HL_WIDE_COUNT */
     uint64_t steps;          /* unfolding work so far, see HL_MAX_STEPS */
     const pn_budget *budget; /* NULL: no deadline; polled by hl_spend */
     pn_strmap *sort_index, *const_index, *var_index, *node_index;
@@ -314,6 +318,13 @@ pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag);
  * merging, a class is a colour). */
 pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
 
+/* ---- skeleton.c ---------------------------------------------------------- */
+/* The colour-blind skeleton (see the file): one place per coloured place,
+ * counting its tokens, one transition per coloured transition, guards
+ * dropped; net->unfold.skeleton is set. PN_ERR_UNSUPPORTED where an
+ * inscription subtracts more tokens than it has. */
+pn_status hl_skeleton(hl_model *m, const char *net_id, pn_net **out);
+
 /* ---- unfold_prune.c ------------------------------------------------------ */
 /* A copy of net without its unmarkable places and dead transitions (see
  * the file), groups remapped; net is left with its groups scrambled and
@@ -322,10 +333,16 @@ pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
 /* ---- entry points (hlpn_load.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merge,
+/* What a coloured net is read as (pn_pnml_opts). */
+typedef enum hl_shape {
+    HL_SHAPE_PLAIN = 0,      /* unfolded, every colour single */
+    HL_SHAPE_MERGED = 1,     /* unfolded, colours merged into classes */
+    HL_SHAPE_SKELETON = 2    /* the colour-blind skeleton, nothing unfolded */
+} hl_shape;
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape shape,
                             pn_net **out, pn_error *err);
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, bool merge, pn_net **out,
+                              const pn_budget *budget, hl_shape shape, pn_net **out,
                               pn_error *err);
 
 #endif

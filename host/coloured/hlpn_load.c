@@ -1,5 +1,6 @@
 /* The coloured-net entry points: the document parsed into a DOM, read into
- * a model (hlpn_read.c), unfolded into a P/T net (unfold.c). Its own file
+ * a model (hlpn_read.c), unfolded into a P/T net (unfold.c) or made its
+ * colour-blind skeleton (skeleton.c). Its own file
  * so that the reader and the unfolder never call each other: this file
  * calls both, in that order. */
 #include "coloured/hlpn.h"
@@ -21,13 +22,14 @@
                         XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
 static pn_status hl_read_doc(xmlDoc *doc, const char *label, const pn_budget *budget,
-                             bool merge, pn_net **out, pn_error *err)
+                             hl_shape shape, pn_net **out, pn_error *err)
 {
     hl_model m;
     memset(&m, 0, sizeof m);
     m.label = label;
     m.err = err;
     m.budget = budget;
+    m.wide = shape == HL_SHAPE_SKELETON;
     /* A watched memory and a deadline bound the unfolding; else the fixed
      * bounds of hlpn.h do. */
     bool watched = pn_budget_memory(budget) != 0 && budget->deadline > 0;
@@ -45,12 +47,11 @@ static pn_status hl_read_doc(xmlDoc *doc, const char *label, const pn_budget *bu
                        : hl_nomem(&m);
     if (st == PN_OK)
         st = hl_read_net(&m, net);
-    if (st == PN_OK)
-        st = hl_classes_build(&m, merge);
-    if (st == PN_OK) {
-        const char *id = hl_attr(net, "id");
+    const char *id = st == PN_OK ? hl_attr(net, "id") : NULL;
+    if (st == PN_OK && shape == HL_SHAPE_SKELETON)
+        st = hl_skeleton(&m, id != NULL ? id : "", out);
+    else if (st == PN_OK && (st = hl_classes_build(&m, shape == HL_SHAPE_MERGED)) == PN_OK)
         st = hl_unfold(&m, id != NULL ? id : "", out);
-    }
     hl_model_free(&m);
     return st;
 }
@@ -68,7 +69,7 @@ static pn_status hl_xml_error(xmlParserCtxt *ctxt, const char *label, pn_error *
 
 /* Takes the parsed document (or the parse failure) to a net. */
 static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
-                           const pn_budget *budget, bool merge, double t0, pn_net **out,
+                           const pn_budget *budget, hl_shape shape, double t0, pn_net **out,
                            pn_error *err)
 {
     /* Parsing the document cannot be interrupted: its time is checked once
@@ -76,7 +77,7 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
     pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err)
                    : pn_budget_status(budget) != PN_OK
                        ? pn_budget_fail(budget, err, label)
-                       : hl_read_doc(doc, label, budget, merge, out, err);
+                       : hl_read_doc(doc, label, budget, shape, out, err);
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
     if (st != PN_OK) {
@@ -89,7 +90,7 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
 }
 
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
-                              const pn_budget *budget, bool merge, pn_net **out,
+                              const pn_budget *budget, hl_shape shape, pn_net **out,
                               pn_error *err)
 {
     *out = NULL;
@@ -103,10 +104,10 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
     xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, label, budget, merge, t0, out, err);
+    return hl_finish(ctxt, doc, label, budget, shape, t0, out, err);
 }
 
-pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merge,
+pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape shape,
                             pn_net **out, pn_error *err)
 {
     *out = NULL;
@@ -117,5 +118,5 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, bool merg
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
     xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
-    return hl_finish(ctxt, doc, path, budget, merge, t0, out, err);
+    return hl_finish(ctxt, doc, path, budget, shape, t0, out, err);
 }

@@ -215,11 +215,14 @@ static pn_status hl_build_product(hl_model *m, uint32_t si, xmlNode *body)
             free(comp);
             return m->err->code;
         }
-        size *= m->sorts[comp[k++]].size; /* each factor < 2^31: no wrap */
-        if (size >= HL_MAX_COUNT) {
+        /* Colours are indexed below 2^31; a skeleton only counts them. */
+        uint64_t factor = m->sorts[comp[k++]].size, max = m->wide ? HL_WIDE_COUNT : HL_MAX_COUNT;
+        if (factor != 0 && size >= max / factor + (max % factor != 0)) {
             free(comp);
-            return hl_fail(m, PN_ERR_UNSUPPORTED, body, "product sort of more than 2^31 colours");
+            return hl_fail(m, PN_ERR_UNSUPPORTED, body, "product sort of more than 2^%d colours",
+                           m->wide ? 62 : 31);
         }
+        size *= factor;
     }
     hl_sort *s = &m->sorts[si];
     s->kind = HL_SORT_PRODUCT;

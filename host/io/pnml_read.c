@@ -916,9 +916,12 @@ static pn_status read_coloured(const char *buf, size_t len, const char *path,
                        "%s: a coloured net whose document takes about %.0f MB to read; "
                        "%.0f MB are left", path, (double)tree / 1e6, (double)room / 1e6);
     pn_error e = {PN_OK, ""};
-    bool merge = opts != NULL && opts->merge_colours;
-    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, budget, merge, out, &e)
-                               : pn_hlpn_read_file(path, budget, merge, out, &e);
+    hl_shape shape = opts == NULL          ? HL_SHAPE_PLAIN
+                     : opts->skeleton      ? HL_SHAPE_SKELETON
+                     : opts->merge_colours ? HL_SHAPE_MERGED
+                                           : HL_SHAPE_PLAIN;
+    pn_status st = buf != NULL ? pn_hlpn_read_memory(buf, len, path, budget, shape, out, &e)
+                               : pn_hlpn_read_file(path, budget, shape, out, &e);
     if (st == PN_OK)
         return PN_OK;
     one_line(e.msg);

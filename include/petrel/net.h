@@ -45,6 +45,10 @@ typedef struct pn_unfold_info {
     uint32_t merged_sorts;   /* sorts whose colours were merged into classes
                                 (pn_pnml_opts.merge_colours): the net is then
                                 exact for the coloured ids only */
+    /* The coloured net's colour-blind skeleton, not its unfolding
+     * (pn_pnml_opts.skeleton; unfolded stays false): its places and
+     * transitions carry the coloured ids. */
+    bool skeleton;
     double seconds;          /* reading and unfolding */
 } pn_unfold_info;
 

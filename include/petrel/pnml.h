@@ -44,6 +44,14 @@ pn_status pn_pnml_read_memory(const char *buf, size_t len, const char *label,
  * bound of one unfolded place). P/T nets are read as above. */
 typedef struct pn_pnml_opts {
     bool merge_colours;
+    /* A coloured net is read as its colour-blind skeleton instead
+     * (host/coloured/skeleton.c): one place per coloured place holding the
+     * number of its tokens, one transition per coloured transition, guards
+     * dropped (net->unfold.skeleton). It over-approximates the coloured
+     * net's token counts and fireability; pn_examine_skeleton keeps only
+     * the answers that follow. PN_ERR_UNSUPPORTED where an inscription
+     * subtracts more tokens than it has. Takes precedence over merge_colours. */
+    bool skeleton;
 } pn_pnml_opts;
 
 /* The readers above with options (NULL: all false). */

@@ -44,9 +44,10 @@ static int petrel_fuzz_pnml(const uint8_t *data, size_t size)
     pn_error err;
     memset(&err, 0, sizeof err);
     /* Inputs of odd length read coloured nets with their colours merged into
-     * classes (host/coloured/hlpn_classes.c), so that both unfoldings get
-     * the fuzzer's inputs. */
-    pn_pnml_opts opts = {.merge_colours = (size & 1) != 0};
+     * classes (host/coloured/hlpn_classes.c), and one length in four as
+     * their colour-blind skeleton (host/coloured/skeleton.c), so that every
+     * shape gets the fuzzer's inputs. */
+    pn_pnml_opts opts = {.merge_colours = (size & 1) != 0, .skeleton = (size & 3) == 2};
     pn_status st = pn_pnml_read_memory_opts((const char *)data, size, "fuzz.pnml", NULL, &opts,
                                             &net, &err);
     if (st == PN_OK) {
