@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <cstdint>
 #include <map>
@@ -29,7 +30,11 @@
 #include <tuple>
 #include <vector>
 
+#include "petrel/budget.h"
+#include "petrel/cnet.h"
 #include "petrel/error.h"
+#include "petrel/examine.h"
+#include "petrel/formula.h"
 #include "petrel/net.h"
 #include "petrel/pnml.h"
 #include "test_ptrs.h"
@@ -763,7 +768,7 @@ NetPtr read_net(const std::string &xml, bool merge)
 {
     pn_error err;
     pn_error_clear(&err);
-    pn_pnml_opts opts = {merge};
+    pn_pnml_opts opts = {merge, false};
     pn_net *net = nullptr;
     EXPECT_EQ(pn_pnml_read_memory_opts(xml.data(), xml.size(), "rand.pnml", nullptr, &opts, &net,
                                        &err),
@@ -939,4 +944,255 @@ TEST(HlpnRandom, MergedColoursKeepHandPickedDistinctions)
         EXPECT_EQ(g1.views, g2.views);
         EXPECT_EQ(g1.edges, g2.edges);
     }
+}
+
+// ---- the colour-blind skeleton --------------------------------------------------
+
+namespace {
+
+// The skeleton of a PNML text (host/coloured/skeleton.c); null when the net
+// has none (an inscription subtracts).
+NetPtr read_skeleton(const std::string &xml)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_pnml_opts opts = {false, true};
+    pn_net *net = nullptr;
+    pn_status st =
+        pn_pnml_read_memory_opts(xml.data(), xml.size(), "rand.pnml", nullptr, &opts, &net, &err);
+    EXPECT_TRUE(st == PN_OK || st == PN_ERR_UNSUPPORTED) << err.msg;
+    return NetPtr(st == PN_OK ? net : nullptr);
+}
+
+// What the coloured net answers, from its complete graph of views.
+struct Truth {
+    const Graph &g;
+    uint32_t places, transitions;
+    bool ef_at_least(uint32_t p, uint64_t k) const
+    {
+        for (const View &v : g.views)
+            if (v.first[p] >= k)
+                return true;
+        return false;
+    }
+    bool ef_fireable_and_at_most(uint32_t t, uint32_t p, uint64_t k) const
+    {
+        for (const View &v : g.views)
+            if (v.second[t] && v.first[p] <= k)
+                return true;
+        return false;
+    }
+    bool ag_not_fireable_or_marked(uint32_t t, uint32_t p) const
+    {
+        for (const View &v : g.views)
+            if (v.second[t] && v.first[p] < 1)
+                return false;
+        return true;
+    }
+    uint64_t bound(uint32_t p) const
+    {
+        uint64_t b = 0;
+        for (const View &v : g.views)
+            b = std::max(b, v.first[p]);
+        return b;
+    }
+};
+
+std::string prop(const std::string &id, const std::string &formula)
+{
+    return "<property><id>" + id + "</id><description/><formula>" + formula +
+           "</formula></property>";
+}
+std::string tokens(const std::string &p)
+{
+    return "<tokens-count><place>" + p + "</place></tokens-count>";
+}
+std::string le(const std::string &a, const std::string &b)
+{
+    return "<integer-le>" + a + b + "</integer-le>";
+}
+std::string constant(uint64_t k)
+{
+    return "<integer-constant>" + std::to_string(k) + "</integer-constant>";
+}
+std::string fireable(const std::string &t)
+{
+    return "<is-fireable><transition>" + t + "</transition></is-fireable>";
+}
+
+struct Asked {
+    std::string xml;
+    std::vector<std::string> truth; // "TRUE", "FALSE" or a bound
+};
+
+// Reachability questions of every polarity: E F over a sum, E F over a
+// fireability (over-approximated upwards) and a sum, A G over a negated
+// fireability (read downwards), each also negated at the top.
+Asked reach_questions(const pn_net *plain, const Truth &tr, std::mt19937 &rng)
+{
+    Asked a;
+    a.xml = "<property-set xmlns=\"http://mcc.lip6.fr/\">";
+    for (int q = 0; q < 6; q++) {
+        uint32_t p = rng() % tr.places, p2 = rng() % tr.places, t = rng() % tr.transitions;
+        uint64_t k = rng() % 4;
+        std::string P = plain->place_groups.id[p], P2 = plain->place_groups.id[p2],
+                    T = plain->trans_groups.id[t], f;
+        bool v = false;
+        switch (q % 3) {
+        case 0:
+            f = "<exists-path><finally>" + le(constant(k), tokens(P)) + "</finally></exists-path>";
+            v = tr.ef_at_least(p, k);
+            break;
+        case 1:
+            f = "<exists-path><finally><conjunction>" + fireable(T) + le(tokens(P), constant(k)) +
+                "</conjunction></finally></exists-path>";
+            v = tr.ef_fireable_and_at_most(t, p, k);
+            break;
+        default:
+            f = "<all-paths><globally><disjunction><negation>" + fireable(T) + "</negation>" +
+                le(constant(1), tokens(P2)) + "</disjunction></globally></all-paths>";
+            v = tr.ag_not_fireable_or_marked(t, p2);
+            break;
+        }
+        if (q >= 3) {
+            f = "<negation>" + f + "</negation>";
+            v = !v;
+        }
+        a.xml += prop("q" + std::to_string(q), f);
+        a.truth.push_back(v ? "TRUE" : "FALSE");
+    }
+    a.xml += "</property-set>";
+    return a;
+}
+
+Asked bound_questions(const pn_net *plain, const Truth &tr)
+{
+    Asked a;
+    a.xml = "<property-set xmlns=\"http://mcc.lip6.fr/\">";
+    for (uint32_t p = 0; p < tr.places; p++) {
+        a.xml += prop("b" + std::to_string(p), "<place-bound><place>" +
+                                                   std::string(plain->place_groups.id[p]) +
+                                                   "</place></place-bound>");
+        a.truth.push_back(std::to_string(tr.bound(p)));
+    }
+    a.xml += "</property-set>";
+    return a;
+}
+
+struct Told {
+    std::vector<std::string> said;
+};
+
+void told(void *ctx, const pn_check *c, uint32_t i)
+{
+    const pn_answer *a = pn_check_answer(c, i);
+    auto *t = static_cast<Told *>(ctx);
+    t->said[i] = a->verdict == PN_VERDICT_TRUE    ? "TRUE"
+                 : a->verdict == PN_VERDICT_FALSE ? "FALSE"
+                                                  : std::to_string(a->value);
+}
+
+// The skeleton's answers to q: each one given must be the coloured net's.
+// Returns how many it gave.
+uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_cnet *raw = nullptr;
+    EXPECT_EQ(pn_cnet_compile(skel, &raw, &err), PN_OK) << err.msg;
+    CnetPtr cn(raw);
+    pn_fml_set *rs = nullptr;
+    EXPECT_EQ(pn_fml_read_memory(q.xml.data(), q.xml.size(), "q.xml", skel, &rs, &err), PN_OK)
+        << err.msg;
+    SetPtr set(rs);
+    if (!cn || !set || pn_fml_set_simplify(set.get(), &err) != PN_OK)
+        return 0;
+    Told t{std::vector<std::string>(set->n)};
+    pn_examine_opts o = {};
+    o.engine = PN_ENGINE_CPU;
+    o.explore.threads = 1;
+    o.on_decide = told;
+    o.on_decide_ctx = &t;
+    std::vector<uint8_t> decided(set->n, 0);
+    // An unbounded skeleton explores until the deadline.
+    pn_budget b = pn_budget_make(0.2, nullptr, 0);
+    EXPECT_EQ(pn_examine_skeleton(cn.get(), exam, set.get(), &o, &b, decided.data(), &err), PN_OK)
+        << err.msg;
+    uint32_t given = 0;
+    for (uint32_t i = 0; i < set->n; i++) {
+        EXPECT_EQ(decided[i] != 0, !t.said[i].empty()) << set->props[i].id;
+        if (!decided[i])
+            continue;
+        given++;
+        EXPECT_EQ(t.said[i], q.truth[i]) << set->props[i].id;
+    }
+    return given;
+}
+
+} // namespace
+
+// The skeleton over-approximates the coloured net: every step between two
+// reachable views of the unfolding (token sums per coloured place) is a
+// step of the skeleton by the same coloured transition, enabled there, and
+// a coloured transition some binding of which is enabled is enabled in the
+// skeleton. pn_examine_skeleton keeps only the answers that follow: on
+// random nets explored completely, each answer it gives (reachability of
+// every polarity, negated at the top or not, and place bounds) is the
+// coloured net's, and it gives many.
+TEST(HlpnRandom, TheSkeletonOverApproximatesAndItsAnswersAreTheColouredNets)
+{
+    const uint32_t kNets = petrel_test::random_share(1200);
+    uint32_t built = 0, compared = 0, given = 0, asked = 0;
+    std::mt19937 rng(7);
+    for (uint32_t seed = 1; seed <= kNets; seed++) {
+        Net n = random_net(seed);
+        std::string xml = to_pnml(n);
+        SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + xml);
+        NetPtr plain = read_net(xml, false), skel = read_skeleton(xml);
+        if (!plain || !skel)
+            continue;
+        built++;
+        ASSERT_TRUE(skel->unfold.skeleton);
+        ASSERT_EQ(skel->n_places, plain->place_groups.n);
+        ASSERT_EQ(skel->n_transitions, plain->trans_groups.n);
+        for (uint32_t p = 0; p < skel->n_places; p++)
+            ASSERT_STREQ(skel->place_id[p], plain->place_groups.id[p]);
+        for (uint32_t t = 0; t < skel->n_transitions; t++)
+            ASSERT_STREQ(skel->trans_id[t], plain->trans_groups.id[t]);
+        Graph g = explore(plain.get(), 3000);
+        if (!g.complete)
+            continue;
+        compared++;
+        Steps s(skel.get());
+        std::vector<uint64_t> m0(skel->m0, skel->m0 + skel->n_places);
+        Steps ps(plain.get());
+        std::vector<uint64_t> pm0(plain->m0, plain->m0 + plain->n_places);
+        EXPECT_EQ(view(plain.get(), ps, pm0).first, m0) << "the initial counts";
+        for (const View &v : g.views) {
+            for (uint32_t t = 0; t < skel->n_transitions; t++) {
+                if (v.second[t]) {
+                    EXPECT_TRUE(s.enabled(v.first, t)) << skel->trans_id[t];
+                }
+            }
+        }
+        for (const Edge &e : g.edges) {
+            const auto &[from, t, to] = e;
+            ASSERT_TRUE(s.enabled(from.first, t)) << skel->trans_id[t];
+            EXPECT_EQ(s.fire(from.first, t), to.first) << skel->trans_id[t];
+        }
+        Truth tr{g, skel->n_places, skel->n_transitions};
+        Asked rq = reach_questions(plain.get(), tr, rng), bq = bound_questions(plain.get(), tr);
+        asked += (uint32_t)(rq.truth.size() + bq.truth.size());
+        given += skeleton_answers(skel.get(), PN_EXAM_REACH_FIREABILITY, rq);
+        given += skeleton_answers(skel.get(), PN_EXAM_UPPER_BOUNDS, bq);
+        if (HasFailure())
+            return;
+    }
+    // Most nets have a skeleton (the rest subtract), most of those explore
+    // completely, and the skeleton decides a good part of the questions.
+    EXPECT_GT(built, kNets / 3);
+    EXPECT_GT(compared, built / 2);
+    EXPECT_GT(given, asked / 4) << "asked " << asked;
+    std::printf("skeleton: %u nets, %u compared, %u of %u answers given\n", built, compared, given,
+                asked);
 }

@@ -125,6 +125,24 @@ pn_status pn_examine(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
                      const pn_examine_opts *opts, pn_budget *budget, pn_report **out,
                      pn_error *err);
 
+/* ---- a coloured net's colour-blind skeleton (host/examine/skeleton.c) ----
+ * Whether pn_examine_skeleton answers anything of exam: ReachabilityCardinality,
+ * ReachabilityFireability and UpperBounds. */
+bool pn_examine_skeleton_applies(pn_exam exam);
+/* The answers of set (read on skeleton, a net read with
+ * pn_pnml_opts.skeleton) that the skeleton proves for the coloured net:
+ * E F phi FALSE where the skeleton never reaches phi read upwards
+ * (fireability over-approximated), A G phi TRUE where it always has phi
+ * read downwards, either where the initial marking decides it, a bound
+ * where the skeleton's equals the initial count. Each such answer sets
+ * decided[i] (set->n entries, zeroed by the caller) and goes to
+ * opts->on_decide once; the rest of the skeleton's answers say nothing of
+ * the coloured net and are dropped. Within budget (the examination's
+ * whole machinery runs on the skeleton). */
+pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fml_set *set,
+                              const pn_examine_opts *opts, pn_budget *budget, uint8_t *decided,
+                              pn_error *err);
+
 #ifdef __cplusplus
 }
 #endif
