@@ -14,6 +14,7 @@
 #include "rers_cli.h"
 #include "path.h"
 #include "properties.h"
+#include "skeleton_cli.h"
 #include "stream.h"
 #include "ticker.h"
 #include "verdicts.h"
@@ -42,6 +43,7 @@ typedef struct cli_run {
     pn_dist *dist;        /* under mpirun (dist.h); NULL: one process */
     FILE *sink;           /* ranks other than 0 print here (/dev/null) */
     cli_ticker *ticker;   /* the progress lines of every phase (ticker.h) */
+    cli_skeleton skel;    /* what a coloured net's skeleton answered first */
     double t0;            /* when the run started (pn_clock_now) */
 } cli_run;
 
@@ -78,8 +80,10 @@ static int cli_load(cli_run *r)
         .merge_colours = r->o.command == CLI_CMD_EXAMINE && pn_exam_on_coloured_ids(r->o.exam) &&
                          !r->o.trace && r->o.write_reduced == NULL && !r->o.use_verdicts,
     };
-    /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML. */
-    pn_status st = pn_rers_read_system(r->pnml, &r->budget, &opts, &r->net, &err);
+    /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML.
+     * The skeleton's pass has read a P/T model already. */
+    pn_status st = r->net != NULL ? PN_OK
+                                  : pn_rers_read_system(r->pnml, &r->budget, &opts, &r->net, &err);
     if (st == PN_OK) {
         pn_budget_phase(&r->budget, "compiling the net (%u places, %u transitions)",
                         r->net->n_places, r->net->n_transitions);
@@ -381,14 +385,16 @@ static bool cli_explores_distributed(pn_exam exam)
 
 /* Names the answers to stream: the formulas, or the global property;
  * StateSpace keeps the stream's one bare answer. */
-static int cli_stream_answers(cli_run *r, const pn_fml_set *set)
+static int cli_stream_answers(cli_run *r, pn_fml_set *set)
 {
     bool ltl = r->o.exam == PN_EXAM_LTL_CARDINALITY || r->o.exam == PN_EXAM_LTL_FIREABILITY;
     uint32_t threads = ltl ? 1 : r->xo.explore.threads; /* LTL runs on one thread */
     if (r->dist != NULL && cli_explores_distributed(r->o.exam))
         threads *= pn_dist_ranks(r->dist);
     bool ok = true;
-    if (set != NULL) {
+    if (set != NULL && r->skel.decided != NULL) {
+        ok = cli_skeleton_rest(&r->skel, set, r->out, r->net, threads);
+    } else if (set != NULL) {
         const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
         for (uint32_t i = 0; ids != NULL && i < set->n; i++)
             ids[i] = set->props[i].id;
@@ -464,6 +470,25 @@ static int cli_examine(cli_run *r)
     return rc2;
 }
 
+/* A coloured net's skeleton answers first what it proves (skeleton_cli.h),
+ * where the answers speak of coloured ids only (as for merged colours) and
+ * one process prints them all (no MPI job, no verdict file). */
+static int cli_skeleton_first(cli_run *r)
+{
+    const cli_options *o = &r->o;
+    const char *file = pn_exam_formula_file(o->exam);
+    if (o->no_skeleton || !pn_examine_skeleton_applies(o->exam) || file == NULL || o->trace ||
+        o->write_reduced != NULL || o->use_verdicts || o->verdict_xml != NULL || r->dist != NULL)
+        return 0;
+    char *path = cli_path_join(r->dir, file);
+    if (path == NULL)
+        return 1;
+    int rc = cli_skeleton_pass(r->pnml, path, o->exam, &r->xo, &r->budget, r->out, o->verbose,
+                               &r->net, &r->skel);
+    free(path);
+    return rc;
+}
+
 /* Asks the driver for the engine before anything is read, so that a
  * request it cannot serve fails at once (--engine gpu without a usable
  * GPU: exit 1 with the reason). */
@@ -486,6 +511,7 @@ static int cli_choose_engine(cli_run *r)
 
 static void cli_free(cli_run *r)
 {
+    cli_skeleton_free(&r->skel);
     cli_ticker_stop(r->ticker);
     r->ticker = NULL;
     r->budget.phase = NULL;
@@ -590,14 +616,18 @@ static int cli_main(int argc, char **argv)
         rc = cli_resolve_model(&r);
     if (rc == 0)
         rc = cli_choose_engine(&r);
+    if (rc == 0) {
+        cli_examine_opts(&r);
+        rc = cli_skeleton_first(&r);
+    }
+    if (rc == 0 && cli_skeleton_all(&r.skel)) /* nothing left for the unfolding */
+        rc = -1;
     if (rc == 0)
         rc = cli_load(&r);
-    if (rc < 0) { /* a model Petrel cannot handle, or out of time: nothing proven */
+    if (rc < 0) /* a model Petrel cannot handle, or out of time: nothing proven */
         rc = 0;
-    } else if (rc == 0) {
-        cli_examine_opts(&r);
+    else if (rc == 0)
         rc = cli_examine(&r);
-    }
     if (rc <= 0) /* what is still open (on errors, nothing is printed) */
         cli_stream_close(r.out);
     cli_free(&r);

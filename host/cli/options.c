@@ -63,6 +63,8 @@ static void cli_usage(FILE *f)
         "                          A G / A F / A U at the top of the formula\n"
         "      --no-reduce         explore the net as given (no structural reductions;\n"
         "                          --trace also skips them: traces are not mapped back)\n"
+        "      --no-skeleton       a coloured net's RC / RF / UB formulas on its\n"
+        "                          unfolding only, not on its colour-blind skeleton first\n"
         "      --write-reduced FILE  write the net the examination explores, after the\n"
         "                          structural reductions, as PNML; and beside FILE, per\n"
         "                          formula, a folder named by its id with the net reduced\n"
@@ -154,7 +156,7 @@ static int cli_env_defaults(cli_options *o)
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_STORE,
-       OPT_NO_REDUCE, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_NO_DD, OPT_VERDICT_XML, OPT_USE_VERDICTS,
+       OPT_NO_REDUCE, OPT_NO_SKELETON, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_NO_DD, OPT_VERDICT_XML, OPT_USE_VERDICTS,
        OPT_STATS_FD };
 
 static int cli_option(int c, const char *arg, cli_options *o)
@@ -196,6 +198,7 @@ static int cli_option(int c, const char *arg, cli_options *o)
         else return cli_bad("bad --store '%s' (compact, tree or full)", arg);
         return 0;
     case OPT_NO_REDUCE: o->no_reduce = true; return 0;
+    case OPT_NO_SKELETON: o->no_skeleton = true; return 0;
     case OPT_WRITE_REDUCED: o->write_reduced = arg; return 0;
     case OPT_NO_POR: o->no_por = true; return 0;
     case OPT_NO_SMT: o->no_smt = true; return 0;
@@ -241,6 +244,7 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         {"no-smt", no_argument, NULL, OPT_NO_SMT},
         {"no-dd", no_argument, NULL, OPT_NO_DD},
         {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
+        {"no-skeleton", no_argument, NULL, OPT_NO_SKELETON},
         {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},
         {"verdict-xml", required_argument, NULL, OPT_VERDICT_XML},
         {"use-verdicts", no_argument, NULL, OPT_USE_VERDICTS},

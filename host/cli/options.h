@@ -28,6 +28,7 @@ typedef struct cli_options {
     double progress_s; /* --progress=S: seconds between progress lines (0: not given) */
     pn_store_kind store;          /* --store (--full-store: full) */
     bool no_reduce;               /* --no-reduce */
+    bool no_skeleton;             /* --no-skeleton */
     const char *write_reduced;    /* --write-reduced FILE; NULL: none */
     const char *verdict_xml;      /* --verdict-xml FILE; NULL: none */
     bool use_verdicts;            /* --use-verdicts */

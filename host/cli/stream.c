@@ -32,6 +32,7 @@ struct cli_stream {
     bool closed;
     const pn_net *net;
     uint32_t threads;
+    const uint32_t *slot; /* check index -> answer; NULL: the same */
     bool watching;
     pthread_t watchdog;
 };
@@ -188,6 +189,8 @@ bool cli_stream_set_ids(cli_stream *s, const char *const *ids, uint32_t n, const
 static void stream_print(cli_stream *s, const pn_answer *a, uint32_t i,
                          const pn_engine_result *res)
 {
+    if (s->slot != NULL)
+        i = s->slot[i];
     if (s->closed || s->ids == NULL || i >= s->n || s->printed[i])
         return;
     char tech[160], value[32];
@@ -204,6 +207,15 @@ static void stream_print(cli_stream *s, const pn_answer *a, uint32_t i,
     pn_mcc_print_formula(s->out, s->ids[i], v, tech);
     fflush(s->out);
     s->printed[i] = 1;
+}
+
+void cli_stream_rebind(cli_stream *s, const pn_net *net, uint32_t threads, const uint32_t *slot)
+{
+    pthread_mutex_lock(&s->lock);
+    s->net = net;
+    s->threads = threads ? threads : 1;
+    s->slot = slot;
+    pthread_mutex_unlock(&s->lock);
 }
 
 void cli_stream_on_decide(void *ctx, const pn_check *c, uint32_t i)

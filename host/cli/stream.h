@@ -38,6 +38,12 @@ void cli_stream_free(cli_stream *s);
 bool cli_stream_set_ids(cli_stream *s, const char *const *ids, uint32_t n, const pn_net *net,
                         uint32_t threads);
 
+/* The answers that follow come from checks over some of the named answers,
+ * on net (TECHNIQUES speaks of it; NULL: of no unfolding): check answer i
+ * is named answer slot[i] (kept, not copied; NULL: i itself). For a
+ * coloured net's skeleton answered first and its unfolding after it. */
+void cli_stream_rebind(cli_stream *s, const pn_net *net, uint32_t threads, const uint32_t *slot);
+
 /* The listener to pass as pn_examine_opts.on_decide (ctx: the stream). */
 void cli_stream_on_decide(void *ctx, const pn_check *c, uint32_t i);
 /* Answer i with the exploration's statistics, unless already printed. */

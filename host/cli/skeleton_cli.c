@@ -1,0 +1,144 @@
+/* The colour-blind skeleton's pass (skeleton_cli.h). */
+#include "skeleton_cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "petrel/cnet.h"
+#include "petrel/formula.h"
+#include "petrel/pnml.h"
+#include "petrel/rers_read.h"
+#include "petrel/sysinfo.h"
+
+/* Names the stream's answers after the file's formulas. */
+static bool skeleton_name(cli_stream *out, const pn_fml_set *set, const pn_net *net,
+                          uint32_t threads)
+{
+    const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
+    if (ids == NULL)
+        return false;
+    for (uint32_t i = 0; i < set->n; i++)
+        ids[i] = set->props[i].id;
+    bool ok = cli_stream_set_ids(out, ids, set->n, net, threads);
+    free(ids);
+    return ok;
+}
+
+/* The formulas on the skeleton, within a share of the budget. */
+static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam,
+                           const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
+                           bool verbose, cli_skeleton *sk)
+{
+    pn_error err = {0};
+    pn_cnet *cn = NULL;
+    pn_fml_set *set = NULL;
+    pn_status st = pn_cnet_compile(net, &cn, &err);
+    if (st == PN_OK)
+        st = pn_fml_read_file(formulas, net, &set, &err);
+    if (st == PN_OK)
+        st = pn_fml_set_simplify(set, &err);
+    /* A formula file that fails here fails the unfolding's reading too,
+     * which says so: the pass leaves it to that. */
+    if (st != PN_OK) {
+        pn_fml_set_free(set);
+        pn_cnet_free(cn);
+        return st == PN_ERR_NOMEM ? 1 : 0;
+    }
+    double t0 = pn_clock_now();
+    sk->n = set->n;
+    sk->decided = calloc((size_t)set->n + 1, 1);
+    int rc = sk->decided != NULL && skeleton_name(out, set, NULL, xo->explore.threads) ? 0 : 1;
+    pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
+    if (budget->deadline <= 0)
+        share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
+    pn_budget_phase(budget, "the colour-blind skeleton (%u places, %u transitions)",
+                    net->n_places, net->n_transitions);
+    pn_examine_opts o = *xo;
+    o.verbose = false; /* its steps are not the examination's */
+    o.diag = NULL;
+    o.on_decide = cli_stream_on_decide;
+    o.on_decide_ctx = out;
+    if (rc == 0 &&
+        pn_examine_skeleton(cn, exam, set, &o, &share, sk->decided, &err) != PN_OK) {
+        fprintf(stderr, "petrel: the colour-blind skeleton: %s\n", err.msg);
+        rc = err.code == PN_ERR_NOMEM ? 1 : 0;
+    }
+    uint32_t proven = 0;
+    for (uint32_t i = 0; sk->decided != NULL && i < set->n; i++)
+        proven += sk->decided[i];
+    if (verbose)
+        fprintf(stderr, "petrel: colour-blind skeleton: %u places, %u transitions; %u of %u "
+                        "answers proven in %.3f s\n",
+                net->n_places, net->n_transitions, proven, set->n, pn_clock_now() - t0);
+    cli_stream_rebind(out, NULL, xo->explore.threads, NULL); /* the skeleton is freed */
+    pn_fml_set_free(set);
+    pn_cnet_free(cn);
+    return rc;
+}
+
+int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
+                      const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
+                      bool verbose, pn_net **pt, cli_skeleton *sk)
+{
+    memset(sk, 0, sizeof *sk);
+    *pt = NULL;
+    pn_pnml_opts opts = {.merge_colours = true, .skeleton = true};
+    pn_net *net = NULL;
+    pn_error err = {0};
+    pn_budget_phase(budget, "reading %s", pnml);
+    if (pn_rers_read_system(pnml, budget, &opts, &net, &err) != PN_OK) {
+        if (verbose)
+            fprintf(stderr, "petrel: no colour-blind skeleton: %s\n", err.msg);
+        return 0;
+    }
+    if (!net->unfold.skeleton) { /* a P/T net: the one to examine */
+        *pt = net;
+        return 0;
+    }
+    int rc = skeleton_answer(net, formulas, exam, xo, budget, out, verbose, sk);
+    pn_net_free(net);
+    return rc;
+}
+
+bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const pn_net *net,
+                       uint32_t threads)
+{
+    if (sk->decided == NULL || set->n != sk->n) /* the same file: never differs */
+        return skeleton_name(out, set, net, threads);
+    sk->slot = calloc((size_t)set->n + 1, sizeof *sk->slot);
+    if (sk->slot == NULL)
+        return false;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < set->n; i++) {
+        pn_fml_prop *p = &set->props[i];
+        if (sk->decided[i]) {
+            free(p->id);
+            pn_fml_free(p->root);
+            free(p->error);
+            continue;
+        }
+        set->props[k] = *p;
+        sk->slot[k++] = i;
+    }
+    set->n = k;
+    cli_stream_rebind(out, net, threads, sk->slot);
+    return true;
+}
+
+bool cli_skeleton_all(const cli_skeleton *sk)
+{
+    if (sk->decided == NULL)
+        return false;
+    for (uint32_t i = 0; i < sk->n; i++)
+        if (!sk->decided[i])
+            return false;
+    return true;
+}
+
+void cli_skeleton_free(cli_skeleton *sk)
+{
+    free(sk->decided);
+    free(sk->slot);
+    memset(sk, 0, sizeof *sk);
+}
