@@ -1054,6 +1054,104 @@ TEST_F(Cli, AnUnfoldingStopsAtTheMemoryCap)
     EXPECT_LT(r.seconds, kQuick) << show(r);
 }
 
+namespace {
+
+// P holds every option of O (2,000 of them); t takes three options a, b, c
+// from P and puts the triple <a, b, c> into Q, whose sort O x O x O has
+// 8 x 10^9 colours: more than an unfolding indexes, while the skeleton
+// (P: 2,000 tokens, t: 3 from P, 1 into Q) counts them. P + 3 Q = 2,000.
+std::string triples_net()
+{
+    std::string d = "<namedsort id=\"O\" name=\"O\"><cyclicenumeration>";
+    for (int i = 0; i < 2000; i++)
+        d += "<feconstant id=\"o" + std::to_string(i) + "\" name=\"" + std::to_string(i) + "\"/>";
+    d += "</cyclicenumeration></namedsort><namedsort id=\"T\" name=\"T\"><productsort>"
+         "<usersort declaration=\"O\"/><usersort declaration=\"O\"/><usersort declaration=\"O\"/>"
+         "</productsort></namedsort>";
+    std::string one = "<numberconstant value=\"1\"><positive/></numberconstant>", three, tuple;
+    for (const char *v : {"a", "b", "c"}) {
+        d += std::string("<variabledecl id=\"") + v + "\" name=\"" + v +
+             "\"><usersort declaration=\"O\"/></variabledecl>";
+        std::string var = std::string("<variable refvariable=\"") + v + "\"/>";
+        three += "<subterm><numberof><subterm>" + one + "</subterm><subterm>" + var +
+                 "</subterm></numberof></subterm>";
+        tuple += "<subterm>" + var + "</subterm>";
+    }
+    auto type = [](const char *s) {
+        return std::string("<type><structure><usersort declaration=\"") + s +
+               "\"/></structure></type>";
+    };
+    return "<?xml version=\"1.0\"?>\n<pnml xmlns=\"http://www.pnml.org/version-2009/grammar/pnml\">"
+           "<net id=\"n\" type=\"http://www.pnml.org/version-2009/grammar/symmetricnet\">"
+           "<page id=\"pg\"><declaration><structure><declarations>" + d +
+           "</declarations></structure></declaration><place id=\"P\">" + type("O") +
+           "<hlinitialMarking><structure><all><usersort declaration=\"O\"/></all></structure>"
+           "</hlinitialMarking></place><place id=\"Q\">" + type("T") + "</place>"
+           "<transition id=\"t\"/><arc id=\"in\" source=\"P\" target=\"t\"><hlinscription>"
+           "<structure><add>" + three + "</add></structure></hlinscription></arc>"
+           "<arc id=\"out\" source=\"t\" target=\"Q\"><hlinscription><structure><numberof>"
+           "<subterm>" + one + "</subterm><subterm><tuple>" + tuple + "</tuple></subterm>"
+           "</numberof></structure></hlinscription></arc></page></net></pnml>\n";
+}
+
+std::string mcc_property(const std::string &id, const std::string &formula)
+{
+    return "<property><id>" + id + "</id><description/><formula>" + formula +
+           "</formula></property>";
+}
+
+std::string tokens_le(const std::string &a, const std::string &b)
+{
+    return "<integer-le>" + a + b + "</integer-le>";
+}
+
+} // namespace
+
+// The unfolding of triples_net is refused (a sort of 8 x 10^9 colours); its
+// colour-blind skeleton answers what it proves (host/examine/skeleton.c):
+// Q never reaches 667 tokens (P + 3 Q = 2,000), P never passes 2,000 (A G
+// TRUE), P's bound is its initial 2,000; that Q can be marked is true but
+// the skeleton cannot show it (its witness is not the coloured net's), nor
+// Q's bound (666 in the skeleton, 0 initially): CANNOT_COMPUTE.
+TEST_F(Cli, TheColourBlindSkeletonAnswersWhereNoUnfoldingFits)
+{
+    write("model.pnml", triples_net());
+    const std::string P = "<tokens-count><place>P</place></tokens-count>",
+                      Q = "<tokens-count><place>Q</place></tokens-count>";
+    auto c = [](int k) { return "<integer-constant>" + std::to_string(k) + "</integer-constant>"; };
+    write("ReachabilityCardinality.xml",
+          "<property-set xmlns=\"http://mcc.lip6.fr/\">" +
+              mcc_property("q667", "<exists-path><finally>" + tokens_le(c(667), Q) +
+                                       "</finally></exists-path>") +
+              mcc_property("p2000", "<all-paths><globally>" + tokens_le(P, c(2000)) +
+                                        "</globally></all-paths>") +
+              mcc_property("q1", "<exists-path><finally>" + tokens_le(c(1), Q) +
+                                     "</finally></exists-path>") +
+              "</property-set>");
+    write("UpperBounds.xml", "<property-set xmlns=\"http://mcc.lip6.fr/\">" +
+                                 mcc_property("bp", "<place-bound><place>P</place></place-bound>") +
+                                 mcc_property("bq", "<place-bound><place>Q</place></place-bound>") +
+                                 "</property-set>");
+    Run rc = run("-v -e ReachabilityCardinality --threads 1 --timeout 20 " + quote(dir));
+    ASSERT_EQ(rc.code, 0) << show(rc);
+    EXPECT_TRUE(contains(rc.out, "FORMULA q667 FALSE TECHNIQUES")) << show(rc);
+    EXPECT_TRUE(contains(rc.out, "FORMULA p2000 TRUE TECHNIQUES")) << show(rc);
+    EXPECT_TRUE(contains(rc.out, "FORMULA q1 CANNOT_COMPUTE")) << show(rc);
+    EXPECT_TRUE(contains(rc.err, "colour-blind skeleton: 2 places, 1 transitions; 2 of 3 answers"))
+        << show(rc);
+    EXPECT_TRUE(contains(rc.err, "product sort of more than 2^31 colours")) << show(rc);
+    EXPECT_LT(rc.seconds, kQuick) << show(rc);
+    Run ub = run("-e UpperBounds --threads 1 --timeout 20 " + quote(dir));
+    ASSERT_EQ(ub.code, 0) << show(ub);
+    EXPECT_TRUE(contains(ub.out, "FORMULA bp 2000 TECHNIQUES")) << show(ub);
+    EXPECT_TRUE(contains(ub.out, "FORMULA bq CANNOT_COMPUTE")) << show(ub);
+    // Without the skeleton nothing is answered.
+    Run off = run("--no-skeleton -e ReachabilityCardinality --threads 1 --timeout 20 " + quote(dir));
+    ASSERT_EQ(off.code, 0) << show(off);
+    EXPECT_FALSE(contains(off.out, "TRUE")) << show(off);
+    EXPECT_FALSE(contains(off.out, "FALSE")) << show(off);
+}
+
 // ---- under mpirun (petrel/dist.h) ---------------------------------------------------------
 
 namespace {

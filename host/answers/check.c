@@ -432,6 +432,8 @@ void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
     if (i >= c->n || c->items[i].kind != ITEM_BOUND || c->items[i].decided)
         return;
     check_item *it = &c->items[i];
+    if (!reached && it->has_limit && it->limit <= limit) /* the tighter proof stays */
+        return;
     bool counted = check_counted(it), unbounded = check_unbounded(it);
     it->has_limit = true;
     it->limit = limit;

@@ -393,7 +393,9 @@ static int cli_stream_answers(cli_run *r, pn_fml_set *set)
         threads *= pn_dist_ranks(r->dist);
     bool ok = true;
     if (set != NULL && r->skel.decided != NULL) {
-        ok = cli_skeleton_rest(&r->skel, set, r->out, r->net, threads);
+        ok = cli_skeleton_rest(&r->skel, set, r->out, r->cn, &r->budget, threads);
+        if (r->o.exam == PN_EXAM_UPPER_BOUNDS)
+            r->xo.bound_limits = r->skel.limits;
     } else if (set != NULL) {
         const char **ids = calloc((size_t)set->n + 1, sizeof *ids);
         for (uint32_t i = 0; ids != NULL && i < set->n; i++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
 #include "petrel/pnml.h"
@@ -48,7 +49,10 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
     double t0 = pn_clock_now();
     sk->n = set->n;
     sk->decided = calloc((size_t)set->n + 1, 1);
-    int rc = sk->decided != NULL && skeleton_name(out, set, NULL, xo->explore.threads) ? 0 : 1;
+    sk->limits = calloc((size_t)set->n + 1, sizeof *sk->limits);
+    sk->paths = calloc((size_t)set->n + 1, sizeof *sk->paths);
+    sk->exam = exam;
+    int rc = sk->decided != NULL && sk->limits != NULL && sk->paths != NULL && skeleton_name(out, set, NULL, xo->explore.threads) ? 0 : 1;
     pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
     if (budget->deadline <= 0)
         share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
@@ -60,7 +64,8 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
     o.on_decide = cli_stream_on_decide;
     o.on_decide_ctx = out;
     if (rc == 0 &&
-        pn_examine_skeleton(cn, exam, set, &o, &share, sk->decided, &err) != PN_OK) {
+        pn_examine_skeleton(cn, exam, set, &o, &share, sk->decided, sk->limits, sk->paths,
+                            &err) != PN_OK) {
         fprintf(stderr, "petrel: the colour-blind skeleton: %s\n", err.msg);
         rc = err.code == PN_ERR_NOMEM ? 1 : 0;
     }
@@ -71,7 +76,7 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
         fprintf(stderr, "petrel: colour-blind skeleton: %u places, %u transitions; %u of %u "
                         "answers proven in %.3f s\n",
                 net->n_places, net->n_transitions, proven, set->n, pn_clock_now() - t0);
-    cli_stream_rebind(out, NULL, xo->explore.threads, NULL); /* the skeleton is freed */
+    cli_stream_rebind(out, NULL, xo->explore.threads, NULL); /* no unfolding to speak of */
     pn_fml_set_free(set);
     pn_cnet_free(cn);
     return rc;
@@ -96,16 +101,48 @@ int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
         *pt = net;
         return 0;
     }
-    int rc = skeleton_answer(net, formulas, exam, xo, budget, out, verbose, sk);
-    pn_net_free(net);
-    return rc;
+    sk->net = net; /* kept for the replays */
+    return skeleton_answer(net, formulas, exam, xo, budget, out, verbose, sk);
 }
 
-bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const pn_net *net,
-                       uint32_t threads)
+/* The skeleton's witnesses replayed on the unfolding: what they prove is
+ * streamed and decided. */
+static bool skeleton_replay(cli_skeleton *sk, const pn_fml_set *set, cli_stream *out,
+                            const pn_cnet *cn, const pn_budget *budget)
 {
-    if (sk->decided == NULL || set->n != sk->n) /* the same file: never differs */
+    bool any = false;
+    for (uint32_t i = 0; i < set->n; i++)
+        any |= sk->paths[i].trans != NULL;
+    if (!any)
+        return true;
+    pn_error err = {0};
+    pn_check *c = NULL;
+    if (pn_check_new(cn, sk->exam, set, 1, &c, &err) != PN_OK)
+        return err.code != PN_ERR_NOMEM;
+    pn_budget_phase(budget, "the skeleton's witnesses replayed on the unfolding");
+    pn_budget share = pn_budget_share(budget, CLI_REPLAY_SHARE);
+    pn_status st = pn_skeleton_replay(cn, sk->net, set, sk->paths, sk->limits, c, &share, &err);
+    for (uint32_t i = 0; st == PN_OK && i < set->n; i++) {
+        if (pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        cli_stream_answer(out, c, i, NULL);
+        sk->decided[i] = 1;
+    }
+    pn_check_free(c);
+    return st != PN_ERR_NOMEM;
+}
+
+bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const pn_cnet *cn,
+                       const pn_budget *budget, uint32_t threads)
+{
+    const pn_net *net = cn->net;
+    if (sk->decided == NULL || set->n != sk->n) { /* the same file: never differs */
+        free(sk->limits);
+        sk->limits = NULL;
         return skeleton_name(out, set, net, threads);
+    }
+    if (!skeleton_replay(sk, set, out, cn, budget))
+        return false;
     sk->slot = calloc((size_t)set->n + 1, sizeof *sk->slot);
     if (sk->slot == NULL)
         return false;
@@ -119,6 +156,7 @@ bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const
             continue;
         }
         set->props[k] = *p;
+        sk->limits[k] = sk->limits[i];
         sk->slot[k++] = i;
     }
     set->n = k;
@@ -138,7 +176,12 @@ bool cli_skeleton_all(const cli_skeleton *sk)
 
 void cli_skeleton_free(cli_skeleton *sk)
 {
+    for (uint32_t i = 0; sk->paths != NULL && i < sk->n; i++)
+        free(sk->paths[i].trans);
+    free(sk->paths);
+    pn_net_free(sk->net);
     free(sk->decided);
+    free(sk->limits);
     free(sk->slot);
     memset(sk, 0, sizeof *sk);
 }

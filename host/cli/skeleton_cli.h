@@ -16,11 +16,19 @@
  * fast; what it cannot prove it never will. */
 #define CLI_SKELETON_SHARE 0.2
 #define CLI_SKELETON_ALONE_S 30.0
+/* The replays' share of what the unfolding leaves: a path replays in time
+ * linear in its length, most of them at once. */
+#define CLI_REPLAY_SHARE 0.1
 
 typedef struct cli_skeleton {
     uint8_t *decided;  /* per formula of the file; NULL: the pass did not run */
+    uint64_t *limits;  /* per formula: the skeleton's bound, UINT64_MAX: none;
+                          compacted with the formulas (the unfolding's) */
     uint32_t n;
     uint32_t *slot;    /* the unfolding's formula k is the file's slot[k] */
+    pn_net *net;       /* the skeleton, whose paths name its transitions */
+    pn_skeleton_path *paths; /* per formula: a witness to replay, or none */
+    pn_exam exam;
 } cli_skeleton;
 
 /* Reads pnml as its skeleton and answers the formulas of `formulas` on it,
@@ -31,11 +39,13 @@ typedef struct cli_skeleton {
 int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
                       const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
                       bool verbose, pn_net **pt, cli_skeleton *sk);
-/* The unfolding's formulas without those the pass decided (compacted in
- * place; sk->slot maps them back), and the stream told so. False when out
- * of memory. */
-bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const pn_net *net,
-                       uint32_t threads);
+/* The skeleton's witnesses replayed on the unfolding cn (pn_skeleton_replay)
+ * within budget, what they prove streamed; then the unfolding's formulas
+ * without those decided (compacted in place; sk->slot maps them back,
+ * sk->limits follows them: the bounds to hand the examination), and the
+ * stream told so. False when out of memory. */
+bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const pn_cnet *cn,
+                       const pn_budget *budget, uint32_t threads);
 /* Whether the pass decided every formula. */
 bool cli_skeleton_all(const cli_skeleton *sk);
 void cli_skeleton_free(cli_skeleton *sk);

@@ -102,6 +102,7 @@ typedef struct job_kind {
     const char *name;
     bool top, stream;
     uint32_t extra;
+    const uint64_t *limits; /* per question, a bound proven elsewhere; NULL: none */
 } job_kind;
 
 /* The questions of exam on cn (set NULL: a global property) as one job on
@@ -114,6 +115,9 @@ static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, p
     if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
         return err->code;
     pn_check_add_techniques(c, k.extra);
+    for (uint32_t i = 0; k.limits != NULL && i < pn_check_count(c); i++)
+        if (k.limits[i] != UINT64_MAX)
+            pn_check_bound_limit(c, i, k.limits[i], false, PN_TECH_TOPOLOGICAL);
     if (k.stream)
         pn_check_on_decide(c, s->opts->on_decide, s->opts->on_decide_ctx);
     ex_job j;
@@ -231,7 +235,9 @@ static void examine_each(const ex_sched *s, const pn_each *each, pn_exam exam,
         const pn_reduced *red = pn_each_reduced(each, k);
         pn_engine_result res = {.threads = r->result.threads};
         pn_check *c = NULL;
-        job_kind kind = {.name = pn_check_answer(r->check, i)->id};
+        const uint64_t *limits = s->opts->bound_limits;
+        job_kind kind = {.name = pn_check_answer(r->check, i)->id,
+                         .limits = limits != NULL ? &limits[i] : NULL};
         if (examine_job(s, kind, red->cn, exam, red->set, &share, &c, &res, &err) == PN_OK) {
             pn_check_take(r->check, i, c, 0, PN_TECH_STRUCTURAL_REDUCTION);
             decided += pn_check_answer(r->check, i)->verdict != PN_VERDICT_UNKNOWN;
@@ -292,7 +298,8 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
     const pn_budget *jb = each != NULL ? &share : budget;
     r->reduced = red;
     job_kind top = {.name = "joint", .top = true, .stream = true,
-                    .extra = red != NULL ? PN_TECH_STRUCTURAL_REDUCTION : 0};
+                    .extra = red != NULL ? PN_TECH_STRUCTURAL_REDUCTION : 0,
+                    .limits = s->opts->bound_limits};
     pn_status st = examine_job(s, top, joint, exam, red != NULL ? red->set : set, jb, &r->check,
                                &r->result, err);
     for (uint32_t i = 0; st == PN_OK && red != NULL && i < pn_check_count(r->check); i++) {

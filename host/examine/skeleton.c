@@ -14,7 +14,9 @@
  *   - A G phi is TRUE where the skeleton always has down(phi), and FALSE
  *     where up(phi) fails at the initial marking;
  *   - a place bound is exact where the skeleton's bound is the initial
- *     marking's count (the coloured bound lies between the two).
+ *     marking's count (the coloured bound lies between the two); elsewhere
+ *     it is an upper bound, which the unfolding's answer is once one of
+ *     its markings reaches it (pn_examine_opts.bound_limits).
  * The skeleton's examination runs on formulas so rewritten, and only its
  * answers in those directions are kept: ITS-Tools' use of the skeleton
  * (Thierry-Mieg's MCC tool reports) with the polarity made explicit. */
@@ -36,6 +38,7 @@ typedef struct sk_filter {
     sk_rule *rule;
     uint64_t *bound;   /* SK_BOUND: the initial marking's count */
     uint8_t *decided;
+    uint64_t *limits;  /* NULL: not asked for */
     void (*inner)(void *ctx, const pn_check *c, uint32_t i);
     void *inner_ctx;
 } sk_filter;
@@ -123,10 +126,60 @@ static bool sk_holds(const sk_filter *f, const pn_answer *a, uint32_t i)
     }
 }
 
+/* The verdict of answer i that a reached marking shows on the skeleton
+ * and that the filter drops: where a replay on the unfolding may prove it. */
+static bool sk_witnessed(const sk_filter *f, const pn_answer *a, uint32_t i)
+{
+    switch (f->rule[i]) {
+    case SK_FALSE: return a->verdict == PN_VERDICT_TRUE;
+    case SK_TRUE: return a->verdict == PN_VERDICT_FALSE;
+    case SK_BOUND: return a->verdict == PN_VERDICT_VALUE && a->value != f->bound[i];
+    default: return false;
+    }
+}
+
+/* The path to answer i's witness on the skeleton as given (through the
+ * reductions its check answered on); nothing where it has none. */
+static pn_status sk_path(const pn_report *rep, uint32_t i, pn_skeleton_path *out, pn_error *err)
+{
+    const pn_answer *a = pn_check_answer(rep->check, i);
+    uint32_t *path = NULL;
+    uint64_t len = 0, cycle = 0;
+    bool own = false;
+    if (a->lasso != NULL && a->lasso_cycle == 0) {
+        path = (uint32_t *)a->lasso;
+        len = a->lasso_prefix;
+    } else if (a->lasso == NULL && a->has_witness &&
+               pn_engine_trace(&rep->result, a->witness, &path, &len)) {
+        own = true;
+    } else {
+        return PN_OK;
+    }
+    pn_status st = pn_report_lasso(rep, path, len, len, &out->trans, &out->n, &cycle, err);
+    if (own)
+        free(path);
+    return st;
+}
+
+static pn_status sk_paths(const sk_filter *f, const pn_report *rep, uint32_t n,
+                          pn_skeleton_path *paths, pn_error *err)
+{
+    for (uint32_t i = 0; paths != NULL && i < n; i++) {
+        const pn_answer *a = pn_check_answer(rep->check, i);
+        if (f->decided[i] || a == NULL || !sk_witnessed(f, a, i))
+            continue;
+        if (sk_path(rep, i, &paths[i], err) != PN_OK)
+            return err->code;
+    }
+    return PN_OK;
+}
+
 static void sk_on_decide(void *ctx, const pn_check *c, uint32_t i)
 {
     sk_filter *f = ctx;
     const pn_answer *a = pn_check_answer(c, i);
+    if (f->limits != NULL && a != NULL && a->verdict == PN_VERDICT_VALUE)
+        f->limits[i] = a->value;
     if (f->decided[i] || a == NULL || !sk_holds(f, a, i))
         return;
     f->decided[i] = 1;
@@ -172,14 +225,17 @@ static pn_fml_set *sk_rewrite(const pn_cnet *cn, const pn_fml_set *set, sk_filte
 
 pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fml_set *set,
                               const pn_examine_opts *opts, pn_budget *budget, uint8_t *decided,
-                              pn_error *err)
+                              uint64_t *limits, pn_skeleton_path *paths, pn_error *err)
 {
+    for (uint32_t i = 0; limits != NULL && set != NULL && i < set->n; i++)
+        limits[i] = UINT64_MAX;
     if (!pn_examine_skeleton_applies(exam) || set == NULL || set->n == 0)
         return PN_OK;
     sk_filter f = {
         .rule = calloc(set->n, sizeof *f.rule),
         .bound = calloc(set->n, sizeof *f.bound),
         .decided = decided,
+        .limits = limits,
         .inner = opts->on_decide,
         .inner_ctx = opts->on_decide_ctx,
     };
@@ -195,12 +251,15 @@ pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fm
         o.on_decide = sk_on_decide;
         o.on_decide_ctx = &f;
         o.write_reduced = NULL;
+        o.explore.keep_parents = paths != NULL; /* the witnesses' paths */
         st = pn_examine(skeleton, exam, tr, &o, budget, &rep, err);
     }
     /* What was decided without being told (the listener sees each final
      * answer once; this pass finds nothing new then). */
     for (uint32_t i = 0; st == PN_OK && i < set->n; i++)
         sk_on_decide(&f, rep->check, i);
+    if (st == PN_OK)
+        st = sk_paths(&f, rep, set->n, paths, err);
     pn_report_free(rep);
     pn_fml_set_free(tr);
     free(f.rule);

@@ -323,10 +323,10 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
     if (lr == LIN_OPTIMAL) {
         bound_walk w = {.places = places, .n = n, .target = b};
         if (lin_path_walk(r->cn, r->x, LIN_WALK_STEPS, LIN_WALK_TRIES, budget, bound_visit, &w,
-                          &reached, NULL, err) != PN_OK)
+                          &reached, lin_fired(r), err) != PN_OK)
             return err->code;
         if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, budget, bound_visit,
-                                        &w, &reached, NULL, err) != PN_OK)
+                                        &w, &reached, lin_fired(r), err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)
@@ -334,6 +334,10 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
                         pn_check_answer(r->c, i)->id, (unsigned long)b, (unsigned long)w.max);
             return PN_OK;
         }
+        /* With traces, the walk that reached the bound is its path. */
+        uint32_t *path = reached && r->o->trace ? pn_fire_seq_copy(&r->fired) : NULL;
+        if (path != NULL)
+            pn_check_set_path(r->c, i, path, r->fired.n);
         if (!reached && !r->o->no_smt) {
             uint64_t lp = b;
             if (lin_smt_bound(r, places, n, &w, &b, budget, err) != PN_OK)

@@ -102,7 +102,8 @@ pn_check_target pn_check_target_of(const pn_check *c, uint32_t i, const pn_fml_n
  * negations) holds or not; the exploration no longer looks for it. */
 void pn_check_decide_target(pn_check *c, uint32_t i, bool holds, uint32_t techniques);
 /* A proven upper bound of bound answer i: the answer is limit once a
- * reachable marking reaches it; reached: the caller already saw one. */
+ * reachable marking reaches it; reached: the caller already saw one. A
+ * bound not reached that is no tighter than one known already is dropped. */
 void pn_check_bound_limit(pn_check *c, uint32_t i, uint64_t limit, bool reached,
                           uint32_t techniques);
 

@@ -71,6 +71,11 @@ typedef struct pn_examine_opts {
      * MCC's generic properties of a coloured model are those of its P/T
      * twin, props.h). */
     bool pt_globals;
+    /* UpperBounds: per formula of the set, an upper bound proven elsewhere
+     * (a coloured net's skeleton, pn_examine_skeleton), UINT64_MAX for
+     * none; NULL: none at all. Each answer is its bound once a reachable
+     * marking reaches it (the walks aim at it). */
+    const uint64_t *bound_limits;
 } pn_examine_opts;
 
 /* What one examination found. check: the answers (pn_check_count,
@@ -137,11 +142,35 @@ bool pn_examine_skeleton_applies(pn_exam exam);
  * where the skeleton's equals the initial count. Each such answer sets
  * decided[i] (set->n entries, zeroed by the caller) and goes to
  * opts->on_decide once; the rest of the skeleton's answers say nothing of
- * the coloured net and are dropped. Within budget (the examination's
- * whole machinery runs on the skeleton). */
+ * the coloured net and are dropped. limits (NULL: not wanted; else
+ * set->n entries): the skeleton's bound of each bound formula, an upper
+ * bound of the coloured one (for pn_examine_opts.bound_limits), UINT64_MAX
+ * where it found none. Within budget (the examination's whole machinery
+ * runs on the skeleton). */
+/* A firing sequence of a skeleton (its transitions: the coloured ones). */
+typedef struct pn_skeleton_path {
+    uint32_t *trans;  /* malloc'd; NULL: none */
+    uint64_t n;
+} pn_skeleton_path;
+/* paths (NULL: not wanted; else set->n entries, zeroed): for each answer
+ * the skeleton decided the other way, by a marking it reaches (E F phi
+ * TRUE, A G phi FALSE, a bound above the initial count), the path to it,
+ * for pn_skeleton_replay; the caller frees each trans. */
 pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fml_set *set,
                               const pn_examine_opts *opts, pn_budget *budget, uint8_t *decided,
-                              pn_error *err);
+                              uint64_t *limits, pn_skeleton_path *paths, pn_error *err);
+/* Replays each path of the skeleton skel on cn, an unfolding of the same
+ * coloured net (its transition groups named as skel's transitions): each
+ * step fires an enabled unfolded transition of its coloured one, chosen
+ * at random, a few times over. Where a replay gets through, the unfolded
+ * marking it ends in has the skeleton's token counts, and it decides
+ * answer i of c (over set on cn) where it proves it: E F phi TRUE, A G phi
+ * FALSE where phi holds or fails there (phi as set has it, fireability
+ * exact), a bound equal to limits[i] (the skeleton's, an upper bound).
+ * Within budget. */
+pn_status pn_skeleton_replay(const pn_cnet *cn, const pn_net *skel, const pn_fml_set *set,
+                             const pn_skeleton_path *paths, const uint64_t *limits, pn_check *c,
+                             const pn_budget *budget, pn_error *err);
 
 #ifdef __cplusplus
 }
