@@ -1103,21 +1103,41 @@ struct Paths {
     }
 };
 
+// The questions of q read on net, and the net compiled; either null (with a
+// failure) when that fails.
+struct Posed {
+    CnetPtr cn;
+    SetPtr set;
+};
+
+Posed pose(const pn_net *net, const Asked &q)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    Posed out;
+    pn_cnet *raw = nullptr;
+    EXPECT_EQ(pn_cnet_compile(net, &raw, &err), PN_OK) << err.msg;
+    out.cn.reset(raw);
+    pn_fml_set *rs = nullptr;
+    EXPECT_EQ(pn_fml_read_memory(q.xml.data(), q.xml.size(), "q.xml", net, &rs, &err), PN_OK)
+        << err.msg;
+    out.set.reset(rs);
+    if (out.set && pn_fml_set_simplify(out.set.get(), &err) != PN_OK)
+        out.set.reset();
+    return out;
+}
+
 // The skeleton's answers to q: each one given must be the coloured net's.
 // Returns how many it gave; *paths gets the witnesses it could not use.
 uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q, Paths *paths)
 {
     pn_error err;
     pn_error_clear(&err);
-    pn_cnet *raw = nullptr;
-    EXPECT_EQ(pn_cnet_compile(skel, &raw, &err), PN_OK) << err.msg;
-    CnetPtr cn(raw);
-    pn_fml_set *rs = nullptr;
-    EXPECT_EQ(pn_fml_read_memory(q.xml.data(), q.xml.size(), "q.xml", skel, &rs, &err), PN_OK)
-        << err.msg;
-    SetPtr set(rs);
-    if (!cn || !set || pn_fml_set_simplify(set.get(), &err) != PN_OK)
+    Posed on = pose(skel, q);
+    if (!on.cn || !on.set)
         return 0;
+    const pn_cnet *cn = on.cn.get();
+    const pn_fml_set *set = on.set.get();
     Told t{std::vector<std::string>(set->n)};
     pn_examine_opts o = {};
     o.engine = PN_ENGINE_CPU;
@@ -1130,7 +1150,7 @@ uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q, Path
     std::vector<uint64_t> &limits = paths->limits;
     limits.assign(set->n, 0);
     paths->p.assign(set->n, pn_skeleton_path{nullptr, 0});
-    EXPECT_EQ(pn_examine_skeleton(cn.get(), exam, set.get(), &o, &b, decided.data(), limits.data(),
+    EXPECT_EQ(pn_examine_skeleton(cn, exam, set, &o, &b, decided.data(), limits.data(),
                                   paths->p.data(), &err),
               PN_OK)
         << err.msg;
@@ -1158,22 +1178,18 @@ uint32_t replayed_answers(const pn_net *plain, const pn_net *skel, pn_exam exam,
 {
     pn_error err;
     pn_error_clear(&err);
-    pn_cnet *raw = nullptr;
-    EXPECT_EQ(pn_cnet_compile(plain, &raw, &err), PN_OK) << err.msg;
-    CnetPtr cn(raw);
-    pn_fml_set *rs = nullptr;
-    EXPECT_EQ(pn_fml_read_memory(q.xml.data(), q.xml.size(), "q.xml", plain, &rs, &err), PN_OK)
-        << err.msg;
-    SetPtr set(rs);
-    if (!cn || !set || pn_fml_set_simplify(set.get(), &err) != PN_OK)
+    Posed on = pose(plain, q);
+    if (!on.cn || !on.set)
         return 0;
+    const pn_cnet *cn = on.cn.get();
+    const pn_fml_set *set = on.set.get();
     pn_check *rc = nullptr;
-    EXPECT_EQ(pn_check_new(cn.get(), exam, set.get(), 1, &rc, &err), PN_OK) << err.msg;
+    EXPECT_EQ(pn_check_new(cn, exam, set, 1, &rc, &err), PN_OK) << err.msg;
     CheckPtr c(rc);
     if (!c)
         return 0;
     pn_budget b = pn_budget_make(1.0, nullptr, 0);
-    EXPECT_EQ(pn_skeleton_replay(cn.get(), skel, set.get(), paths.p.data(), paths.limits.data(),
+    EXPECT_EQ(pn_skeleton_replay(cn, skel, set, paths.p.data(), paths.limits.data(),
                                  c.get(), &b, &err),
               PN_OK)
         << err.msg;
