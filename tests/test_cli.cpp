@@ -1145,6 +1145,17 @@ TEST_F(Cli, TheColourBlindSkeletonAnswersWhereNoUnfoldingFits)
     ASSERT_EQ(ub.code, 0) << show(ub);
     EXPECT_TRUE(contains(ub.out, "FORMULA bp 2000 TECHNIQUES")) << show(ub);
     EXPECT_TRUE(contains(ub.out, "FORMULA bq CANNOT_COMPUTE")) << show(ub);
+    // Where the skeleton answers everything, nothing is unfolded, and the
+    // statistics petrel batch reads still come.
+    write("UpperBounds.xml", "<property-set xmlns=\"http://mcc.lip6.fr/\">" +
+                                 mcc_property("bp", "<place-bound><place>P</place></place-bound>") +
+                                 "</property-set>");
+    Run all = run("-e UpperBounds --stats-fd 3 --threads 1 --timeout 20 " + quote(dir) + " 3>" +
+                  quote(dir + "/stats"));
+    ASSERT_EQ(all.code, 0) << show(all);
+    EXPECT_EQ(all.out.rfind("FORMULA bp 2000 TECHNIQUES", 0), 0u) << show(all);
+    EXPECT_EQ(slurp(dir + "/stats"), "states=0 edges=0 limit=none\n") << show(all);
+    EXPECT_FALSE(contains(all.err, "product sort")) << show(all);
     // Without the skeleton nothing is answered.
     Run off = run("--no-skeleton -e ReachabilityCardinality --threads 1 --timeout 20 " + quote(dir));
     ASSERT_EQ(off.code, 0) << show(off);

@@ -622,8 +622,10 @@ static int cli_main(int argc, char **argv)
         cli_examine_opts(&r);
         rc = cli_skeleton_first(&r);
     }
-    if (rc == 0 && cli_skeleton_all(&r.skel)) /* nothing left for the unfolding */
+    if (rc == 0 && cli_skeleton_all(&r.skel)) { /* nothing left for the unfolding */
+        cli_write_stats(&r, &(pn_engine_result){.status = PN_RUN_COMPLETE});
         rc = -1;
+    }
     if (rc == 0)
         rc = cli_load(&r);
     if (rc < 0) /* a model Petrel cannot handle, or out of time: nothing proven */
