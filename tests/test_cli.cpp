@@ -1156,6 +1156,10 @@ TEST_F(Cli, TheColourBlindSkeletonAnswersWhereNoUnfoldingFits)
     EXPECT_EQ(all.out.rfind("FORMULA bp 2000 TECHNIQUES", 0), 0u) << show(all);
     EXPECT_EQ(slurp(dir + "/stats"), "states=0 edges=0 limit=none\n") << show(all);
     EXPECT_FALSE(contains(all.err, "product sort")) << show(all);
+    // OneSafe over the coloured places: P starts with 2,000 tokens.
+    Run safe = run("-e OneSafe --threads 1 --timeout 20 " + quote(dir));
+    ASSERT_EQ(safe.code, 0) << show(safe);
+    EXPECT_EQ(safe.out.rfind("FORMULA OneSafe FALSE TECHNIQUES", 0), 0u) << show(safe);
     // Without the skeleton nothing is answered.
     Run off = run("--no-skeleton -e ReachabilityCardinality --threads 1 --timeout 20 " + quote(dir));
     ASSERT_EQ(off.code, 0) << show(off);

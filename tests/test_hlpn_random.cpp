@@ -997,6 +997,46 @@ struct Truth {
             b = std::max(b, v.first[p]);
         return b;
     }
+    bool one_safe() const
+    {
+        for (uint32_t p = 0; p < places; p++)
+            if (bound(p) > 1)
+                return false;
+        return true;
+    }
+    bool stable(const std::vector<uint64_t> &m0) const
+    {
+        for (uint32_t p = 0; p < places; p++) {
+            bool same = true;
+            for (const View &v : g.views)
+                same &= v.first[p] == m0[p];
+            if (same)
+                return true;
+        }
+        return false;
+    }
+    bool quasi_live() const
+    {
+        for (uint32_t t = 0; t < transitions; t++) {
+            bool some = false;
+            for (const View &v : g.views)
+                some |= v.second[t];
+            if (!some)
+                return false;
+        }
+        return true;
+    }
+    // What refutes Liveness without the graph's components: a coloured
+    // transition that never fires, or a reachable deadlock.
+    bool plainly_not_live() const
+    {
+        if (!quasi_live())
+            return true;
+        for (const View &v : g.views)
+            if (std::none_of(v.second.begin(), v.second.end(), [](bool b) { return b; }))
+                return true;
+        return false;
+    }
 };
 
 std::string prop(const std::string &id, const std::string &formula)
@@ -1171,6 +1211,44 @@ uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q, Path
     return given;
 }
 
+// The global properties the skeleton decides: each must be the coloured
+// net's. Returns how many it decided.
+uint32_t skeleton_globals(const pn_net *skel, const Truth &tr, const std::vector<uint64_t> &m0)
+{
+    pn_error err;
+    pn_error_clear(&err);
+    pn_cnet *raw = nullptr;
+    EXPECT_EQ(pn_cnet_compile(skel, &raw, &err), PN_OK) << err.msg;
+    CnetPtr cn(raw);
+    if (!cn)
+        return 0;
+    pn_examine_opts o = {};
+    o.engine = PN_ENGINE_CPU;
+    o.explore.threads = 1;
+    uint32_t given = 0;
+    for (pn_exam e : {PN_EXAM_ONE_SAFE, PN_EXAM_STABLE_MARKING, PN_EXAM_QUASI_LIVENESS,
+                      PN_EXAM_LIVENESS}) {
+        pn_budget b = pn_budget_make(0.2, nullptr, 0);
+        pn_verdict v = PN_VERDICT_UNKNOWN;
+        uint32_t tech = 0;
+        EXPECT_EQ(pn_examine_skeleton_global(cn.get(), e, &o, &b, &v, &tech, &err), PN_OK)
+            << err.msg;
+        if (v == PN_VERDICT_UNKNOWN)
+            continue;
+        given++;
+        bool said = v == PN_VERDICT_TRUE;
+        switch (e) {
+        case PN_EXAM_ONE_SAFE: EXPECT_EQ(said, tr.one_safe()) << "OneSafe"; break;
+        case PN_EXAM_STABLE_MARKING: EXPECT_EQ(said, tr.stable(m0)) << "StableMarking"; break;
+        case PN_EXAM_QUASI_LIVENESS: EXPECT_EQ(said, tr.quasi_live()) << "QuasiLiveness"; break;
+        default:
+            EXPECT_FALSE(said) << "Liveness is never proven on the skeleton";
+            EXPECT_TRUE(tr.plainly_not_live()) << "Liveness";
+        }
+    }
+    return given;
+}
+
 // The skeleton's witnesses replayed on the plain unfolding: each answer
 // they give must be the coloured net's. Returns how many they gave.
 uint32_t replayed_answers(const pn_net *plain, const pn_net *skel, pn_exam exam, const Asked &q,
@@ -1218,11 +1296,12 @@ uint32_t replayed_answers(const pn_net *plain, const pn_net *skel, pn_exam exam,
 // random nets explored completely, each answer it gives (reachability of
 // every polarity, negated at the top or not, and place bounds) is the
 // coloured net's, and it gives many. The witnesses it cannot use, replayed
-// on the unfolding (pn_skeleton_replay), give more, each the coloured net's.
+// on the unfolding (pn_skeleton_replay), give more, each the coloured net's;
+// so do the global properties it decides (pn_examine_skeleton_global).
 TEST(HlpnRandom, TheSkeletonOverApproximatesAndItsAnswersAreTheColouredNets)
 {
     const uint32_t kNets = petrel_test::random_share(1200);
-    uint32_t built = 0, compared = 0, given = 0, asked = 0, replayed = 0;
+    uint32_t built = 0, compared = 0, given = 0, asked = 0, replayed = 0, globals = 0;
     std::mt19937 rng(7);
     for (uint32_t seed = 1; seed <= kNets; seed++) {
         Net n = random_net(seed);
@@ -1268,6 +1347,7 @@ TEST(HlpnRandom, TheSkeletonOverApproximatesAndItsAnswersAreTheColouredNets)
         given += skeleton_answers(skel.get(), PN_EXAM_UPPER_BOUNDS, bq, &bp);
         replayed += replayed_answers(plain.get(), skel.get(), PN_EXAM_REACH_FIREABILITY, rq, rp);
         replayed += replayed_answers(plain.get(), skel.get(), PN_EXAM_UPPER_BOUNDS, bq, bp);
+        globals += skeleton_globals(skel.get(), tr, m0);
         if (HasFailure())
             return;
     }
@@ -1277,6 +1357,8 @@ TEST(HlpnRandom, TheSkeletonOverApproximatesAndItsAnswersAreTheColouredNets)
     EXPECT_GT(compared, built / 2);
     EXPECT_GT(given, asked / 4) << "asked " << asked;
     EXPECT_GT(replayed, asked / 50) << "asked " << asked;
-    std::printf("skeleton: %u nets, %u compared, %u of %u answers given, %u more replayed\n",
-                built, compared, given, asked, replayed);
+    EXPECT_GT(globals, compared) << "of " << 4 * compared << " global properties";
+    std::printf("skeleton: %u nets, %u compared, %u of %u answers given, %u more replayed, "
+                "%u of %u global properties\n",
+                built, compared, given, asked, replayed, globals, 4 * compared);
 }

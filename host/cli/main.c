@@ -479,11 +479,13 @@ static int cli_skeleton_first(cli_run *r)
 {
     const cli_options *o = &r->o;
     const char *file = pn_exam_formula_file(o->exam);
-    if (o->no_skeleton || !pn_examine_skeleton_applies(o->exam) || file == NULL || o->trace ||
-        o->write_reduced != NULL || o->use_verdicts || o->verdict_xml != NULL || r->dist != NULL)
+    bool global = pn_examine_skeleton_global_applies(o->exam);
+    if (o->no_skeleton || !(global || (pn_examine_skeleton_applies(o->exam) && file != NULL)) ||
+        o->trace || o->write_reduced != NULL || o->use_verdicts || o->verdict_xml != NULL ||
+        r->dist != NULL)
         return 0;
-    char *path = cli_path_join(r->dir, file);
-    if (path == NULL)
+    char *path = global ? NULL : cli_path_join(r->dir, file);
+    if (!global && path == NULL)
         return 1;
     int rc = cli_skeleton_pass(r->pnml, path, o->exam, &r->xo, &r->budget, r->out, o->verbose,
                                &r->net, &r->skel);

@@ -8,6 +8,7 @@
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
+#include "petrel/mcc.h"
 #include "petrel/pnml.h"
 #include "petrel/rers_read.h"
 #include "petrel/sysinfo.h"
@@ -82,6 +83,52 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
     return rc;
 }
 
+/* A global property on the skeleton, within a share of the budget: its
+ * answer streamed where the skeleton decides it. */
+static int skeleton_global(const pn_net *net, pn_exam exam, const pn_examine_opts *xo,
+                           pn_budget *budget, cli_stream *out, bool verbose, cli_skeleton *sk)
+{
+    pn_error err = {0};
+    pn_cnet *cn = NULL;
+    pn_check *prop = NULL;
+    if (pn_cnet_compile(net, &cn, &err) != PN_OK)
+        return err.code == PN_ERR_NOMEM ? 1 : 0;
+    double t0 = pn_clock_now();
+    sk->n = 1;
+    sk->decided = calloc(1, 1);
+    pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
+    if (budget->deadline <= 0)
+        share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
+    pn_budget_phase(budget, "the colour-blind skeleton (%u places, %u transitions)",
+                    net->n_places, net->n_transitions);
+    pn_examine_opts o = *xo;
+    o.verbose = false;
+    o.diag = NULL;
+    o.on_decide = NULL;
+    pn_verdict v = PN_VERDICT_UNKNOWN;
+    uint32_t tech = 0;
+    pn_status st = sk->decided != NULL ? PN_OK : PN_ERR_NOMEM;
+    if (st == PN_OK)
+        st = pn_examine_skeleton_global(cn, exam, &o, &share, &v, &tech, &err);
+    if (st == PN_OK && v != PN_VERDICT_UNKNOWN)
+        st = pn_check_new(cn, exam, NULL, 1, &prop, &err);
+    if (st == PN_OK && prop != NULL) {
+        pn_check_set_techniques(prop, 0, tech);
+        pn_check_set(prop, 0, v);
+        cli_stream_answer(out, prop, 0, NULL);
+        sk->decided[0] = 1;
+    }
+    if (st != PN_OK && st != PN_ERR_NOMEM)
+        fprintf(stderr, "petrel: the colour-blind skeleton: %s\n", err.msg);
+    if (verbose)
+        fprintf(stderr, "petrel: colour-blind skeleton: %u places, %u transitions; %s %s in %.3f s\n",
+                net->n_places, net->n_transitions, pn_exam_name(exam),
+                v == PN_VERDICT_UNKNOWN ? "not proven" : "proven", pn_clock_now() - t0);
+    pn_check_free(prop);
+    pn_cnet_free(cn);
+    return st == PN_ERR_NOMEM ? 1 : 0;
+}
+
 int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
                       const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
                       bool verbose, pn_net **pt, cli_skeleton *sk)
@@ -102,6 +149,8 @@ int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
         return 0;
     }
     sk->net = net; /* kept for the replays */
+    if (formulas == NULL)
+        return skeleton_global(net, exam, xo, budget, out, verbose, sk);
     return skeleton_answer(net, formulas, exam, xo, budget, out, verbose, sk);
 }
 

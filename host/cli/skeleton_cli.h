@@ -32,7 +32,9 @@ typedef struct cli_skeleton {
 } cli_skeleton;
 
 /* Reads pnml as its skeleton and answers the formulas of `formulas` on it,
- * naming the stream's answers. A P/T model is read once, as itself: *pt
+ * naming the stream's answers; formulas NULL: the global property exam
+ * (pn_examine_skeleton_global), whose answer the stream names already. A
+ * P/T model is read once, as itself: *pt
  * gets it, for the caller to examine, and the pass does nothing more. A
  * model without a skeleton (it subtracts) or whose reading fails is left to
  * the caller's reading, which says why. Returns 0, or an exit code. */

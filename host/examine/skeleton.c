@@ -19,11 +19,16 @@
  *     its markings reaches it (pn_examine_opts.bound_limits).
  * The skeleton's examination runs on formulas so rewritten, and only its
  * answers in those directions are kept: ITS-Tools' use of the skeleton
- * (Thierry-Mieg's MCC tool reports) with the polarity made explicit. */
+ * (its MCC submissions) with the polarity made explicit. The global
+ * properties are families of such formulas over the coloured places and
+ * transitions (global.h), folded the same way once the kept answers decide
+ * them. */
 #include "petrel/examine.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "examine/global.h"
 
 /* Which of the skeleton's answers hold for the coloured net. */
 typedef enum sk_rule {
@@ -264,5 +269,67 @@ pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fm
     pn_fml_set_free(tr);
     free(f.rule);
     free(f.bound);
+    return st;
+}
+
+bool pn_examine_skeleton_global_applies(pn_exam exam)
+{
+    return exam == PN_EXAM_ONE_SAFE || exam == PN_EXAM_STABLE_MARKING ||
+           exam == PN_EXAM_QUASI_LIVENESS || exam == PN_EXAM_LIVENESS;
+}
+
+/* The kept answers of the items, as told (from any thread: one entry
+ * each), for a check of their own afterwards. */
+typedef struct sk_items {
+    uint8_t *holds;
+    uint32_t *techniques;
+} sk_items;
+
+static void sk_item_kept(void *ctx, const pn_check *c, uint32_t i)
+{
+    sk_items *k = ctx;
+    const pn_answer *a = pn_check_answer(c, i);
+    k->holds[i] = a->verdict == PN_VERDICT_TRUE;
+    k->techniques[i] = a->techniques ? a->techniques : PN_TECH_EXPLICIT;
+}
+
+pn_status pn_examine_skeleton_global(const pn_cnet *skeleton, pn_exam exam,
+                                     const pn_examine_opts *opts, pn_budget *budget,
+                                     pn_verdict *verdict, uint32_t *techniques, pn_error *err)
+{
+    *verdict = PN_VERDICT_UNKNOWN;
+    *techniques = 0;
+    if (!pn_examine_skeleton_global_applies(exam))
+        return PN_OK;
+    /* Each skeleton node is one coloured node: the items over them. */
+    pn_fml_set *items = NULL;
+    pn_status st = pn_glob_build(skeleton->net, exam, false, &items, err);
+    if (st != PN_OK)
+        return st;
+    pn_exam as = pn_glob_as(exam);
+    sk_items k = {calloc((size_t)items->n + 1, 1),
+                  calloc((size_t)items->n + 1, sizeof *k.techniques)};
+    uint8_t *decided = calloc((size_t)items->n + 1, 1);
+    pn_check *kept = NULL;
+    if (decided == NULL || k.holds == NULL || k.techniques == NULL)
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    if (st == PN_OK)
+        st = pn_check_new(skeleton, as, items, 1, &kept, err);
+    if (st == PN_OK) {
+        pn_examine_opts o = *opts;
+        o.on_decide = sk_item_kept;
+        o.on_decide_ctx = &k;
+        st = pn_examine_skeleton(skeleton, as, items, &o, budget, decided, NULL, NULL, err);
+    }
+    for (uint32_t i = 0; st == PN_OK && i < items->n; i++)
+        if (decided[i])
+            pn_check_decide_answer(kept, i, k.holds[i], k.techniques[i]);
+    if (st == PN_OK) /* Liveness's items only refute it */
+        *verdict = pn_glob_fold(kept, exam, techniques);
+    pn_check_free(kept);
+    free(decided);
+    free(k.holds);
+    free(k.techniques);
+    pn_fml_set_free(items);
     return st;
 }

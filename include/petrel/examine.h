@@ -159,6 +159,19 @@ typedef struct pn_skeleton_path {
 pn_status pn_examine_skeleton(const pn_cnet *skeleton, pn_exam exam, const pn_fml_set *set,
                               const pn_examine_opts *opts, pn_budget *budget, uint8_t *decided,
                               uint64_t *limits, pn_skeleton_path *paths, pn_error *err);
+/* Whether pn_examine_skeleton_global answers anything of exam: OneSafe,
+ * StableMarking, QuasiLiveness and Liveness (ReachabilityDeadlock: a
+ * coloured deadlock may be no skeleton one). */
+bool pn_examine_skeleton_global_applies(pn_exam exam);
+/* The global property exam of the coloured net, from its items over the
+ * coloured places and transitions (examine/global.h) on the skeleton,
+ * each kept only where pn_examine_skeleton keeps it: *verdict TRUE or
+ * FALSE where the kept items decide it (*techniques: theirs), else
+ * UNKNOWN; Liveness only FALSE (a coloured transition that never fires).
+ * Within budget. */
+pn_status pn_examine_skeleton_global(const pn_cnet *skeleton, pn_exam exam,
+                                     const pn_examine_opts *opts, pn_budget *budget,
+                                     pn_verdict *verdict, uint32_t *techniques, pn_error *err);
 /* Replays each path of the skeleton skel on cn, an unfolding of the same
  * coloured net (its transition groups named as skel's transitions): each
  * step fires an enabled unfolded transition of its coloured one, chosen
