@@ -1167,6 +1167,15 @@ Posed pose(const pn_net *net, const Asked &q)
     return out;
 }
 
+// The examination on one CPU thread.
+pn_examine_opts one_cpu()
+{
+    pn_examine_opts o = {};
+    o.engine = PN_ENGINE_CPU;
+    o.explore.threads = 1;
+    return o;
+}
+
 // The skeleton's answers to q: each one given must be the coloured net's.
 // Returns how many it gave; *paths gets the witnesses it could not use.
 uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q, Paths *paths)
@@ -1179,9 +1188,7 @@ uint32_t skeleton_answers(const pn_net *skel, pn_exam exam, const Asked &q, Path
     const pn_cnet *cn = on.cn.get();
     const pn_fml_set *set = on.set.get();
     Told t{std::vector<std::string>(set->n)};
-    pn_examine_opts o = {};
-    o.engine = PN_ENGINE_CPU;
-    o.explore.threads = 1;
+    pn_examine_opts o = one_cpu();
     o.on_decide = told;
     o.on_decide_ctx = &t;
     std::vector<uint8_t> decided(set->n, 0);
@@ -1222,9 +1229,7 @@ uint32_t skeleton_globals(const pn_net *skel, const Truth &tr, const std::vector
     CnetPtr cn(raw);
     if (!cn)
         return 0;
-    pn_examine_opts o = {};
-    o.engine = PN_ENGINE_CPU;
-    o.explore.threads = 1;
+    pn_examine_opts o = one_cpu();
     uint32_t given = 0;
     for (pn_exam e : {PN_EXAM_ONE_SAFE, PN_EXAM_STABLE_MARKING, PN_EXAM_QUASI_LIVENESS,
                       PN_EXAM_LIVENESS}) {

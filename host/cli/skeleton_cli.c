@@ -27,6 +27,28 @@ static bool skeleton_name(cli_stream *out, const pn_fml_set *set, const pn_net *
     return ok;
 }
 
+/* The pass's share of the budget, its phase announced. */
+static pn_budget skeleton_share(pn_budget *budget, const pn_net *net)
+{
+    pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
+    if (budget->deadline <= 0)
+        share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
+    pn_budget_phase(budget, "the colour-blind skeleton (%u places, %u transitions)",
+                    net->n_places, net->n_transitions);
+    return share;
+}
+
+/* The examination's options for the skeleton: its steps and notes are not
+ * the examination's. */
+static pn_examine_opts skeleton_opts(const pn_examine_opts *xo)
+{
+    pn_examine_opts o = *xo;
+    o.verbose = false;
+    o.diag = NULL;
+    o.on_decide = NULL;
+    return o;
+}
+
 /* The formulas on the skeleton, within a share of the budget. */
 static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam,
                            const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
@@ -53,15 +75,10 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
     sk->limits = calloc((size_t)set->n + 1, sizeof *sk->limits);
     sk->paths = calloc((size_t)set->n + 1, sizeof *sk->paths);
     sk->exam = exam;
-    int rc = sk->decided != NULL && sk->limits != NULL && sk->paths != NULL && skeleton_name(out, set, NULL, xo->explore.threads) ? 0 : 1;
-    pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
-    if (budget->deadline <= 0)
-        share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
-    pn_budget_phase(budget, "the colour-blind skeleton (%u places, %u transitions)",
-                    net->n_places, net->n_transitions);
-    pn_examine_opts o = *xo;
-    o.verbose = false; /* its steps are not the examination's */
-    o.diag = NULL;
+    bool ok = sk->decided != NULL && sk->limits != NULL && sk->paths != NULL;
+    int rc = ok && skeleton_name(out, set, NULL, xo->explore.threads) ? 0 : 1;
+    pn_budget share = skeleton_share(budget, net);
+    pn_examine_opts o = skeleton_opts(xo);
     o.on_decide = cli_stream_on_decide;
     o.on_decide_ctx = out;
     if (rc == 0 &&
@@ -96,15 +113,8 @@ static int skeleton_global(const pn_net *net, pn_exam exam, const pn_examine_opt
     double t0 = pn_clock_now();
     sk->n = 1;
     sk->decided = calloc(1, 1);
-    pn_budget share = pn_budget_share(budget, CLI_SKELETON_SHARE);
-    if (budget->deadline <= 0)
-        share = pn_budget_within(&share, CLI_SKELETON_ALONE_S);
-    pn_budget_phase(budget, "the colour-blind skeleton (%u places, %u transitions)",
-                    net->n_places, net->n_transitions);
-    pn_examine_opts o = *xo;
-    o.verbose = false;
-    o.diag = NULL;
-    o.on_decide = NULL;
+    pn_budget share = skeleton_share(budget, net);
+    pn_examine_opts o = skeleton_opts(xo);
     pn_verdict v = PN_VERDICT_UNKNOWN;
     uint32_t tech = 0;
     pn_status st = sk->decided != NULL ? PN_OK : PN_ERR_NOMEM;
@@ -121,7 +131,8 @@ static int skeleton_global(const pn_net *net, pn_exam exam, const pn_examine_opt
     if (st != PN_OK && st != PN_ERR_NOMEM)
         fprintf(stderr, "petrel: the colour-blind skeleton: %s\n", err.msg);
     if (verbose)
-        fprintf(stderr, "petrel: colour-blind skeleton: %u places, %u transitions; %s %s in %.3f s\n",
+        fprintf(stderr,
+                "petrel: colour-blind skeleton: %u places, %u transitions; %s %s in %.3f s\n",
                 net->n_places, net->n_transitions, pn_exam_name(exam),
                 v == PN_VERDICT_UNKNOWN ? "not proven" : "proven", pn_clock_now() - t0);
     pn_check_free(prop);

@@ -1,6 +1,7 @@
 /* The colour-blind skeleton's pass (skeleton_cli.c): before a coloured net
- * is unfolded, its skeleton answers what it proves (pn_examine_skeleton),
- * within a share of the time; the unfolding then gets the rest. */
+ * is unfolded, its skeleton answers what it proves (pn_examine_skeleton, and
+ * pn_examine_skeleton_global for the global properties), within a share of
+ * the time; the unfolding then gets the rest. */
 #ifndef PETREL_CLI_SKELETON_CLI_H
 #define PETREL_CLI_SKELETON_CLI_H
 
