@@ -201,6 +201,7 @@ bool cli_skeleton_rest(cli_skeleton *sk, pn_fml_set *set, cli_stream *out, const
         sk->limits = NULL;
         return skeleton_name(out, set, net, threads);
     }
+    cli_stream_rebind(out, net, threads, NULL); /* the replays run on the unfolding */
     if (!skeleton_replay(sk, set, out, cn, budget))
         return false;
     sk->slot = calloc((size_t)set->n + 1, sizeof *sk->slot);
