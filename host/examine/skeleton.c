@@ -63,12 +63,13 @@ static pn_fml_node *sk_read(const pn_fml_node *n, bool up)
         bool ok = true;
         for (uint32_t i = 0; i < n->n; i++)
             ok &= (kids[i] = sk_read(n->kids[i], up)) != NULL;
-        if (ok)
-            return pn_fml_nary(n->kind, kids, n->n);
-        for (uint32_t i = 0; i < n->n; i++)
+        pn_fml_node *out = NULL;
+        if (ok) /* takes every kid, not the array */
+            out = pn_fml_nary(n->kind, kids, n->n);
+        for (uint32_t i = 0; !ok && i < n->n; i++)
             pn_fml_free(kids[i]);
         free(kids);
-        return NULL;
+        return out;
     }
     default: return pn_fml_clone(n); /* TRUE, FALSE, comparisons of sums: exact */
     }
