@@ -49,8 +49,53 @@ static pn_examine_opts skeleton_opts(const pn_examine_opts *xo)
     return o;
 }
 
+/* The answers the skeleton left open, by walks on the coloured net itself:
+ * what they prove streamed and decided. */
+static void skeleton_walk(const char *pnml, const pn_cnet *cn, const pn_fml_set *set,
+                          pn_budget *budget, cli_stream *out, bool verbose, cli_skeleton *sk)
+{
+    uint32_t open = 0;
+    for (uint32_t i = 0; i < set->n; i++)
+        open += !sk->decided[i];
+    if (open == 0)
+        return;
+    double t0 = pn_clock_now();
+    pn_error err = {0};
+    pn_csim *sim = NULL;
+    pn_check *c = NULL;
+    pn_budget_phase(budget, "random walks on the coloured net itself");
+    if (pn_csim_open(pnml, budget, &sim, &err) != PN_OK ||
+        pn_check_new(cn, sk->exam, set, 1, &c, &err) != PN_OK) {
+        if (verbose)
+            fprintf(stderr, "petrel: no walk on the coloured net: %s\n", err.msg);
+        pn_csim_free(sim);
+        return;
+    }
+    uint64_t nodes = pn_csim_unfolded_nodes(sim);
+    pn_budget share = pn_budget_share(budget, nodes >= CLI_WALK_BIG ? CLI_WALK_BIG_SHARE
+                                                                     : CLI_WALK_SHARE);
+    if (budget->deadline <= 0)
+        share = pn_budget_within(&share, CLI_WALK_ALONE_S);
+    uint32_t proven = 0;
+    if (pn_skeleton_walk(sim, cn, set, sk->decided, sk->limits, c, &share, &err) == PN_OK) {
+        for (uint32_t i = 0; i < set->n; i++) {
+            if (sk->decided[i] || pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN)
+                continue;
+            cli_stream_answer(out, c, i, NULL);
+            sk->decided[i] = 1;
+            proven++;
+        }
+    }
+    if (verbose)
+        fprintf(stderr, "petrel: walks on the coloured net (its unfolding up to %llu nodes): "
+                        "%u of %u open answers proven in %.3f s\n",
+                (unsigned long long)nodes, proven, open, pn_clock_now() - t0);
+    pn_check_free(c);
+    pn_csim_free(sim);
+}
+
 /* The formulas on the skeleton, within a share of the budget. */
-static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam,
+static int skeleton_answer(const char *pnml, const pn_net *net, const char *formulas, pn_exam exam,
                            const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
                            bool verbose, cli_skeleton *sk)
 {
@@ -94,6 +139,8 @@ static int skeleton_answer(const pn_net *net, const char *formulas, pn_exam exam
         fprintf(stderr, "petrel: colour-blind skeleton: %u places, %u transitions; %u of %u "
                         "answers proven in %.3f s\n",
                 net->n_places, net->n_transitions, proven, set->n, pn_clock_now() - t0);
+    if (rc == 0)
+        skeleton_walk(pnml, cn, set, budget, out, verbose, sk);
     cli_stream_rebind(out, NULL, xo->explore.threads, NULL); /* no unfolding to speak of */
     pn_fml_set_free(set);
     pn_cnet_free(cn);
@@ -162,7 +209,7 @@ int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
     sk->net = net; /* kept for the replays */
     if (formulas == NULL)
         return skeleton_global(net, exam, xo, budget, out, verbose, sk);
-    return skeleton_answer(net, formulas, exam, xo, budget, out, verbose, sk);
+    return skeleton_answer(pnml, net, formulas, exam, xo, budget, out, verbose, sk);
 }
 
 /* The skeleton's witnesses replayed on the unfolding: what they prove is

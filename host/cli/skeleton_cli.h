@@ -20,6 +20,15 @@
 /* The replays' share of what the unfolding leaves: a path replays in time
  * linear in its length, most of them at once. */
 #define CLI_REPLAY_SHARE 0.1
+/* The walks on the coloured net itself (pn_skeleton_walk), after the
+ * skeleton: their share of the time left, the larger one where the
+ * unfolding may pass CLI_WALK_BIG nodes (pn_csim_unfolded_nodes; about what
+ * unfolds in a few seconds), which the walks then stand in for; their time
+ * without a deadline. */
+#define CLI_WALK_SHARE 0.05
+#define CLI_WALK_BIG_SHARE 0.5
+#define CLI_WALK_BIG (UINT64_C(1) << 22)
+#define CLI_WALK_ALONE_S 10.0
 
 typedef struct cli_skeleton {
     uint8_t *decided;  /* per formula of the file; NULL: the pass did not run */

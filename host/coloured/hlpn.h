@@ -344,5 +344,11 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape 
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
                               const pn_budget *budget, hl_shape shape, pn_net **out,
                               pn_error *err);
+/* The model of the coloured net at path, read as for its skeleton (wide
+ * products) and kept: for the coloured net fired as itself (csim.c). The
+ * model borrows its ids and label from *doc and path, which must outlive
+ * it; on failure both are empty. */
+pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, xmlDoc **doc,
+                        pn_error *err);
 
 #endif

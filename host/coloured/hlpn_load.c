@@ -21,30 +21,36 @@
 #define HL_XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | \
                         XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
+/* An empty model over the document's strings; false when out of memory. */
+static bool hl_model_init(hl_model *m, const char *label, const pn_budget *budget, bool wide,
+                          pn_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->label = label;
+    m->err = err;
+    m->budget = budget;
+    m->wide = wide;
+    /* A watched memory and a deadline bound the unfolding; else the fixed
+     * bounds of hlpn.h do. */
+    bool watched = pn_budget_memory(budget) != 0 && budget->deadline > 0;
+    m->limits = watched ? (hl_limits){HL_MAX_PLACES, HL_MAX_TRANSITIONS, HL_MAX_ARCS,
+                                      HL_MAX_BAG, true}
+                        : (hl_limits){HL_UNWATCHED_PLACES, HL_UNWATCHED_TRANSITIONS,
+                                      HL_UNWATCHED_ARCS, HL_UNWATCHED_BAG, false};
+    m->sort_index = pn_strmap_new();
+    m->const_index = pn_strmap_new();
+    m->var_index = pn_strmap_new();
+    m->node_index = pn_strmap_new();
+    return m->sort_index && m->const_index && m->var_index && m->node_index;
+}
+
 static pn_status hl_read_doc(xmlDoc *doc, const char *label, const pn_budget *budget,
                              hl_shape shape, pn_net **out, pn_error *err)
 {
     hl_model m;
-    memset(&m, 0, sizeof m);
-    m.label = label;
-    m.err = err;
-    m.budget = budget;
-    m.wide = shape == HL_SHAPE_SKELETON;
-    /* A watched memory and a deadline bound the unfolding; else the fixed
-     * bounds of hlpn.h do. */
-    bool watched = pn_budget_memory(budget) != 0 && budget->deadline > 0;
-    m.limits = watched ? (hl_limits){HL_MAX_PLACES, HL_MAX_TRANSITIONS, HL_MAX_ARCS, HL_MAX_BAG,
-                                     true}
-                       : (hl_limits){HL_UNWATCHED_PLACES, HL_UNWATCHED_TRANSITIONS,
-                                     HL_UNWATCHED_ARCS, HL_UNWATCHED_BAG, false};
-    m.sort_index = pn_strmap_new();
-    m.const_index = pn_strmap_new();
-    m.var_index = pn_strmap_new();
-    m.node_index = pn_strmap_new();
+    bool ok = hl_model_init(&m, label, budget, shape == HL_SHAPE_SKELETON, err);
     xmlNode *net = NULL;
-    pn_status st = m.sort_index && m.const_index && m.var_index && m.node_index
-                       ? hl_find_net(&m, doc, &net)
-                       : hl_nomem(&m);
+    pn_status st = ok ? hl_find_net(&m, doc, &net) : hl_nomem(&m);
     if (st == PN_OK)
         st = hl_read_net(&m, net);
     const char *id = st == PN_OK ? hl_attr(net, "id") : NULL;
@@ -119,4 +125,32 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape 
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
     xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
     return hl_finish(ctxt, doc, path, budget, shape, t0, out, err);
+}
+
+pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, xmlDoc **doc,
+                        pn_error *err)
+{
+    *doc = NULL;
+    memset(m, 0, sizeof *m);
+    if (pn_xml_guard_path(path, err) != PN_OK)
+        return err->code;
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
+    *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
+    pn_status st = *doc == NULL ? hl_xml_error(ctxt, path, err) : PN_OK;
+    xmlFreeParserCtxt(ctxt);
+    xmlNode *net = NULL;
+    if (st == PN_OK)
+        st = hl_model_init(m, path, budget, true, err) ? hl_find_net(m, *doc, &net)
+                                                       : hl_nomem(m);
+    if (st == PN_OK)
+        st = hl_read_net(m, net);
+    if (st != PN_OK) {
+        hl_model_free(m);
+        memset(m, 0, sizeof *m);
+        xmlFreeDoc(*doc);
+        *doc = NULL;
+    }
+    return st;
 }

@@ -21,39 +21,65 @@ uint64_t pn_fml_eval_int(const pn_fml_node *e, const uint64_t *marking)
     return s > UINT64_MAX ? UINT64_MAX : (uint64_t)s;
 }
 
-static bool fml_any_enabled(const pn_cnet *cn, const uint64_t *m,
-                            const uint32_t *ts, uint32_t n)
+/* Where fireability is read from: the net's arcs at the marking, or a
+ * caller's verdict per transition (pn_fml_eval_state_given). */
+typedef struct fml_fire {
+    const pn_cnet *cn;
+    const bool *enabled;
+    uint32_t n_transitions;
+} fml_fire;
+
+static bool fml_enabled(const fml_fire *f, const uint64_t *m, uint32_t t)
+{
+    return f->enabled != NULL ? f->enabled[t] : pn_cnet_enabled(f->cn, m, t);
+}
+
+static bool fml_any_enabled(const fml_fire *f, const uint64_t *m, const uint32_t *ts,
+                            uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (pn_cnet_enabled(cn, m, ts != NULL ? ts[i] : i))
+        if (fml_enabled(f, m, ts != NULL ? ts[i] : i))
             return true;
     return false;
 }
 
-bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
-                       const uint64_t *marking)
+static bool fml_eval(const pn_fml_node *phi, const fml_fire *f, const uint64_t *marking)
 {
     switch (phi->kind) {
     case PN_FML_TRUE: return true;
     case PN_FML_FALSE: return false;
     case PN_FML_DEADLOCK:
-        return !fml_any_enabled(cn, marking, NULL, cn->n_transitions);
-    case PN_FML_FIREABLE: return fml_any_enabled(cn, marking, phi->idx, phi->n);
+        return !fml_any_enabled(f, marking, NULL, f->n_transitions);
+    case PN_FML_FIREABLE: return fml_any_enabled(f, marking, phi->idx, phi->n);
     case PN_FML_INT_LE:
         return fml_sum(phi->kids[0], marking) <= fml_sum(phi->kids[1], marking);
-    case PN_FML_NOT: return !pn_fml_eval_state(phi->kids[0], cn, marking);
+    case PN_FML_NOT: return !fml_eval(phi->kids[0], f, marking);
     case PN_FML_AND:
         for (uint32_t i = 0; i < phi->n; i++)
-            if (!pn_fml_eval_state(phi->kids[i], cn, marking))
+            if (!fml_eval(phi->kids[i], f, marking))
                 return false;
         return true;
     case PN_FML_OR:
         for (uint32_t i = 0; i < phi->n; i++)
-            if (pn_fml_eval_state(phi->kids[i], cn, marking))
+            if (fml_eval(phi->kids[i], f, marking))
                 return true;
         return false;
     default: return false; /* not a state formula: the caller's contract */
     }
+}
+
+bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
+                       const uint64_t *marking)
+{
+    fml_fire f = {cn, NULL, cn->n_transitions};
+    return fml_eval(phi, &f, marking);
+}
+
+bool pn_fml_eval_state_given(const pn_fml_node *phi, const uint64_t *marking,
+                             const bool *enabled, uint32_t n_transitions)
+{
+    fml_fire f = {NULL, enabled, n_transitions};
+    return fml_eval(phi, &f, marking);
 }
 
 bool pn_fml_has_action(const pn_fml_node *n)

@@ -13,6 +13,7 @@
 
 #include "petrel/budget.h"
 #include "petrel/check.h"
+#include "petrel/csim.h"
 #include "petrel/engine.h"
 #include "petrel/formula.h"
 
@@ -184,6 +185,17 @@ pn_status pn_examine_skeleton_global(const pn_cnet *skeleton, pn_exam exam,
 pn_status pn_skeleton_replay(const pn_cnet *cn, const pn_net *skel, const pn_fml_set *set,
                              const pn_skeleton_path *paths, const uint64_t *limits, pn_check *c,
                              const pn_budget *budget, pn_error *err);
+/* Random walks on the coloured net sim itself, whose skeleton skel is (the
+ * same places and transitions in the same order; else nothing is done):
+ * each marking reached decides answer i of c (over set on skel, skip[i]
+ * unset) where it proves it: E F phi TRUE, A G phi FALSE where phi holds
+ * or fails there (token counts and fireability of the coloured net), a
+ * bound equal to limits[i] (the skeleton's). Until every answer is decided,
+ * the budget ends or the coloured net cannot be fired further (a binding
+ * search past its bound). */
+pn_status pn_skeleton_walk(pn_csim *sim, const pn_cnet *skel, const pn_fml_set *set,
+                           const uint8_t *skip, const uint64_t *limits, pn_check *c,
+                           const pn_budget *budget, pn_error *err);
 
 #ifdef __cplusplus
 }

@@ -181,6 +181,11 @@ pn_fml_set *pn_fml_set_clone(const pn_fml_set *set);
  * wrap a comparison. */
 bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
                        const uint64_t *marking);
+/* The same, fireability read from enabled[t] (n_transitions of them)
+ * rather than from a net: for a net fired elsewhere (a coloured net, whose
+ * token counts are its skeleton's marking, petrel/csim.h). */
+bool pn_fml_eval_state_given(const pn_fml_node *phi, const uint64_t *marking,
+                             const bool *enabled, uint32_t n_transitions);
 /* CONST, TOKENS, or PLACE_BOUND (its sum at this marking); a sum beyond
  * UINT64_MAX saturates to UINT64_MAX. */
 uint64_t pn_fml_eval_int(const pn_fml_node *e, const uint64_t *marking);
