@@ -480,7 +480,7 @@ static int cli_skeleton_first(cli_run *r)
     const cli_options *o = &r->o;
     const char *file = pn_exam_formula_file(o->exam);
     bool global = pn_examine_skeleton_global_applies(o->exam);
-    if (o->no_skeleton || !(global || (pn_examine_skeleton_applies(o->exam) && file != NULL)) ||
+    if (o->no_skeleton || !(global || (cli_skeleton_takes(o->exam) && file != NULL)) ||
         o->trace || o->write_reduced != NULL || o->use_verdicts || o->verdict_xml != NULL ||
         r->dist != NULL)
         return 0;

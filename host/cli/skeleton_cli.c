@@ -187,6 +187,12 @@ static int skeleton_global(const pn_net *net, pn_exam exam, const pn_examine_opt
     return st == PN_ERR_NOMEM ? 1 : 0;
 }
 
+bool cli_skeleton_takes(pn_exam exam)
+{
+    return pn_examine_skeleton_applies(exam) || exam == PN_EXAM_LTL_CARDINALITY ||
+           exam == PN_EXAM_LTL_FIREABILITY;
+}
+
 int cli_skeleton_pass(const char *pnml, const char *formulas, pn_exam exam,
                       const pn_examine_opts *xo, pn_budget *budget, cli_stream *out,
                       bool verbose, pn_net **pt, cli_skeleton *sk)

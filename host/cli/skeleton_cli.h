@@ -41,6 +41,10 @@ typedef struct cli_skeleton {
     pn_exam exam;
 } cli_skeleton;
 
+/* Whether exam's formulas take the pass: those the skeleton answers
+ * (pn_examine_skeleton_applies) and the LTL ones, which only the walks on
+ * the coloured net answer (FALSE, by a run). */
+bool cli_skeleton_takes(pn_exam exam);
 /* Reads pnml as its skeleton and answers the formulas of `formulas` on it,
  * naming the stream's answers; formulas NULL: the global property exam
  * (pn_examine_skeleton_global), whose answer the stream names already. A

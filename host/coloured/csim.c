@@ -616,21 +616,26 @@ static pn_status cs_build(pn_csim *s)
     return cs_initial(s);
 }
 
-pn_status pn_csim_open(const char *path, const pn_budget *budget, pn_csim **out,
-                       pn_error *err)
+/* A simulator holding a copy of label; *err set on failure. */
+static pn_csim *cs_new(const char *label, pn_error *err)
 {
-    *out = NULL;
     pn_csim *s = calloc(1, sizeof *s);
-    size_t len = strlen(path);
+    size_t len = strlen(label);
     char *copy = malloc(len + 1);
     if (s == NULL || copy == NULL) {
         free(s);
         free(copy);
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
+        pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
+        return NULL;
     }
-    memcpy(copy, path, len + 1);
+    memcpy(copy, label, len + 1);
     s->path = copy;
-    pn_status st = hl_model_open(s->path, budget, &s->m, &s->doc, &s->err);
+    return s;
+}
+
+/* The rest of an opening, once hl_model_open* answered st. */
+static pn_status cs_finish(pn_csim *s, pn_status st, pn_csim **out, pn_error *err)
+{
     if (st == PN_OK) {
         s->m.err = &s->err;
         /* The searches bound their own work; the budget bounds the time. */
@@ -644,6 +649,27 @@ pn_status pn_csim_open(const char *path, const pn_budget *budget, pn_csim **out,
     }
     *out = s;
     return PN_OK;
+}
+
+pn_status pn_csim_open(const char *path, const pn_budget *budget, pn_csim **out,
+                       pn_error *err)
+{
+    *out = NULL;
+    pn_csim *s = cs_new(path, err);
+    if (s == NULL)
+        return err->code;
+    return cs_finish(s, hl_model_open(s->path, budget, &s->m, &s->doc, &s->err), out, err);
+}
+
+pn_status pn_csim_open_memory(const char *buf, size_t len, const char *label,
+                              const pn_budget *budget, pn_csim **out, pn_error *err)
+{
+    *out = NULL;
+    pn_csim *s = cs_new(label, err);
+    if (s == NULL)
+        return err->code;
+    return cs_finish(s, hl_model_open_memory(buf, len, s->path, budget, &s->m, &s->doc, &s->err),
+                     out, err);
 }
 
 void pn_csim_free(pn_csim *s)

@@ -346,9 +346,12 @@ pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
                               pn_error *err);
 /* The model of the coloured net at path, read as for its skeleton (wide
  * products) and kept: for the coloured net fired as itself (csim.c). The
- * model borrows its ids and label from *doc and path, which must outlive
- * it; on failure both are empty. */
+ * model borrows its ids and label from *doc and path (label), which must
+ * outlive it; on failure both are empty. */
 pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, xmlDoc **doc,
                         pn_error *err);
+pn_status hl_model_open_memory(const char *buf, size_t len, const char *label,
+                               const pn_budget *budget, hl_model *m, xmlDoc **doc,
+                               pn_error *err);
 
 #endif

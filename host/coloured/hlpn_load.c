@@ -127,6 +127,29 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape 
     return hl_finish(ctxt, doc, path, budget, shape, t0, out, err);
 }
 
+/* The model of a parsed document (or the parse failure); the document is
+ * kept in *doc on success, freed on failure. */
+static pn_status hl_model_of(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
+                             const pn_budget *budget, hl_model *m, xmlDoc **out, pn_error *err)
+{
+    pn_status st = doc == NULL ? hl_xml_error(ctxt, label, err) : PN_OK;
+    xmlFreeParserCtxt(ctxt);
+    xmlNode *net = NULL;
+    if (st == PN_OK)
+        st = hl_model_init(m, label, budget, true, err) ? hl_find_net(m, doc, &net)
+                                                        : hl_nomem(m);
+    if (st == PN_OK)
+        st = hl_read_net(m, net);
+    if (st != PN_OK) {
+        hl_model_free(m);
+        memset(m, 0, sizeof *m);
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    *out = doc;
+    return st;
+}
+
 pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, xmlDoc **doc,
                         pn_error *err)
 {
@@ -137,20 +160,24 @@ pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, 
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (ctxt == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
-    *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
-    pn_status st = *doc == NULL ? hl_xml_error(ctxt, path, err) : PN_OK;
-    xmlFreeParserCtxt(ctxt);
-    xmlNode *net = NULL;
-    if (st == PN_OK)
-        st = hl_model_init(m, path, budget, true, err) ? hl_find_net(m, *doc, &net)
-                                                       : hl_nomem(m);
-    if (st == PN_OK)
-        st = hl_read_net(m, net);
-    if (st != PN_OK) {
-        hl_model_free(m);
-        memset(m, 0, sizeof *m);
-        xmlFreeDoc(*doc);
-        *doc = NULL;
-    }
-    return st;
+    xmlDoc *d = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
+    return hl_model_of(ctxt, d, path, budget, m, doc, err);
+}
+
+pn_status hl_model_open_memory(const char *buf, size_t len, const char *label,
+                               const pn_budget *budget, hl_model *m, xmlDoc **doc,
+                               pn_error *err)
+{
+    *doc = NULL;
+    memset(m, 0, sizeof *m);
+    if (len > INT_MAX)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
+                       label);
+    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+        return err->code;
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
+    xmlDoc *d = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
+    return hl_model_of(ctxt, d, label, budget, m, doc, err);
 }

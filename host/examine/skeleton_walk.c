@@ -12,7 +12,20 @@
  * binding search: exact). The walks are the random walks of the P/T
  * examination (uniform among the enabled transitions, restarted from the
  * initial marking at a deadlock or after WALK_STEPS steps), one step
- * choosing a coloured transition and then one of its enabled bindings. */
+ * choosing a coloured transition and then one of its enabled bindings.
+ * Every other walk aims at one open bound in turn: it fires a transition
+ * that adds tokens to the bound's places where one is enabled, else one
+ * that takes none away, else any (the gain of a coloured transition is
+ * its skeleton transition's, the same for every binding), so that the
+ * markings that pile tokens up, which uniform walks rarely reach, are
+ * reached.
+ *
+ * An LTL formula (A phi) is refuted by one run: each walk's first
+ * WALK_LTL_STEPS markings are kept, and phi is read on them
+ * (pn_fml_eval_prefix, at every power of two of them): where every run
+ * that starts so violates phi, or
+ * the walk ended in a deadlock (its run is then known whole) that
+ * violates it, the answer is FALSE. */
 #include "petrel/examine.h"
 
 #include <stdlib.h>
@@ -27,6 +40,8 @@
 
 /* Steps of one walk before it restarts from the initial marking. */
 #define WALK_STEPS 16384
+/* Steps of a walk read for the LTL formulas, and of such a walk. */
+#define WALK_LTL_STEPS 1024
 
 typedef struct walk {
     pn_csim *sim;
@@ -36,6 +51,12 @@ typedef struct walk {
     pn_check *c;
     bool *enabled;
     uint32_t *choice;
+    int64_t *gain;            /* per transition: tokens it adds to the aim */
+    uint8_t *in_aim;          /* per place: one of the aim's */
+    const pn_fml_set *set;
+    bool ltl;                 /* the set has LTL formulas: the trace is kept */
+    uint64_t *tr_counts;      /* per step of the trace: the token counts */
+    bool *tr_enabled;         /* per step: the enabled transitions */
     uint64_t seed;
 } walk;
 
@@ -106,13 +127,108 @@ static uint32_t walk_decide(walk *w, uint32_t n)
     return open;
 }
 
-/* One walk from the initial marking. 1: go on, 0: every answer decided,
- * -1: the coloured net could not be fired (a search not known, the budget
- * spent). */
-static int walk_once(walk *w, uint32_t n, const pn_budget *budget)
+/* The next open bound after *from (round robin), its gains set; false
+ * when no bound with a limit is open. */
+static bool walk_aim(walk *w, uint32_t n, uint32_t *from)
+{
+    const pn_cnet *cn = w->skel;
+    for (uint32_t k = 1; k <= n; k++) {
+        uint32_t i = (*from + k) % n;
+        const pn_fml_node *phi = NULL;
+        const uint32_t *places = NULL;
+        uint32_t n_places = 0;
+        if ((w->skip != NULL && w->skip[i]) || w->limits == NULL ||
+            w->limits[i] == UINT64_MAX ||
+            pn_check_target_of(w->c, i, &phi, &places, &n_places) != PN_TARGET_BOUND)
+            continue;
+        memset(w->in_aim, 0, cn->n_places);
+        for (uint32_t j = 0; j < n_places; j++)
+            w->in_aim[places[j]] = 1;
+        for (uint32_t t = 0; t < cn->n_transitions; t++) {
+            w->gain[t] = 0;
+            for (uint32_t d = cn->delta_off[t]; d < cn->delta_off[t + 1]; d++)
+                if (w->in_aim[cn->delta[d].place])
+                    w->gain[t] += cn->delta[d].delta; /* |sum| < 2^63: few places */
+        }
+        *from = i;
+        return true;
+    }
+    return false;
+}
+
+/* The enabled transitions an aimed walk chooses from: those that add to
+ * the aim, else those that keep it, else all; their number. */
+static uint32_t walk_best(walk *w, uint32_t n_enabled)
+{
+    for (int sign = 1; sign >= 0; sign--) {
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < n_enabled; j++)
+            if ((sign == 1 && w->gain[w->choice[j]] > 0) ||
+                (sign == 0 && w->gain[w->choice[j]] == 0))
+                w->choice[k++] = w->choice[j];
+        if (k > 0)
+            return k;
+    }
+    return n_enabled;
+}
+
+/* The path formula phi of answer i when it is an open LTL formula A phi
+ * (not one the check reads as reachability, walk_decide's), else NULL. */
+static const pn_fml_node *walk_ltl_body(const walk *w, uint32_t i)
+{
+    const pn_fml_prop *p = &w->set->props[i];
+    const pn_fml_node *phi = NULL;
+    const uint32_t *places = NULL;
+    uint32_t n_places = 0;
+    if ((w->skip != NULL && w->skip[i]) || p->status != PN_OK || p->root == NULL ||
+        p->root->kind != PN_FML_A || p->root->n != 1 ||
+        pn_check_answer(w->c, i)->verdict != PN_VERDICT_UNKNOWN ||
+        pn_check_target_of(w->c, i, &phi, &places, &n_places) != PN_TARGET_NONE)
+        return NULL;
+    return p->root->kids[0];
+}
+
+static uint32_t walk_ltl_open(const walk *w)
+{
+    uint32_t open = 0;
+    for (uint32_t i = 0; w->ltl && i < w->set->n; i++)
+        open += walk_ltl_body(w, i) != NULL;
+    return open;
+}
+
+/* Keeps the current marking as step k of the trace. */
+static void walk_record(walk *w, uint32_t k)
+{
+    uint32_t P = w->skel->n_places, T = w->skel->n_transitions;
+    memcpy(w->tr_counts + (size_t)k * P, pn_csim_counts(w->sim), (size_t)P * sizeof *w->tr_counts);
+    memcpy(w->tr_enabled + (size_t)k * T, w->enabled, (size_t)T * sizeof *w->tr_enabled);
+}
+
+static bool walk_at(void *ctx, const pn_fml_node *psi, uint32_t k)
+{
+    const walk *w = ctx;
+    uint32_t P = w->skel->n_places, T = w->skel->n_transitions;
+    return pn_fml_eval_state_given(psi, w->tr_counts + (size_t)k * P,
+                                   w->tr_enabled + (size_t)k * T, T);
+}
+
+/* The open LTL formulas read on the trace's first len steps. */
+static void walk_ltl(walk *w, uint32_t len, bool dead)
+{
+    for (uint32_t i = 0; i < w->set->n; i++) {
+        const pn_fml_node *phi = walk_ltl_body(w, i);
+        if (phi != NULL && pn_fml_eval_prefix(phi, len, dead, walk_at, w) == 0)
+            pn_check_decide_answer(w->c, i, false, PN_TECH_RANDOM_WALK);
+    }
+}
+
+/* One walk from the initial marking, aimed (walk_aim) or not. 1: go on,
+ * 0: every answer decided, -1: the coloured net could not be fired (a
+ * search not known, the budget spent). */
+static int walk_once(walk *w, uint32_t n, const pn_budget *budget, bool aimed)
 {
     pn_csim_reset(w->sim);
-    uint32_t T = w->skel->n_transitions;
+    uint32_t T = w->skel->n_transitions, ltl_open = walk_ltl_open(w);
     for (uint32_t step = 0; step < WALK_STEPS; step++) {
         if (pn_budget_status(budget) != PN_OK)
             return -1;
@@ -125,10 +241,21 @@ static int walk_once(walk *w, uint32_t n, const pn_budget *budget)
             if (r == 1)
                 w->choice[n_enabled++] = t;
         }
-        if (walk_decide(w, n) == 0)
+        if (walk_decide(w, n) == 0 && ltl_open == 0)
             return 0;
+        if (ltl_open > 0)
+            walk_record(w, step);
+        if (ltl_open > 0 && (n_enabled == 0 || step + 1 == WALK_LTL_STEPS)) {
+            walk_ltl(w, step + 1, n_enabled == 0);
+            return 1;
+        }
+        if (ltl_open > 0 && ((step + 1) & step) == 0) /* read at 1, 2, 4, ... steps too: a
+                                                         slow net's walks may end first */
+            walk_ltl(w, step + 1, false);
         if (n_enabled == 0)
             return 1;
+        if (aimed)
+            n_enabled = walk_best(w, n_enabled);
         uint32_t t = w->choice[walk_rand(w) % n_enabled];
         if (pn_csim_fire(w->sim, t, walk_rand(w)) != 1)
             return -1;
@@ -142,20 +269,36 @@ pn_status pn_skeleton_walk(pn_csim *sim, const pn_cnet *skel, const pn_fml_set *
 {
     if (!walk_matches(sim, skel))
         return PN_OK; /* not the skeleton's coloured net: nothing to walk */
-    walk w = {.sim = sim, .skel = skel, .skip = skip, .limits = limits, .c = c,
+    walk w = {.sim = sim, .skel = skel, .skip = skip, .limits = limits, .c = c, .set = set,
               .seed = 0x2545f4914f6cdd1du};
-    w.enabled = calloc((size_t)skel->n_transitions + 1, sizeof *w.enabled);
-    w.choice = calloc((size_t)skel->n_transitions + 1, sizeof *w.choice);
-    if (w.enabled == NULL || w.choice == NULL) {
-        free(w.enabled);
-        free(w.choice);
-        return pn_fail(err, PN_ERR_NOMEM, "out of memory walking the coloured net");
+    size_t nt = (size_t)skel->n_transitions + 1;
+    w.enabled = calloc(nt, sizeof *w.enabled);
+    w.choice = calloc(nt, sizeof *w.choice);
+    w.gain = calloc(nt, sizeof *w.gain);
+    w.in_aim = calloc((size_t)skel->n_places + 1, 1);
+    for (uint32_t i = 0; i < set->n && !w.ltl; i++)
+        w.ltl = walk_ltl_body(&w, i) != NULL;
+    if (w.ltl) {
+        w.tr_counts = calloc((size_t)WALK_LTL_STEPS * skel->n_places + 1, sizeof *w.tr_counts);
+        w.tr_enabled = calloc((size_t)WALK_LTL_STEPS * skel->n_transitions + 1, 1);
     }
+    pn_status st = PN_OK;
+    if (w.enabled == NULL || w.choice == NULL || w.gain == NULL || w.in_aim == NULL ||
+        (w.ltl && (w.tr_counts == NULL || w.tr_enabled == NULL)))
+        st = pn_fail(err, PN_ERR_NOMEM, "out of memory walking the coloured net");
     pn_csim_set_budget(sim, budget);
-    while (walk_once(&w, set->n, budget) == 1)
-        ;
+    uint32_t aim = set->n > 0 ? set->n - 1 : 0;
+    for (uint64_t k = 0; st == PN_OK; k++) {
+        bool aimed = k % 2 == 1 && walk_aim(&w, set->n, &aim);
+        if (walk_once(&w, set->n, budget, aimed) != 1)
+            break;
+    }
     pn_csim_set_budget(sim, NULL);
     free(w.enabled);
     free(w.choice);
-    return PN_OK;
+    free(w.gain);
+    free(w.in_aim);
+    free(w.tr_counts);
+    free(w.tr_enabled);
+    return st;
 }

@@ -11,6 +11,7 @@
 #ifndef PETREL_CSIM_H
 #define PETREL_CSIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "petrel/budget.h"
@@ -29,6 +30,8 @@ typedef struct pn_csim pn_csim;
  * held (a multiset beyond the reader's bounds). */
 pn_status pn_csim_open(const char *path, const pn_budget *budget, pn_csim **out,
                        pn_error *err);
+pn_status pn_csim_open_memory(const char *buf, size_t len, const char *label,
+                              const pn_budget *budget, pn_csim **out, pn_error *err);
 void pn_csim_free(pn_csim *s);
 void pn_csim_set_budget(pn_csim *s, const pn_budget *budget);
 

@@ -186,6 +186,18 @@ bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
  * token counts are its skeleton's marking, petrel/csim.h). */
 bool pn_fml_eval_state_given(const pn_fml_node *phi, const uint64_t *marking,
                              const bool *enabled, uint32_t n_transitions);
+
+/* ---- LTL on a run's prefix (formula_prefix.c) ---------------------------
+ * The verdict of the unquantified LTL formula phi on every run that starts
+ * with a prefix of len states, whose state formulas at(ctx, psi, k) reads
+ * at state k: 1 every such run satisfies phi, 0 none does, -1 not known
+ * (the prefix does not settle it, or out of memory). ends_dead: the prefix
+ * ends in a deadlock, the only run is the prefix with that state repeated
+ * (LTL's reading), and the verdict is exact. Sound, not complete: a
+ * definite verdict is one that no continuation changes. */
+typedef bool (*pn_fml_state_at)(void *ctx, const pn_fml_node *psi, uint32_t k);
+int pn_fml_eval_prefix(const pn_fml_node *phi, uint32_t len, bool ends_dead, pn_fml_state_at at,
+                       void *ctx);
 /* CONST, TOKENS, or PLACE_BOUND (its sum at this marking); a sum beyond
  * UINT64_MAX saturates to UINT64_MAX. */
 uint64_t pn_fml_eval_int(const pn_fml_node *e, const uint64_t *marking);
