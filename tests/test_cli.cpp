@@ -1110,9 +1110,11 @@ std::string tokens_le(const std::string &a, const std::string &b)
 // The unfolding of triples_net is refused (a sort of 8 x 10^9 colours); its
 // colour-blind skeleton answers what it proves (host/examine/skeleton.c):
 // Q never reaches 667 tokens (P + 3 Q = 2,000), P never passes 2,000 (A G
-// TRUE), P's bound is its initial 2,000; that Q can be marked is true but
-// the skeleton cannot show it (its witness is not the coloured net's), nor
-// Q's bound (666 in the skeleton, 0 initially): CANNOT_COMPUTE.
+// TRUE), P's bound is its initial 2,000. That Q can be marked the skeleton
+// cannot show (its witness is not the coloured net's), nor Q's bound (666
+// in the skeleton, 0 initially): walks on the coloured net itself do
+// (host/examine/skeleton_walk.c), the bound by a walk that aims at Q; they
+// refute A G Q = 0 (LTL) by one run, and cannot prove A F Q >= 1.
 TEST_F(Cli, TheColourBlindSkeletonAnswersWhereNoUnfoldingFits)
 {
     write("model.pnml", triples_net());
@@ -1136,15 +1138,31 @@ TEST_F(Cli, TheColourBlindSkeletonAnswersWhereNoUnfoldingFits)
     ASSERT_EQ(rc.code, 0) << show(rc);
     EXPECT_TRUE(contains(rc.out, "FORMULA q667 FALSE TECHNIQUES")) << show(rc);
     EXPECT_TRUE(contains(rc.out, "FORMULA p2000 TRUE TECHNIQUES")) << show(rc);
-    EXPECT_TRUE(contains(rc.out, "FORMULA q1 CANNOT_COMPUTE")) << show(rc);
+    EXPECT_TRUE(contains(rc.out, "FORMULA q1 TRUE TECHNIQUES RANDOM_WALK")) << show(rc);
     EXPECT_TRUE(contains(rc.err, "colour-blind skeleton: 2 places, 1 transitions; 2 of 3 answers"))
         << show(rc);
-    EXPECT_TRUE(contains(rc.err, "product sort of more than 2^31 colours")) << show(rc);
+    EXPECT_TRUE(contains(rc.err, "walks on the coloured net (its unfolding up to "
+                                 "16000002000 nodes): 1 of 1 open answers"))
+        << show(rc);
+    EXPECT_FALSE(contains(rc.err, "product sort")) << "every answer given, nothing unfolded\n"
+                                                  << show(rc);
     EXPECT_LT(rc.seconds, kQuick) << show(rc);
     Run ub = run("-e UpperBounds --threads 1 --timeout 20 " + quote(dir));
     ASSERT_EQ(ub.code, 0) << show(ub);
     EXPECT_TRUE(contains(ub.out, "FORMULA bp 2000 TECHNIQUES")) << show(ub);
-    EXPECT_TRUE(contains(ub.out, "FORMULA bq CANNOT_COMPUTE")) << show(ub);
+    EXPECT_TRUE(contains(ub.out, "FORMULA bq 666 TECHNIQUES RANDOM_WALK")) << show(ub);
+    write("LTLCardinality.xml",
+          "<property-set xmlns=\"http://mcc.lip6.fr/\">" +
+              mcc_property("never", "<all-paths><globally>" + tokens_le(Q, c(0)) +
+                                        "</globally></all-paths>") +
+              mcc_property("some", "<all-paths><finally>" + tokens_le(c(1), Q) +
+                                       "</finally></all-paths>") +
+              "</property-set>");
+    Run ltl = run("-e LTLCardinality --threads 1 --timeout 4 " + quote(dir));
+    ASSERT_EQ(ltl.code, 0) << show(ltl);
+    EXPECT_TRUE(contains(ltl.out, "FORMULA never FALSE TECHNIQUES RANDOM_WALK")) << show(ltl);
+    EXPECT_TRUE(contains(ltl.out, "FORMULA some CANNOT_COMPUTE")) << show(ltl);
+    EXPECT_TRUE(contains(ltl.err, "product sort of more than 2^31 colours")) << show(ltl);
     // Where the skeleton answers everything, nothing is unfolded, and the
     // statistics petrel batch reads still come.
     write("UpperBounds.xml", "<property-set xmlns=\"http://mcc.lip6.fr/\">" +
