@@ -1255,6 +1255,24 @@ uint32_t skeleton_globals(const pn_net *skel, const Truth &tr, const std::vector
     return given;
 }
 
+// The answers c decided (over set, posed from q), each checked against
+// q's truth; how many there are. how: who gave them, for the messages.
+uint32_t agreed(const pn_check *c, const pn_fml_set *set, const Asked &q, const char *how)
+{
+    uint32_t given = 0;
+    for (uint32_t i = 0; i < set->n; i++) {
+        const pn_answer *a = pn_check_answer(c, i);
+        if (a->verdict == PN_VERDICT_UNKNOWN)
+            continue;
+        given++;
+        std::string said = a->verdict == PN_VERDICT_TRUE    ? "TRUE"
+                           : a->verdict == PN_VERDICT_FALSE ? "FALSE"
+                                                            : std::to_string(a->value);
+        EXPECT_EQ(said, q.truth[i]) << a->id << " (" << how << ")";
+    }
+    return given;
+}
+
 // The skeleton's witnesses replayed on the plain unfolding: each answer
 // they give must be the coloured net's. Returns how many they gave.
 uint32_t replayed_answers(const pn_net *plain, const pn_net *skel, pn_exam exam, const Asked &q,
@@ -1277,19 +1295,13 @@ uint32_t replayed_answers(const pn_net *plain, const pn_net *skel, pn_exam exam,
                                  c.get(), &b, &err),
               PN_OK)
         << err.msg;
-    uint32_t given = 0;
     for (uint32_t i = 0; i < set->n; i++) {
-        const pn_answer *a = pn_check_answer(c.get(), i);
-        if (a->verdict == PN_VERDICT_UNKNOWN)
-            continue;
-        EXPECT_NE(paths.p[i].trans, nullptr) << "decided without a path: " << a->id;
-        given++;
-        std::string said = a->verdict == PN_VERDICT_TRUE    ? "TRUE"
-                           : a->verdict == PN_VERDICT_FALSE ? "FALSE"
-                                                            : std::to_string(a->value);
-        EXPECT_EQ(said, q.truth[i]) << a->id << " (replayed)";
+        if (pn_check_answer(c.get(), i)->verdict != PN_VERDICT_UNKNOWN) {
+            EXPECT_NE(paths.p[i].trans, nullptr)
+                << "decided without a path: " << pn_check_answer(c.get(), i)->id;
+        }
     }
-    return given;
+    return agreed(c.get(), set, q, "replayed");
 }
 
 } // namespace
@@ -1511,18 +1523,7 @@ uint32_t walked_answers(const pn_net *skel, pn_csim *sim, pn_exam exam, const As
                                limits.empty() ? nullptr : limits.data(), c.get(), &b, &err),
               PN_OK)
         << err.msg;
-    uint32_t given = 0;
-    for (uint32_t i = 0; i < set->n; i++) {
-        const pn_answer *a = pn_check_answer(c.get(), i);
-        if (a->verdict == PN_VERDICT_UNKNOWN)
-            continue;
-        given++;
-        std::string said = a->verdict == PN_VERDICT_TRUE    ? "TRUE"
-                           : a->verdict == PN_VERDICT_FALSE ? "FALSE"
-                                                            : std::to_string(a->value);
-        EXPECT_EQ(said, q.truth[i]) << a->id << " (walked)";
-    }
-    return given;
+    return agreed(c.get(), set, q, "walked");
 }
 
 } // namespace

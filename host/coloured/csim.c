@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "coloured/hlpn.h"
+#include "pn_walk.h" /* pn_walk_rand: the walks' xorshift64 */
 
 /* Search steps (colours tried, free-variable values tried) per call, past
  * which the answer is "not known". */
@@ -226,10 +227,7 @@ static bool cs_bag_copy(hl_bag *to, const hl_bag *from)
 
 static uint64_t cs_rand(pn_csim *s)
 {
-    s->seed ^= s->seed << 13;
-    s->seed ^= s->seed >> 7;
-    s->seed ^= s->seed << 17;
-    return s->seed;
+    return pn_walk_rand(&s->seed);
 }
 
 static int cs_unknown(pn_csim *s, pn_status code, const char *what)

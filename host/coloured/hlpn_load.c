@@ -95,21 +95,38 @@ static pn_status hl_finish(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label,
     return PN_OK;
 }
 
+/* Parses the file path, or buf (path NULL) named label: the document (NULL
+ * on a parse failure, which the context *ctxt holds); an error before any
+ * parsing (a model too big or refused by the guard, no memory). */
+static pn_status hl_parse(const char *path, const char *buf, size_t len, const char *label,
+                          xmlParserCtxt **ctxt, xmlDoc **doc, pn_error *err)
+{
+    *ctxt = NULL;
+    *doc = NULL;
+    if (path == NULL && len > INT_MAX)
+        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
+                       label);
+    if ((path != NULL ? pn_xml_guard_path(path, err) : pn_xml_guard_memory(buf, len, label, err)) !=
+        PN_OK)
+        return err->code;
+    *ctxt = xmlNewParserCtxt();
+    if (*ctxt == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
+    *doc = path != NULL ? xmlCtxtReadFile(*ctxt, path, NULL, HL_XML_OPTIONS)
+                        : xmlCtxtReadMemory(*ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
+    return PN_OK;
+}
+
 pn_status pn_hlpn_read_memory(const char *buf, size_t len, const char *label,
                               const pn_budget *budget, hl_shape shape, pn_net **out,
                               pn_error *err)
 {
     *out = NULL;
     double t0 = pn_clock_now();
-    if (len > INT_MAX)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
-                       label);
-    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+    xmlParserCtxt *ctxt;
+    xmlDoc *doc;
+    if (hl_parse(NULL, buf, len, label, &ctxt, &doc, err) != PN_OK)
         return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
-    xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
     return hl_finish(ctxt, doc, label, budget, shape, t0, out, err);
 }
 
@@ -118,12 +135,10 @@ pn_status pn_hlpn_read_file(const char *path, const pn_budget *budget, hl_shape 
 {
     *out = NULL;
     double t0 = pn_clock_now();
-    if (pn_xml_guard_path(path, err) != PN_OK)
+    xmlParserCtxt *ctxt;
+    xmlDoc *doc;
+    if (hl_parse(path, NULL, 0, path, &ctxt, &doc, err) != PN_OK)
         return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
-    xmlDoc *doc = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
     return hl_finish(ctxt, doc, path, budget, shape, t0, out, err);
 }
 
@@ -153,14 +168,13 @@ static pn_status hl_model_of(xmlParserCtxt *ctxt, xmlDoc *doc, const char *label
 pn_status hl_model_open(const char *path, const pn_budget *budget, hl_model *m, xmlDoc **doc,
                         pn_error *err)
 {
-    *doc = NULL;
     memset(m, 0, sizeof *m);
-    if (pn_xml_guard_path(path, err) != PN_OK)
+    xmlParserCtxt *ctxt;
+    xmlDoc *d;
+    if (hl_parse(path, NULL, 0, path, &ctxt, &d, err) != PN_OK) {
+        *doc = NULL;
         return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", path);
-    xmlDoc *d = xmlCtxtReadFile(ctxt, path, NULL, HL_XML_OPTIONS);
+    }
     return hl_model_of(ctxt, d, path, budget, m, doc, err);
 }
 
@@ -168,16 +182,12 @@ pn_status hl_model_open_memory(const char *buf, size_t len, const char *label,
                                const pn_budget *budget, hl_model *m, xmlDoc **doc,
                                pn_error *err)
 {
-    *doc = NULL;
     memset(m, 0, sizeof *m);
-    if (len > INT_MAX)
-        return pn_fail(err, PN_ERR_UNSUPPORTED, "%s: in-memory model larger than 2 GiB",
-                       label);
-    if (pn_xml_guard_memory(buf, len, label, err) != PN_OK)
+    xmlParserCtxt *ctxt;
+    xmlDoc *d;
+    if (hl_parse(NULL, buf, len, label, &ctxt, &d, err) != PN_OK) {
+        *doc = NULL;
         return err->code;
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (ctxt == NULL)
-        return pn_fail(err, PN_ERR_NOMEM, "%s: out of memory", label);
-    xmlDoc *d = xmlCtxtReadMemory(ctxt, buf, (int)len, label, NULL, HL_XML_OPTIONS);
+    }
     return hl_model_of(ctxt, d, label, budget, m, doc, err);
 }

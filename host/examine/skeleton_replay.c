@@ -22,6 +22,7 @@
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
 #include "petrel/net.h"
+#include "pn_walk.h" /* pn_walk_rand: the walks' xorshift64 */
 
 /* Attempts per path, each with its own random choices. */
 #define REPLAY_TRIES 8
@@ -40,10 +41,7 @@ typedef struct replay {
 
 static uint64_t replay_rand(replay *r)
 {
-    r->seed ^= r->seed << 13;
-    r->seed ^= r->seed >> 7;
-    r->seed ^= r->seed << 17;
-    return r->seed;
+    return pn_walk_rand(&r->seed);
 }
 
 /* An enabled unfolded transition of coloured transition t: the first from

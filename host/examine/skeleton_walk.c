@@ -37,6 +37,7 @@
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
+#include "pn_walk.h" /* pn_walk_rand: the walks' xorshift64 */
 
 /* Steps of one walk before it restarts from the initial marking. */
 #define WALK_STEPS 16384
@@ -62,10 +63,7 @@ typedef struct walk {
 
 static uint64_t walk_rand(walk *w)
 {
-    w->seed ^= w->seed << 13;
-    w->seed ^= w->seed >> 7;
-    w->seed ^= w->seed << 17;
-    return w->seed;
+    return pn_walk_rand(&w->seed);
 }
 
 /* Whether the coloured net is the skeleton's: the same places and
