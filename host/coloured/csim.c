@@ -122,14 +122,8 @@ static bool cs_bag_add(hl_bag *bag, uint64_t c, int64_t d)
         }
         return true;
     }
-    if (bag->n == bag->cap) {
-        size_t cap = bag->cap ? bag->cap * 2 : 16;
-        hl_pair *p = realloc(bag->p, cap * sizeof *p);
-        if (p == NULL)
-            return false;
-        bag->p = p;
-        bag->cap = cap;
-    }
+    if (!hl_bag_reserve(bag, bag->n + 1))
+        return false;
     memmove(bag->p + i + 1, bag->p + i, (bag->n - i) * sizeof *bag->p);
     bag->p[i] = (hl_pair){c, d};
     bag->n++;
@@ -138,13 +132,8 @@ static bool cs_bag_add(hl_bag *bag, uint64_t c, int64_t d)
 
 static bool cs_bag_copy(hl_bag *to, const hl_bag *from)
 {
-    if (to->cap < from->n) {
-        hl_pair *p = realloc(to->p, from->n * sizeof *p);
-        if (p == NULL)
-            return false;
-        to->p = p;
-        to->cap = from->n;
-    }
+    if (!hl_bag_reserve(to, from->n))
+        return false;
     if (from->n > 0)
         memcpy(to->p, from->p, from->n * sizeof *to->p);
     to->n = from->n;

@@ -288,6 +288,9 @@ bool hl_eval_guard(const hl_model *m, const hl_term *t, const uint64_t *b);
  * or a count beyond 2^62. */
 pn_status hl_eval_bag(hl_model *m, const hl_term *t, const uint64_t *b,
                       hl_bag *bag);
+/* Room for need entries in bag (its capacity doubled as it grows); false
+ * when out of memory. */
+bool hl_bag_reserve(hl_bag *bag, size_t need);
 /* Sorts bag->p[from..n) by colour and adds up equal colours, dropping
  * zeros. False when a sum leaves (-2^62, 2^62). */
 bool hl_bag_merge(hl_bag *bag, size_t from);

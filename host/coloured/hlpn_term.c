@@ -722,16 +722,25 @@ static pn_status hl_bag_push(hl_model *m, const hl_term *t, hl_bag *bag, uint64_
     if (bag->n >= m->limits.bag)
         return pn_fail(m->err, PN_ERR_UNSUPPORTED, "%s:%ld: a multiset of more than %" PRIu64
                        " entries", m->label, t->line, m->limits.bag);
-    if (bag->n == bag->cap) {
-        size_t ncap = bag->cap ? bag->cap * 2 : 64;
-        hl_pair *p = ncap <= SIZE_MAX / sizeof *p ? realloc(bag->p, ncap * sizeof *p) : NULL;
-        if (p == NULL)
-            return hl_nomem(m);
-        bag->p = p;
-        bag->cap = ncap;
-    }
+    if (!hl_bag_reserve(bag, bag->n + 1))
+        return hl_nomem(m);
     bag->p[bag->n++] = (hl_pair){colour, count};
     return PN_OK;
+}
+
+bool hl_bag_reserve(hl_bag *bag, size_t need)
+{
+    if (need <= bag->cap)
+        return true;
+    size_t ncap = bag->cap ? bag->cap : 64;
+    while (ncap < need)
+        ncap = ncap <= SIZE_MAX / 2 ? ncap * 2 : need;
+    hl_pair *p = ncap <= SIZE_MAX / sizeof *p ? realloc(bag->p, ncap * sizeof *p) : NULL;
+    if (p == NULL)
+        return false;
+    bag->p = p;
+    bag->cap = ncap;
+    return true;
 }
 
 static int hl_pair_cmp(const void *a, const void *b)
