@@ -106,8 +106,8 @@ static int cli_load(cli_run *r)
     const pn_unfold_info *u = &r->net->unfold;
     if (u->unfolded && !r->o.quiet)
         fprintf(stderr, "petrel: unfolded %u coloured places and %u transitions to %u places "
-                        "and %u transitions (%u and %u structurally dead ones dropped, "
-                        "%lu bindings tried, colours merged into classes in %u sorts) "
+                        "and %u transitions (%u places and %u transitions that can never be "
+                        "marked or fire left out, %lu bindings tried, colours merged into classes in %u sorts) "
                         "in %.3f s\n",
                 u->coloured_places, u->coloured_transitions, r->net->n_places,
                 r->net->n_transitions, u->dropped_places, u->dropped_transitions,

@@ -3,7 +3,7 @@
  * Internal to host/: hlpn_load.c parses the document and calls the reader
  * then the unfolder, hlpn_read.c walks the document, hlpn_sorts.c owns the
  * sorts, constants and variables, hlpn_term.c parses and evaluates terms,
- * unfold.c enumerates bindings and builds the net; all of them share the
+ * unfold*.c enumerate bindings and build the net; all of them share the
  * DOM access of hlpn_xml.c and the errors and bounds of hlpn_fail.c, which
  * call none of them back.
  *
@@ -159,7 +159,6 @@ typedef struct hl_place {
     xmlNode *node;
     uint32_t sort;
     hl_term *m0;             /* NULL: empty */
-    uint32_t base;           /* its first unfolded place */
 } hl_place;
 
 typedef struct hl_trans {
@@ -314,11 +313,12 @@ uint64_t hl_class_size(const hl_model *m, uint32_t s, uint64_t rank);
  * classes added up. */
 pn_status hl_bag_classes(hl_model *m, uint32_t sort, hl_bag *bag);
 
-/* ---- unfold.c ------------------------------------------------------------ */
-/* Builds the P/T net: one place per (place, class of colours), one
- * transition per (transition, binding of classes satisfying the guard),
- * and the coloured ids as groups (net.h); after hl_classes_build (without
- * merging, a class is a colour). */
+/* ---- unfold.c, unfold_bind.c, unfold_reach.c (unfold_int.h) --------------- */
+/* Builds the P/T net: one place per (place, class of colours) the place
+ * can ever hold, one transition per (transition, binding of classes
+ * satisfying the guard whose inputs can all be held), and the coloured ids
+ * as groups (net.h); after hl_classes_build (without merging, a class is a
+ * colour). */
 pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
 
 /* ---- skeleton.c ---------------------------------------------------------- */
@@ -327,12 +327,6 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out);
  * dropped; net->unfold.skeleton is set. PN_ERR_UNSUPPORTED where an
  * inscription subtracts more tokens than it has. */
 pn_status hl_skeleton(hl_model *m, const char *net_id, pn_net **out);
-
-/* ---- unfold_prune.c ------------------------------------------------------ */
-/* A copy of net without its unmarkable places and dead transitions (see
- * the file), groups remapped; net is left with its groups scrambled and
- * must be freed. */
-pn_status hl_prune_dead(pn_net *net, pn_net **out, pn_error *err);
 
 /* ---- entry points (hlpn_load.c), called by pnml_read.c once the streaming
  * reader has seen a coloured net type ------------------------------------ */

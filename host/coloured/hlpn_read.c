@@ -54,7 +54,7 @@ static pn_status hl_register_node(hl_model *m, xmlNode *e, bool place)
     if (place) {
         if (hl_grow((void **)&m->places, &m->cap_places, m->n_places + 1, sizeof *m->places))
             return hl_nomem(m);
-        m->places[m->n_places] = (hl_place){id, e, HL_NONE, NULL, 0};
+        m->places[m->n_places] = (hl_place){id, e, HL_NONE, NULL};
         key = m->n_places++;
     } else {
         if (hl_grow((void **)&m->trans, &m->cap_trans, m->n_trans + 1, sizeof *m->trans))

@@ -1,42 +1,16 @@
-/* Unfolding a symmetric net into a P/T pn_net. Every colour of a place's
- * sort becomes a place (so unfolded places are exactly what INDEX.tsv of the
- * MCC counts), and every binding of a transition's variables that satisfies
- * its guard becomes a transition. Bindings are enumerated depth first over
- * the transition's own variables; each top-level conjunct of the guard is
- * tested as soon as its last variable is bound, which prunes most of the
- * product of the sorts in guarded models. */
-#include "coloured/hlpn.h"
+/* Unfolding a symmetric net into a P/T pn_net: one place per (place,
+ * colour class) that the place can ever hold, one transition per binding of
+ * a transition's variables whose guard holds and whose input classes can
+ * all be held (unfold_reach.c computes those classes first), so nothing that
+ * can never be marked or fire is built. The bindings come from
+ * unfold_bind.c. Unfolded places are then what INDEX.tsv of the MCC counts,
+ * less what the MCC's own pruning keeps (see docs/architecture.md). */
+#include "coloured/unfold_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define HL_NAME_MAX 4096
-
-typedef struct hl_clause {
-    const hl_term *term;
-    uint32_t depth;          /* variables bound before it can be tested */
-} hl_clause;
-
-typedef struct hl_unfolder {
-    hl_model *m;
-    pn_net *net;
-    pn_unfold_info *info;
-    hl_bag bag;
-    uint64_t *binding;       /* per variable of the model */
-    uint32_t *pos;           /* variable -> position in order, or HL_NONE */
-    bool *used;              /* variable -> occurs in the term at hand */
-    uint32_t *order;         /* the current transition's variables */
-    uint32_t n_order;
-    hl_clause *clauses;
-    uint32_t n_clauses, cap_clauses;
-    uint64_t *depth_cost;    /* steps to test the clauses of each depth */
-    uint64_t arc_cost;       /* steps to evaluate the transition's arcs */
-    uint32_t t;              /* the transition being unfolded */
-    uint64_t room;           /* bytes the unfolding may take; 0: unwatched */
-    char name[HL_NAME_MAX];
-} hl_unfolder;
 
 /* What the net being built holds (measured on TokenRing-COL-500: 787 MB
  * resident for 3.2M transitions, 12.6M arcs and 251,001 places, so about
@@ -116,32 +90,63 @@ static pn_status hl_node_name(hl_unfolder *u, const xmlNode *at, const char *id,
 
 /* ---- places -------------------------------------------------------------- */
 
+/* An initial marking is a closed term: its variables are refused before
+ * anything evaluates it. */
+static pn_status hl_check_initial(hl_unfolder *u)
+{
+    for (uint32_t i = 0; i < u->m->n_places; i++) {
+        const hl_place *p = &u->m->places[i];
+        if (p->m0 == NULL)
+            continue;
+        memset(u->used, 0, u->m->n_vars * sizeof *u->used);
+        hl_term_vars(p->m0, u->used);
+        for (uint32_t v = 0; v < u->m->n_vars; v++)
+            if (u->used[v])
+                return hl_fail(u->m, PN_ERR_INPUT, p->node,
+                               "initial marking of '%.120s' uses variable '%.120s'", p->id,
+                               u->m->vars[v].id);
+    }
+    return PN_OK;
+}
+
 static pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
 {
     u->bag.n = 0;
     if (p->m0 == NULL)
         return PN_OK;
-    memset(u->used, 0, u->m->n_vars * sizeof *u->used);
-    hl_term_vars(p->m0, u->used);
-    for (uint32_t v = 0; v < u->m->n_vars; v++)
-        if (u->used[v])
-            return hl_fail(u->m, PN_ERR_INPUT, p->node,
-                           "initial marking of '%.120s' uses variable '%.120s'", p->id,
-                           u->m->vars[v].id);
     pn_status st = hl_eval_bag(u->m, p->m0, NULL, &u->bag);
     return st == PN_OK ? hl_bag_classes(u->m, p->sort, &u->bag) : st;
 }
 
-static pn_status hl_unfold_place(hl_unfolder *u, hl_place *p)
+/* Whether class c of place i is built: it is markable, or no class of the
+ * place is and c is the first (a coloured id always names a place, so
+ * that formulas over it stay well formed). */
+static bool hl_place_built(const hl_unfolder *u, uint32_t i, uint64_t c, bool any)
 {
+    return any ? hl_bit(u->markable, u->base_of[i] + c) : c == 0;
+}
+
+static bool hl_any_markable(const hl_unfolder *u, uint32_t i, uint64_t size)
+{
+    for (uint64_t c = 0; c < size; c++)
+        if (hl_bit(u->markable, u->base_of[i] + c))
+            return true;
+    return false;
+}
+
+static pn_status hl_unfold_place(hl_unfolder *u, uint32_t i)
+{
+    const hl_place *p = &u->m->places[i];
     uint64_t size = hl_class_count(u->m, p->sort); /* hl_count_places checked it */
     pn_status st = hl_initial_bag(u, p);
-    p->base = u->net->n_places;
+    bool any = hl_any_markable(u, i, size);
     size_t k = 0; /* cursor in the sorted initial marking, by class */
     for (uint64_t c = 0; c < size && st == PN_OK; c++) {
+        u->place_of[u->base_of[i] + c] = HL_NONE;
         st = hl_spend(u->m, p->node, 0, 1); /* a place is a step: the budget is polled */
-        if (st == PN_OK)
-            st = hl_room(u, p->node, u->net->n_places);
+        if (st != PN_OK || !hl_place_built(u, i, c, any))
+            continue;
+        st = hl_room(u, p->node, u->net->n_places);
         if (st != PN_OK)
             break;
         uint64_t m0 = k < u->bag.n && u->bag.p[k].colour == c ? (uint64_t)u->bag.p[k++].count : 0;
@@ -151,13 +156,17 @@ static pn_status hl_unfold_place(hl_unfolder *u, hl_place *p)
         if (st == PN_OK)
             st = hl_unique_name(u, p->node);
         pn_error e = {PN_OK, ""};
-        if (st == PN_OK && pn_net_add_place(u->net, u->name, NULL, m0, &e) < 0)
+        int64_t at = st == PN_OK ? pn_net_add_place(u->net, u->name, NULL, m0, &e) : -1;
+        if (st == PN_OK && at < 0)
             st = hl_net_error(u, p->node, &e);
+        else if (st == PN_OK)
+            u->place_of[u->base_of[i] + c] = (uint32_t)at;
     }
     return st;
 }
 
-/* Places are numbered base .. base+size-1, so the group is a range. */
+/* A coloured node's unfolded nodes are built one after the other, so its
+ * group is a range. */
 static pn_status hl_range_group(hl_unfolder *u, bool place, const char *id,
                                 const xmlNode *at, uint32_t first, uint32_t n)
 {
@@ -170,79 +179,6 @@ static pn_status hl_range_group(hl_unfolder *u, bool place, const char *id,
     pn_status st = pn_net_add_group(u->net, place, id, idx, n, &e);
     free(idx);
     return st == PN_OK ? PN_OK : hl_net_error(u, at, &e);
-}
-
-/* ---- one transition: variables and guard clauses ------------------------- */
-
-/* Appends t's variables to the order, first appearance first. */
-static void hl_order_vars(hl_unfolder *u, const hl_term *t)
-{
-    if (t->kind == HL_T_VAR && u->pos[t->value] == HL_NONE) {
-        u->pos[t->value] = u->n_order;
-        u->order[u->n_order++] = (uint32_t)t->value;
-    }
-    for (uint32_t i = 0; i < t->n; i++)
-        hl_order_vars(u, t->kids[i]);
-}
-
-/* Variables bound before t can be evaluated: 1 + the last position. */
-static uint32_t hl_term_depth(const hl_unfolder *u, const hl_term *t)
-{
-    uint32_t d = t->kind == HL_T_VAR ? u->pos[t->value] + 1 : 0;
-    for (uint32_t i = 0; i < t->n; i++) {
-        uint32_t k = hl_term_depth(u, t->kids[i]);
-        d = k > d ? k : d;
-    }
-    return d;
-}
-
-static pn_status hl_add_clauses(hl_unfolder *u, const hl_term *g)
-{
-    if (g->kind == HL_G_AND) {
-        for (uint32_t i = 0; i < g->n; i++) {
-            pn_status st = hl_add_clauses(u, g->kids[i]);
-            if (st != PN_OK)
-                return st;
-        }
-        return PN_OK;
-    }
-    if (hl_grow((void **)&u->clauses, &u->cap_clauses, u->n_clauses + 1, sizeof *u->clauses))
-        return hl_nomem(u->m);
-    uint32_t depth = hl_term_depth(u, g);
-    u->clauses[u->n_clauses++] = (hl_clause){g, depth};
-    u->depth_cost[depth] += hl_term_nodes(g);
-    return PN_OK;
-}
-
-/* Variables of the arcs first (they decide the unfolded arcs), then those
- * only the guard mentions. */
-static pn_status hl_prepare(hl_unfolder *u, const hl_trans *t)
-{
-    for (uint32_t i = 0; i < u->n_order; i++)
-        u->pos[u->order[i]] = HL_NONE;
-    u->n_order = 0;
-    u->n_clauses = 0;
-    u->arc_cost = 0;
-    for (uint32_t i = 0; i < t->arc_count; i++) {
-        const hl_term *ins = u->m->arcs[u->m->by_trans[t->arc_first + i]].ins;
-        hl_order_vars(u, ins);
-        u->arc_cost += hl_term_nodes(ins);
-    }
-    for (uint32_t d = 0; d <= u->m->n_vars; d++)
-        u->depth_cost[d] = 0;
-    if (t->guard == NULL)
-        return PN_OK;
-    hl_order_vars(u, t->guard);
-    return hl_add_clauses(u, t->guard);
-}
-
-static bool hl_clauses_hold(const hl_unfolder *u, uint32_t depth)
-{
-    for (uint32_t i = 0; i < u->n_clauses; i++)
-        if (u->clauses[i].depth == depth &&
-            !hl_eval_guard(u->m, u->clauses[i].term, u->binding))
-            return false;
-    return true;
 }
 
 /* ---- one binding: the transition and its arcs ----------------------------- */
@@ -278,13 +214,17 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
         pn_status st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
         if (st == PN_OK)
             st = hl_bag_classes(u->m, u->m->places[a->place].sort, &u->bag);
-        uint32_t base = u->m->places[a->place].base;
+        uint64_t base = u->base_of[a->place];
         for (size_t k = 0; k < u->bag.n && st == PN_OK; k++) {
+            uint32_t q = u->place_of[base + u->bag.p[k].colour];
+            if (q == HL_NONE) /* the fixpoint closes markable classes under firing */
+                return hl_fail(u->m, PN_ERR_INTERNAL, a->node,
+                               "an arc reaches a class the colour fixpoint left out");
             if (u->net->n_arcs >= u->m->limits.arcs)
                 return hl_fail(u->m, PN_ERR_UNSUPPORTED, a->node,
                                "the unfolding has more than %" PRIu64 " arcs", u->m->limits.arcs);
             pn_error e = {PN_OK, ""};
-            if (pn_net_add_arc(u->net, base + (uint32_t)u->bag.p[k].colour, tr, a->to_trans,
+            if (pn_net_add_arc(u->net, q, tr, a->to_trans,
                                (uint64_t)u->bag.p[k].count, &e) != PN_OK)
                 st = hl_net_error(u, a->node, &e);
         }
@@ -294,8 +234,21 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
     return PN_OK;
 }
 
+/* The leaf of the enumeration: a binding whose input classes can all be
+ * held becomes a transition; the others are counted as dead, never built. */
 static pn_status hl_emit(hl_unfolder *u, const hl_trans *t)
 {
+    for (uint32_t i = 0; i < t->arc_count; i++) {
+        const hl_arc *a = &u->m->arcs[u->m->by_trans[t->arc_first + i]];
+        bool ok = true;
+        pn_status st = a->to_trans ? hl_inputs_markable(u, a, &ok) : PN_OK;
+        if (st != PN_OK)
+            return st;
+        if (!ok) {
+            u->info->dropped_transitions++;
+            return PN_OK;
+        }
+    }
     if (u->net->n_transitions >= u->m->limits.transitions)
         return hl_fail(u->m, PN_ERR_UNSUPPORTED, t->node,
                        "the unfolding has more than %" PRIu64 " transitions",
@@ -315,40 +268,10 @@ static pn_status hl_emit(hl_unfolder *u, const hl_trans *t)
     return hl_add_arcs(u, t, (uint32_t)tr);
 }
 
-/* Binds order[depth..] in turn; recursion depth is the transition's number
- * of variables. */
-static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
-{
-    if (depth == u->n_order)
-        return hl_emit(u, t);
-    uint32_t v = u->order[depth];
-    uint32_t sort = u->m->vars[v].sort;
-    uint64_t size = hl_class_count(u->m, sort); /* a class binds its first colour */
-    for (uint64_t c = 0; c < size; c++) {
-        u->info->bindings_tried++;
-        /* Testing the clauses is what a binding costs: scanning them all,
-         * evaluating those of this depth. */
-        pn_status st = hl_spend(u->m, t->node, 0, 1 + u->n_clauses + u->depth_cost[depth + 1]);
-        if (st != PN_OK)
-            return st;
-        u->binding[v] = hl_class_rep(u->m, sort, c);
-        if (!hl_clauses_hold(u, depth + 1))
-            continue;
-        st = hl_bind(u, t, depth + 1);
-        if (st != PN_OK)
-            return st;
-    }
-    return PN_OK;
-}
-
 static pn_status hl_unfold_trans(hl_unfolder *u, const hl_trans *t)
 {
-    pn_status st = hl_prepare(u, t);
     uint32_t first = u->net->n_transitions;
-    if (st == PN_OK)
-        st = hl_spend(u->m, t->node, 0, u->n_clauses + u->depth_cost[0]);
-    if (st == PN_OK && hl_clauses_hold(u, 0))
-        st = hl_bind(u, t, 0);
+    pn_status st = hl_bind_all(u, t);
     if (st != PN_OK)
         return st;
     return hl_range_group(u, false, t->id, t->node, first, u->net->n_transitions - first);
@@ -372,18 +295,28 @@ static pn_status hl_count_places(hl_model *m)
 
 static pn_status hl_unfold_all(hl_unfolder *u)
 {
+    for (uint32_t i = 0; i < u->m->n_vars; i++)
+        u->pos[i] = HL_NONE;
     pn_status st = hl_count_places(u->m);
+    if (st == PN_OK)
+        st = hl_check_initial(u);
+    if (st == PN_OK)
+        st = hl_reach_classes(u);
+    if (st == PN_OK && (u->place_of = malloc((size_t)(u->n_classes + 1) *
+                                              sizeof *u->place_of)) == NULL)
+        st = hl_nomem(u->m);
     pn_budget_phase(u->m->budget, "unfolding %u coloured places and %u transitions",
                     u->m->n_places, u->m->n_trans);
     for (uint32_t i = 0; i < u->m->n_places && st == PN_OK; i++) {
-        hl_place *p = &u->m->places[i];
-        st = hl_unfold_place(u, p);
+        uint32_t first = u->net->n_places;
+        st = hl_unfold_place(u, i);
         if (st == PN_OK)
-            st = hl_range_group(u, true, p->id, p->node, p->base,
-                                (uint32_t)hl_class_count(u->m, p->sort));
+            st = hl_range_group(u, true, u->m->places[i].id, u->m->places[i].node, first,
+                                u->net->n_places - first);
     }
-    for (uint32_t i = 0; i < u->m->n_vars; i++)
-        u->pos[i] = HL_NONE;
+    if (st == PN_OK)
+        u->info->dropped_places = (uint32_t)(u->n_classes - u->net->n_places);
+    u->leaf = hl_emit;
     for (uint32_t i = 0; i < u->m->n_trans && st == PN_OK; i++) {
         pn_budget_detail(u->m->budget, "transition %u of %u (%s)", i + 1, u->m->n_trans,
                          u->m->trans[i].id);
@@ -392,19 +325,24 @@ static pn_status hl_unfold_all(hl_unfolder *u)
     return st;
 }
 
-/* Replaces the full unfolding by its pruned copy (unfold_prune.c). */
-static pn_status hl_prune(hl_model *m, pn_net *full, pn_net **out)
+static void hl_unfolder_free(hl_unfolder *u)
 {
-    pn_error e = {PN_OK, ""};
-    pn_budget_phase(m->budget, "unfolding: dropping structurally dead places and transitions "
-                               "(%u places, %u transitions)", full->n_places, full->n_transitions);
-    pn_status st = hl_prune_dead(full, out, &e);
-    if (st == PN_OK) {
-        (*out)->unfold.dropped_places = full->n_places - (*out)->n_places;
-        (*out)->unfold.dropped_transitions = full->n_transitions - (*out)->n_transitions;
-    }
-    pn_net_free(full);
-    return st == PN_OK ? PN_OK : pn_fail(m->err, st, "%s: %s", m->label, e.msg);
+    free(u->bag.p);
+    free(u->binding);
+    free(u->pos);
+    free(u->order);
+    free(u->used);
+    free(u->depth_cost);
+    free(u->clauses);
+    free(u->checks);
+    free(u->restr);
+    for (uint32_t i = 0; i < u->m->n_vars && u->dom != NULL; i++)
+        free(u->dom[i]);
+    free(u->dom);
+    free(u->dom_on);
+    free(u->markable);
+    free(u->base_of);
+    free(u->place_of);
 }
 
 pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
@@ -418,10 +356,12 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
     u.pos = calloc(nv, sizeof *u.pos);
     u.order = calloc(nv, sizeof *u.order);
     u.used = calloc(nv, sizeof *u.used);
-    u.depth_cost = calloc((size_t)m->n_vars + 1, sizeof *u.depth_cost);
+    u.depth_cost = calloc(nv + 1, sizeof *u.depth_cost);
+    u.dom = calloc(nv, sizeof *u.dom);
+    u.dom_on = calloc(nv, sizeof *u.dom_on);
     pn_status st = PN_OK;
     if (u.net == NULL || u.binding == NULL || u.pos == NULL || u.order == NULL ||
-        u.used == NULL || u.depth_cost == NULL) {
+        u.used == NULL || u.depth_cost == NULL || u.dom == NULL || u.dom_on == NULL) {
         st = hl_nomem(m);
     } else {
         u.info = &u.net->unfold;
@@ -432,16 +372,11 @@ pn_status hl_unfold(hl_model *m, const char *net_id, pn_net **out)
         u.room = pn_budget_memory(m->budget);
         st = hl_unfold_all(&u);
     }
-    free(u.bag.p);
-    free(u.binding);
-    free(u.pos);
-    free(u.order);
-    free(u.used);
-    free(u.depth_cost);
-    free(u.clauses);
+    hl_unfolder_free(&u);
     if (st != PN_OK) {
         pn_net_free(u.net);
         return st;
     }
-    return hl_prune(m, u.net, out);
+    *out = u.net;
+    return PN_OK;
 }

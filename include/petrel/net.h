@@ -38,10 +38,13 @@ typedef struct pn_unfold_info {
     uint32_t coloured_places;
     uint32_t coloured_transitions;
     uint64_t bindings_tried; /* variable assignments enumerated, partial ones
-                                included (guards are checked early) */
+                                included (guards are checked early), by the
+                                colour fixpoint and by the building */
     uint64_t bindings_kept;  /* bindings whose guard holds */
-    uint32_t dropped_places; /* never markable: start empty, no producer */
-    uint32_t dropped_transitions; /* consume from such a place */
+    uint32_t dropped_places; /* never markable (outside the colour fixpoint
+                                of the unfolder): never built */
+    uint32_t dropped_transitions; /* bindings whose guard holds that read
+                                such a colour: they never fire, never built */
     uint32_t merged_sorts;   /* sorts whose colours were merged into classes
                                 (pn_pnml_opts.merge_colours): the net is then
                                 exact for the coloured ids only */
