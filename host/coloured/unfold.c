@@ -114,8 +114,7 @@ static pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
     u->bag.n = 0;
     if (p->m0 == NULL)
         return PN_OK;
-    pn_status st = hl_eval_bag(u->m, p->m0, NULL, &u->bag);
-    return st == PN_OK ? hl_bag_classes(u->m, p->sort, &u->bag) : st;
+    return hl_eval_classes(u, p->m0, p->sort, NULL);
 }
 
 /* Whether class c of place i is built: it is markable, or no class of the
@@ -211,9 +210,7 @@ static pn_status hl_add_arcs(hl_unfolder *u, const hl_trans *t, uint32_t tr)
 {
     for (uint32_t i = 0; i < t->arc_count; i++) {
         const hl_arc *a = &u->m->arcs[u->m->by_trans[t->arc_first + i]];
-        pn_status st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
-        if (st == PN_OK)
-            st = hl_bag_classes(u->m, u->m->places[a->place].sort, &u->bag);
+        pn_status st = hl_eval_classes(u, a->ins, u->m->places[a->place].sort, u->binding);
         uint64_t base = u->base_of[a->place];
         for (size_t k = 0; k < u->bag.n && st == PN_OK; k++) {
             uint32_t q = u->place_of[base + u->bag.p[k].colour];

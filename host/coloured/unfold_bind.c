@@ -107,12 +107,15 @@ static bool hl_clauses_hold(const hl_unfolder *u, uint32_t depth)
     return true;
 }
 
+pn_status hl_eval_classes(hl_unfolder *u, const hl_term *t, uint32_t sort, const uint64_t *b)
+{
+    pn_status st = hl_eval_bag(u->m, t, b, &u->bag);
+    return st == PN_OK ? hl_bag_classes(u->m, sort, &u->bag) : st;
+}
+
 pn_status hl_inputs_markable(hl_unfolder *u, const hl_arc *a, bool *ok)
 {
-    uint32_t sort = u->m->places[a->place].sort;
-    pn_status st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
-    if (st == PN_OK)
-        st = hl_bag_classes(u->m, sort, &u->bag);
+    pn_status st = hl_eval_classes(u, a->ins, u->m->places[a->place].sort, u->binding);
     uint64_t base = u->base_of[a->place];
     *ok = true;
     for (size_t k = 0; k < u->bag.n && st == PN_OK && *ok; k++)

@@ -78,6 +78,9 @@ pn_status hl_bind_all(hl_unfolder *u, const hl_trans *t);
  * from p take in what it gives them (a superset stays sound), so that a
  * chain x, x++, ... is followed within one enumeration. */
 void hl_domains_widen(hl_unfolder *u, uint32_t p, uint64_t c);
+/* u->bag = term t's multiset under binding b (NULL: a closed term), its
+ * colours replaced by their classes of `sort`. */
+pn_status hl_eval_classes(hl_unfolder *u, const hl_term *t, uint32_t sort, const uint64_t *b);
 /* Whether every class of arc a's multiset under u->binding is markable. */
 pn_status hl_inputs_markable(hl_unfolder *u, const hl_arc *a, bool *ok);
 

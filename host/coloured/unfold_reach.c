@@ -140,9 +140,7 @@ static pn_status hl_reach_leaf(hl_unfolder *u, const hl_trans *t)
         const hl_arc *a = &u->m->arcs[u->m->by_trans[t->arc_first + i]];
         if (a->to_trans)
             continue;
-        st = hl_eval_bag(u->m, a->ins, u->binding, &u->bag);
-        if (st == PN_OK)
-            st = hl_bag_classes(u->m, u->m->places[a->place].sort, &u->bag);
+        st = hl_eval_classes(u, a->ins, u->m->places[a->place].sort, u->binding);
         if (st == PN_OK)
             hl_reach_mark(u, a->place, &u->bag);
     }
@@ -157,9 +155,7 @@ static pn_status hl_reach_initial(hl_unfolder *u)
         const hl_place *pl = &u->m->places[p];
         if (pl->m0 == NULL)
             continue;
-        pn_status st = hl_eval_bag(u->m, pl->m0, NULL, &u->bag);
-        if (st == PN_OK)
-            st = hl_bag_classes(u->m, pl->sort, &u->bag);
+        pn_status st = hl_eval_classes(u, pl->m0, pl->sort, NULL);
         if (st != PN_OK)
             return st;
         hl_reach_mark(u, p, &u->bag);
