@@ -170,14 +170,14 @@ static pn_status hl_restrict(hl_unfolder *u, uint32_t i, uint32_t p, uint32_t k)
     uint32_t v = u->order[i], vs = hl_canon(m, m->vars[v].sort);
     uint32_t ps = hl_canon(m, m->places[p].sort);
     uint32_t cs = k == HL_NONE ? ps : hl_canon(m, m->sorts[ps].comp[k]);
-    if (cs != vs)
-        return PN_OK; /* a sort equal in structure only: no restriction */
+    uint64_t n = hl_class_count(m, ps);
+    if (cs != vs || n > HL_DOM_MAX || hl_class_count(m, vs) > HL_DOM_MAX)
+        return PN_OK; /* a sort equal in structure only, or too big: no restriction */
     if (hl_grow((void **)&u->restr, &u->cap_restr, u->n_restr + 1, sizeof *u->restr))
         return hl_nomem(u->m);
     u->restr[u->n_restr++] = (hl_restriction){i, p, k};
-    uint64_t n = hl_class_count(m, ps);
     size_t words = (size_t)((hl_class_count(m, vs) + 63) / 64);
-    pn_status st = hl_spend(u->m, m->places[p].node, 0, n + 1);
+    pn_status st = hl_spend(u->m, m->places[p].node, 0, n / 64 + 1);
     uint64_t *seen = st == PN_OK ? calloc(words ? words : 1, sizeof *seen) : NULL;
     if (st != PN_OK || seen == NULL)
         return st != PN_OK ? st : hl_nomem(u->m);
@@ -185,7 +185,14 @@ static pn_status hl_restrict(hl_unfolder *u, uint32_t i, uint32_t p, uint32_t k)
         if (hl_bit(u->markable, u->base_of[p] + c)) {
             uint64_t x = hl_project(m, ps, k, vs, c);
             seen[x / 64] |= UINT64_C(1) << (x % 64);
+            st = hl_spend(u->m, m->places[p].node, 0, 1);
+            if (st != PN_OK)
+                break;
         }
+    if (st != PN_OK) {
+        free(seen);
+        return st;
+    }
     if (u->dom_on[i]) {
         for (size_t w = 0; w < words; w++)
             u->dom[i][w] &= seen[w];
@@ -253,9 +260,24 @@ void hl_domains_widen(hl_unfolder *u, uint32_t p, uint64_t c)
 
 /* ---- the enumeration --------------------------------------------------------- */
 
-static bool hl_in_domain(const hl_unfolder *u, uint32_t depth, uint64_t c)
+/* The first class >= c of position depth's domain, or size; *words
+ * counts the bitmap words read, each a step (a sparse domain over a big
+ * sort is skipped 64 classes a step, and the budget still sees it). */
+static uint64_t hl_dom_next(const hl_unfolder *u, uint32_t depth, uint64_t c, uint64_t size,
+                            uint64_t *words)
 {
-    return !u->join || !u->dom_on[depth] || hl_bit(u->dom[depth], c);
+    if (!u->join || !u->dom_on[depth])
+        return c;
+    const uint64_t *d = u->dom[depth];
+    for (; c < size; c = (c / 64 + 1) * 64) {
+        uint64_t w = d[c / 64] >> (c % 64);
+        ++*words;
+        if (w != 0) {
+            c += (uint64_t)__builtin_ctzll(w);
+            return c < size ? c : size;
+        }
+    }
+    return size;
 }
 
 /* Binds order[depth..] in turn; recursion depth is the transition's number
@@ -267,14 +289,15 @@ static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
     uint32_t v = u->order[depth];
     uint32_t sort = u->m->vars[v].sort;
     uint64_t size = hl_class_count(u->m, sort); /* a class binds its first colour */
-    for (uint64_t c = 0; c < size; c++) {
-        if (!hl_in_domain(u, depth, c))
-            continue;
+    uint64_t words = 0;
+    for (uint64_t c = hl_dom_next(u, depth, 0, size, &words); c < size;
+         c = hl_dom_next(u, depth, c + 1, size, &words)) {
         u->info->bindings_tried++;
         /* Testing the clauses is what a binding costs: scanning them all,
          * evaluating those of this depth. */
         pn_status st = hl_spend(u->m, t->node, 0,
-                                1 + u->n_clauses + u->n_checks + u->depth_cost[depth + 1]);
+                                words + 1 + u->n_clauses + u->n_checks + u->depth_cost[depth + 1]);
+        words = 0;
         if (st != PN_OK)
             return st;
         u->binding[v] = hl_class_rep(u->m, sort, c);
@@ -286,7 +309,7 @@ static pn_status hl_bind(hl_unfolder *u, const hl_trans *t, uint32_t depth)
         if (ok && (st = hl_bind(u, t, depth + 1)) != PN_OK)
             return st;
     }
-    return PN_OK;
+    return hl_spend(u->m, t->node, 0, words);
 }
 
 pn_status hl_bind_all(hl_unfolder *u, const hl_trans *t)

@@ -8,6 +8,10 @@
 #include "coloured/hlpn.h"
 
 #define HL_NAME_MAX 4096
+/* The most classes a sort or a place may have for the join to restrict a
+ * variable by a bitmap (2 MB); beyond, the variable takes every class, as
+ * in the building. */
+#define HL_DOM_MAX (UINT64_C(1) << 24)
 
 typedef struct hl_clause {
     const hl_term *term;
