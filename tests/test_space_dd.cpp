@@ -3,6 +3,8 @@
 // beyond 64 bits on nets whose values are known in closed form.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -123,4 +125,48 @@ TEST(SpaceDd, CountsBeyondSixtyFourBitsExactly)
                        "240347248798502586411733600");
     EXPECT_EQ(v.max_place, 2u);
     EXPECT_EQ(v.max_marking, 400u);
+}
+
+// A ring of 20,000 places and one token (20,000 markings, each enabling
+// one transition), counted from a thread with a 512 KB stack: the forest's
+// recursions (a few calls per level) need about 4 MB here, so the count
+// runs on a stack of its own (pn_run_deep); on the caller's, it would
+// overflow.
+namespace {
+struct WideCall {
+    const pn_cnet *cn;
+    Values v;
+};
+void *count_wide(void *p)
+{
+    auto *c = static_cast<WideCall *>(p);
+    c->v = counted(c->cn);
+    return nullptr;
+}
+} // namespace
+
+TEST(SpaceDd, AWideNetCountsOnItsOwnStack)
+{
+    const uint32_t N = 20000;
+    RandomNetSpec s;
+    s.n_trans = N;
+    s.m0.assign(N, 0);
+    s.m0[0] = 1;
+    for (uint32_t i = 0; i < N; i++) {
+        s.arcs.push_back({i, i, true, 1});
+        s.arcs.push_back({(i + 1) % N, i, false, 1});
+    }
+    Net n = build(s);
+    WideCall c{n.cn.get(), {}};
+    pthread_attr_t attr;
+    ASSERT_EQ(pthread_attr_init(&attr), 0);
+    ASSERT_EQ(pthread_attr_setstacksize(&attr, 512u << 10), 0);
+    pthread_t th;
+    ASSERT_EQ(pthread_create(&th, &attr, count_wide, &c), 0);
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+    EXPECT_EQ(c.v.states, "20000");
+    EXPECT_EQ(c.v.edges, "20000");
+    EXPECT_EQ(c.v.max_place, 1u);
+    EXPECT_EQ(c.v.max_marking, 1u);
 }

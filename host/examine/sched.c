@@ -257,9 +257,10 @@ static void *sched_side_main(void *arg)
     return NULL;
 }
 
-/* The decision diagrams recurse two calls per level (up to 4,096 places):
- * the second thread's stack is reserved large (only what it touches is
- * memory), not left to the default. */
+/* The decision diagrams recurse a few calls per level (up to 4,096 places
+ * on the caller's stack; wider forests make a thread of their own,
+ * sys/deep.h): the second thread's stack is reserved large (only what it
+ * touches is memory), not left to the default. */
 #define SCHED_STACK (64u << 20)
 
 /* lead on this thread, other on a new one; other's budget ends when lead

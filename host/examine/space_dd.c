@@ -3,10 +3,10 @@
  * algorithm for symbolic state-space exploration", STTT 2006; the
  * contest's StateSpace winners count this way): STATES is the set's count;
  * TRANSITIONS, every (marking, enabled transition) pair, is the sum over
- * the transitions of the count of the markings that enable each (one
- * restriction of the set per transition, whose nodes below the
- * transition's input places are the set's own, so their counts are shared,
- * mdd_count.h); MAX_TOKEN_IN_PLACE the largest edge value of a level;
+ * the transitions of the count of the markings that enable each, as paths
+ * from the root to the transition's first input level times the paths
+ * below that meet its needs (pn_mdd_counter_add_edges: no set is built
+ * per transition); MAX_TOKEN_IN_PLACE the largest edge value of a level;
  * MAX_TOKEN_PER_MARKING the longest path with every place's weight 1.
  * Exact, in decimal of any size. */
 #include "examine/space_dd.h"
@@ -17,28 +17,17 @@
 #include "petrel/phase.h"
 #include "space/mdd.h"
 #include "space/mdd_count.h"
+#include "sys/deep.h"
 
-/* The edges: each transition's enabled markings counted, the forest
- * collected (and the counts' memo forgotten) when it fills its room. NULL
- * when they could not all be counted. */
-static char *dd_edges(pn_ctl_mdd *s, uint32_t T, pn_mdd_counter *k, uint64_t *low)
+/* The edges: the markings that enable each transition, summed
+ * (pn_mdd_counter_add_edges). NULL when they could not all be counted. */
+static char *dd_edges(pn_ctl_mdd *s, pn_mdd_counter *k, uint64_t *low)
 {
     uint32_t reach;
-    pn_mdd *d = pn_ctl_mdd_forest(s, &reach);
+    pn_ctl_mdd_forest(s, &reach);
     pn_mdd_counter_zero(k);
-    for (uint32_t t = 0; t < T; t++) {
-        pn_mdd_ref e = pn_mdd_enabled(d, t, reach);
-        if (e == PN_MDD_STOP && pn_mdd_status(d) == PN_ERR_OUT_OF_MEMORY) {
-            /* the sets of the transitions before are garbage: collect, retry once */
-            if (!pn_ctl_mdd_collect(s))
-                return NULL;
-            pn_mdd_counter_forget(k);
-            d = pn_ctl_mdd_forest(s, &reach);
-            e = pn_mdd_enabled(d, t, reach);
-        }
-        if (e == PN_MDD_STOP || pn_mdd_counter_add(k, e) != PN_OK)
-            return NULL;
-    }
+    if (pn_mdd_counter_add_edges(k, reach) != PN_OK)
+        return NULL;
     return pn_mdd_counter_text(k, low);
 }
 
@@ -68,14 +57,14 @@ static bool dd_values(pn_ctl_mdd *s, const pn_cnet *cn, const pn_budget *budget,
     if (ok) {
         pn_budget_phase(budget, "StateSpace: counting the edges of %s markings",
                         res->states_text);
-        res->edges_text = dd_edges(s, cn->n_transitions, k, &res->edges);
+        res->edges_text = dd_edges(s, k, &res->edges);
     }
     pn_mdd_counter_free(k);
     return ok;
 }
 
-pn_status ex_space_dd(const pn_cnet *cn, const pn_budget *budget, FILE *verbose,
-                      pn_engine_result *res, pn_error *err)
+static pn_status space_dd_run(const pn_cnet *cn, const pn_budget *budget, FILE *verbose,
+                              pn_engine_result *res, pn_error *err)
 {
     double t0 = pn_clock_now();
     pn_budget_phase(budget, "StateSpace: the reachable set on decision diagrams");
@@ -108,4 +97,34 @@ pn_status ex_space_dd(const pn_cnet *cn, const pn_budget *budget, FILE *verbose,
     pn_engine_result_free(res);
     *res = dd;
     return PN_OK;
+}
+
+typedef struct space_dd_call {
+    const pn_cnet *cn;
+    const pn_budget *budget;
+    FILE *verbose;
+    pn_engine_result *res;
+    pn_error *err;
+    pn_status st;
+} space_dd_call;
+
+static void space_dd_deep(void *p)
+{
+    space_dd_call *c = p;
+    c->st = space_dd_run(c->cn, c->budget, c->verbose, c->res, c->err);
+}
+
+/* A net wider than the caller's stack allows runs on a stack of its own
+ * (PN_MDD_STACK_BYTES); when that thread cannot be made, nothing is
+ * counted and the engines get the time. */
+pn_status ex_space_dd(const pn_cnet *cn, const pn_budget *budget, FILE *verbose,
+                      pn_engine_result *res, pn_error *err)
+{
+    if (cn->n_places <= PN_MDD_INLINE_LEVELS)
+        return space_dd_run(cn, budget, verbose, res, err);
+    space_dd_call c = {cn, budget, verbose, res, err, PN_OK};
+    if (!pn_run_deep(PN_MDD_STACK_BYTES(cn->n_places), space_dd_deep, &c) && verbose != NULL)
+        fprintf(verbose, "petrel: StateSpace: decision diagrams: no thread with a %zu MB stack\n",
+                PN_MDD_STACK_BYTES(cn->n_places) >> 20);
+    return c.st;
 }

@@ -15,6 +15,7 @@
 
 #include "logic/ctl_mdd.h"
 #include "space/mdd.h"
+#include "sys/deep.h"
 #include "petrel/mcc.h"
 #include "petrel/turns.h"
 
@@ -167,7 +168,7 @@ static pn_fml_node *sym_live_formula(const pn_cnet *cn)
 
 /* The reachable set within half of b (built once per job, kept in its
  * forest for the steps after), then every open answer in its turns. */
-static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
+static pn_status symbolic_turns(ex_job *j, const pn_budget *b, pn_error *err)
 {
     /* The reachable set gets half: a net whose set does not close in that
      * time rarely has answers it could give in the other half, which the
@@ -190,12 +191,37 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
     return PN_OK;
 }
 
+typedef struct symbolic_call {
+    ex_job *j;
+    const pn_budget *b;
+    pn_error *err;
+    pn_status st;
+} symbolic_call;
+
+static void symbolic_deep(void *p)
+{
+    symbolic_call *c = p;
+    c->st = symbolic_turns(c->j, c->b, c->err);
+}
+
+/* A net wider than the caller's stack allows runs on a stack of its own
+ * (PN_MDD_STACK_BYTES); when that thread cannot be made, the step decides
+ * nothing. */
+static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
+{
+    if (j->cn->n_places <= PN_MDD_INLINE_LEVELS)
+        return symbolic_turns(j, b, err);
+    symbolic_call c = {j, b, err, PN_OK};
+    pn_run_deep(PN_MDD_STACK_BYTES(j->cn->n_places), symbolic_deep, &c);
+    return c.st;
+}
+
 /* A forest has a level per place, up to PN_MDD_MAX_LEVELS; its setup
  * otherwise (FORCE's orders, an eighth of the share each at most, the
  * unique table) keeps to the budget. */
 static double symbolic_setup_s(const ex_job *j, const char **why)
 {
-    *why = "more places than a decision diagram has levels (4,096)";
+    *why = "more places than a decision diagram has levels (32,768)";
     return j->cn->n_places > PN_MDD_MAX_LEVELS ? INFINITY : 0;
 }
 

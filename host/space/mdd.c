@@ -933,6 +933,18 @@ uint32_t pn_mdd_node(const pn_mdd *d, pn_mdd_ref a, uint32_t *n, const uint32_t 
     return d->lvl[a];
 }
 
+uint32_t pn_mdd_needs(const pn_mdd *d, uint32_t t, uint32_t *level, uint64_t *pre)
+{
+    uint32_t n = 0;
+    for (uint32_t k = d->tr_off[t]; k < d->tr_off[t + 1]; k++)
+        if (d->tr[k].pre > 0) {
+            level[n] = d->tr[k].level;
+            pre[n++] = d->tr[k].pre;
+        }
+    return n;
+}
+uint32_t pn_mdd_transitions(const pn_mdd *d) { return d->T; }
+
 uint32_t pn_mdd_place_at(const pn_mdd *d, uint32_t level) { return d->level_place[level]; }
 uint32_t pn_mdd_levels(const pn_mdd *d) { return d->P; }
 

@@ -36,9 +36,16 @@ extern "C" {
 typedef struct pn_mdd pn_mdd;
 typedef uint32_t pn_mdd_ref;
 
-/* The most places (levels) a forest takes: the recursions go two calls
- * per level. */
-#define PN_MDD_MAX_LEVELS 4096u
+/* The most places (levels) a forest takes. The recursions go a few calls
+ * per level (about 200 bytes of stack per level in a release build, 1 MB
+ * for Philosophers-PT-001000's 5,000 levels): a forest of more than
+ * PN_MDD_INLINE_LEVELS levels runs on a thread whose stack is
+ * PN_MDD_STACK_BYTES (pn_run_deep, sys/deep.h), ten times that with room
+ * for sanitizer builds; up to PN_MDD_INLINE_LEVELS it runs on the caller's
+ * stack, as an 8 MB main thread allows. */
+#define PN_MDD_MAX_LEVELS 32768u
+#define PN_MDD_INLINE_LEVELS 4096u
+#define PN_MDD_STACK_BYTES(levels) ((size_t)(levels) * 2048u + ((size_t)16 << 20))
 
 #define PN_MDD_EMPTY ((pn_mdd_ref)0)
 #define PN_MDD_STOP ((pn_mdd_ref)UINT32_MAX)
@@ -108,6 +115,11 @@ double pn_mdd_count(pn_mdd *d, pn_mdd_ref a);
  * (mdd_count.c); the arrays are valid until the next operation. */
 uint32_t pn_mdd_node(const pn_mdd *d, pn_mdd_ref a, uint32_t *n, const uint32_t **val,
                      const pn_mdd_ref **kid);
+/* Transition t's enabling condition: the levels where it needs tokens
+ * (pre > 0), ascending, each with what it needs, into level[] and pre[]
+ * (room for one per place); returns how many. */
+uint32_t pn_mdd_needs(const pn_mdd *d, uint32_t t, uint32_t *level, uint64_t *pre);
+uint32_t pn_mdd_transitions(const pn_mdd *d);
 /* The place at a level, and the levels (one per place). */
 uint32_t pn_mdd_place_at(const pn_mdd *d, uint32_t level);
 uint32_t pn_mdd_levels(const pn_mdd *d);

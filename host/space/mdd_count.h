@@ -34,6 +34,11 @@ void pn_mdd_counter_free(pn_mdd_counter *k);
  * budget's room), PN_ERR_NOMEM, or the budget's stop (the total is then
  * void). */
 pn_status pn_mdd_counter_add(pn_mdd_counter *k, pn_mdd_ref a);
+/* Adds, for every transition t of the forest, the markings of a that
+ * enable t: the edges of the reachability graph when a is the reachable
+ * set (mdd_count.c, "edges"). Same returns as pn_mdd_counter_add; the
+ * counts of a's nodes stay in the memo. */
+pn_status pn_mdd_counter_add_edges(pn_mdd_counter *k, pn_mdd_ref a);
 /* The total so far, in decimal (a new string: free it); NULL when out of
  * memory. *low: its value when it fits in 64 bits, else UINT64_MAX. */
 char *pn_mdd_counter_text(const pn_mdd_counter *k, uint64_t *low);
