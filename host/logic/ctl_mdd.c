@@ -544,7 +544,6 @@ pn_mdd *pn_ctl_mdd_forest(pn_ctl_mdd *s, uint32_t *reach)
     return s->d;
 }
 
-bool pn_ctl_mdd_collect(pn_ctl_mdd *s) { return sym_compact(s); }
 
 double pn_ctl_mdd_states(pn_ctl_mdd *s) { return pn_mdd_count(s->d, s->reach); }
 uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s) { return pn_mdd_nodes(s->d); }

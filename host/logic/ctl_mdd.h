@@ -62,13 +62,8 @@ void pn_ctl_mdd_set_budget(pn_ctl_mdd *s, const pn_budget *budget);
  * follows a stop for memory drops them). */
 uint32_t pn_ctl_mdd_kept(const pn_ctl_mdd *s);
 /* The forest and *reach its set of reachable markings, for the readers
- * that count on it (StateSpace): their operations on it keep the sets of
- * s, which only pn_ctl_mdd_collect renames. */
+ * that count on it (StateSpace). */
 struct pn_mdd *pn_ctl_mdd_forest(pn_ctl_mdd *s, uint32_t *reach);
-/* A garbage collection of the forest that keeps s's sets (the nodes are
- * renamed: a ref held outside s is void after it, and so is a memo over
- * node ids). false when nothing could be done. */
-bool pn_ctl_mdd_collect(pn_ctl_mdd *s);
 /* Reachable markings, and the forest's nodes. */
 double pn_ctl_mdd_states(pn_ctl_mdd *s);
 uint64_t pn_ctl_mdd_nodes(const pn_ctl_mdd *s);

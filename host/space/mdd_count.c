@@ -177,13 +177,6 @@ void pn_mdd_counter_zero(pn_mdd_counter *k)
     k->total[0] = 0;
 }
 
-void pn_mdd_counter_forget(pn_mdd_counter *k)
-{
-    if (k->len != NULL)
-        memset(k->len, 0, k->cap_memo * sizeof *k->len);
-    k->n_limb = 0;
-}
-
 pn_status pn_mdd_counter_add(pn_mdd_counter *k, pn_mdd_ref a)
 {
     if (a == PN_MDD_STOP)

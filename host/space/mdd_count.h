@@ -6,9 +6,9 @@
  * The count of a node is the sum of its children's (a quasi-reduced MDD:
  * every path from a node to the terminal is one marking of its levels),
  * kept per node as a little-endian array of 64-bit limbs, so that the sets
- * of one forest share the counts of their shared nodes (the markings that
- * enable each transition differ from the reachable set only above the
- * transition's input places). The memo follows the node ids: it is void
+ * of one forest share the counts of their shared nodes, and the edges'
+ * count (pn_mdd_counter_add_edges) reads the set's own below each
+ * transition's input places. The memo follows the node ids: it is void
  * after pn_mdd_compact. */
 #ifndef PETREL_SPACE_MDD_COUNT_H
 #define PETREL_SPACE_MDD_COUNT_H
@@ -43,9 +43,6 @@ pn_status pn_mdd_counter_add_edges(pn_mdd_counter *k, pn_mdd_ref a);
  * memory. *low: its value when it fits in 64 bits, else UINT64_MAX. */
 char *pn_mdd_counter_text(const pn_mdd_counter *k, uint64_t *low);
 void pn_mdd_counter_zero(pn_mdd_counter *k);
-/* Forgets the counts of the nodes (after pn_mdd_compact renamed them),
- * keeping the total. */
-void pn_mdd_counter_forget(pn_mdd_counter *k);
 
 /* max[p] = the largest count of place p over the markings of a (0 when a
  * is empty), for every place. false when out of memory (a byte per node,
