@@ -109,14 +109,6 @@ static pn_status hl_check_initial(hl_unfolder *u)
     return PN_OK;
 }
 
-static pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
-{
-    u->bag.n = 0;
-    if (p->m0 == NULL)
-        return PN_OK;
-    return hl_eval_classes(u, p->m0, p->sort, NULL);
-}
-
 /* Whether class c of place i is built: it is markable, or no class of the
  * place is and c is the first (a coloured id always names a place, so
  * that formulas over it stay well formed). */

@@ -113,6 +113,14 @@ pn_status hl_eval_classes(hl_unfolder *u, const hl_term *t, uint32_t sort, const
     return st == PN_OK ? hl_bag_classes(u->m, sort, &u->bag) : st;
 }
 
+pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p)
+{
+    u->bag.n = 0;
+    if (p->m0 == NULL)
+        return PN_OK;
+    return hl_eval_classes(u, p->m0, p->sort, NULL);
+}
+
 pn_status hl_inputs_markable(hl_unfolder *u, const hl_arc *a, bool *ok)
 {
     pn_status st = hl_eval_classes(u, a->ins, u->m->places[a->place].sort, u->binding);

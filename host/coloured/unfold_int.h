@@ -85,6 +85,8 @@ void hl_domains_widen(hl_unfolder *u, uint32_t p, uint64_t c);
 /* u->bag = term t's multiset under binding b (NULL: a closed term), its
  * colours replaced by their classes of `sort`. */
 pn_status hl_eval_classes(hl_unfolder *u, const hl_term *t, uint32_t sort, const uint64_t *b);
+/* u->bag = place p's initial marking by class (empty without one). */
+pn_status hl_initial_bag(hl_unfolder *u, const hl_place *p);
 /* Whether every class of arc a's multiset under u->binding is markable. */
 pn_status hl_inputs_markable(hl_unfolder *u, const hl_arc *a, bool *ok);
 

@@ -152,10 +152,7 @@ static pn_status hl_reach_leaf(hl_unfolder *u, const hl_trans *t)
 static pn_status hl_reach_initial(hl_unfolder *u)
 {
     for (uint32_t p = 0; p < u->m->n_places; p++) {
-        const hl_place *pl = &u->m->places[p];
-        if (pl->m0 == NULL)
-            continue;
-        pn_status st = hl_eval_classes(u, pl->m0, pl->sort, NULL);
+        pn_status st = hl_initial_bag(u, &u->m->places[p]);
         if (st != PN_OK)
             return st;
         hl_reach_mark(u, p, &u->bag);
