@@ -239,9 +239,41 @@ char *pn_mdd_counter_text(const pn_mdd_counter *k, uint64_t *low)
     return s;
 }
 
-/* One sweep down the ids from a marks what a reaches (children have
- * smaller ids); each reached node's largest edge value (values ascend) is
- * its place's count somewhere in a. */
+/* The nodes a reaches, as one byte per node id up to a (a new array;
+ * NULL when out of memory): one sweep down the ids from a, children
+ * having smaller ids than their parents. */
+static uint8_t *kc_reach(const pn_mdd *d, pn_mdd_ref a)
+{
+    uint8_t *seen = calloc((size_t)a + 1, 1);
+    if (seen == NULL)
+        return NULL;
+    seen[a] = 1;
+    for (pn_mdd_ref x = a; x > 1; x--) {
+        if (!seen[x])
+            continue;
+        uint32_t n;
+        const uint32_t *val;
+        const pn_mdd_ref *kid;
+        pn_mdd_node(d, x, &n, &val, &kid);
+        for (uint32_t i = 0; i < n; i++)
+            seen[kid[i]] = 1;
+    }
+    return seen;
+}
+
+/* Node x's largest edge value (values ascend; 0 without edges), and its
+ * level. */
+static uint32_t kc_top_value(const pn_mdd *d, pn_mdd_ref x, uint32_t *level)
+{
+    uint32_t n;
+    const uint32_t *val;
+    const pn_mdd_ref *kid;
+    *level = pn_mdd_node(d, x, &n, &val, &kid);
+    return n > 0 ? val[n - 1] : 0;
+}
+
+/* Each node a reaches has its largest edge value (values ascend) as its
+ * place's count somewhere in a. */
 bool pn_mdd_place_max(const pn_mdd *d, pn_mdd_ref a, uint64_t *max)
 {
     for (uint32_t L = 0; L < pn_mdd_levels(d); L++)
@@ -251,22 +283,14 @@ bool pn_mdd_place_max(const pn_mdd *d, pn_mdd_ref a, uint64_t *max)
     uint64_t room = pn_mdd_room(d);
     if (room != 0 && pn_mdd_bytes(d) + (uint64_t)a + 1 > room)
         return false;
-    uint8_t *seen = calloc((size_t)a + 1, 1);
+    uint8_t *seen = kc_reach(d, a);
     if (seen == NULL)
         return false;
-    seen[a] = 1;
-    for (pn_mdd_ref x = a; x > 1; x--) {
-        if (!seen[x])
-            continue;
-        uint32_t n;
-        const uint32_t *val;
-        const pn_mdd_ref *kid;
-        uint32_t p = pn_mdd_place_at(d, pn_mdd_node(d, x, &n, &val, &kid));
-        if (n > 0 && val[n - 1] > max[p])
-            max[p] = val[n - 1];
-        for (uint32_t i = 0; i < n; i++)
-            seen[kid[i]] = 1;
-    }
+    for (pn_mdd_ref x = a; x > 1; x--)
+        if (seen[x]) {
+            uint32_t level, top = kc_top_value(d, x, &level), p = pn_mdd_place_at(d, level);
+            max[p] = top > max[p] ? top : max[p];
+        }
     free(seen);
     return true;
 }
@@ -360,6 +384,13 @@ static pn_status kc_tick(pn_mdd_counter *k)
     return (++k->steps & KC_TICK) == 0 ? pn_budget_status(k->budget) : PN_OK;
 }
 
+static uint32_t kc_level(const pn_mdd *d, pn_mdd_ref x)
+{
+    uint32_t level;
+    kc_top_value(d, x, &level);
+    return level;
+}
+
 /* a's nodes by level, and the room for up and g (checked against the
  * budget's room first). */
 static pn_status kc_edges_layout(pn_mdd_counter *k, pn_mdd_ref a, kc_edges *e)
@@ -372,23 +403,17 @@ static pn_status kc_edges_layout(pn_mdd_counter *k, pn_mdd_ref a, kc_edges *e)
     e->lvl_at = calloc((size_t)P + 2, sizeof *e->lvl_at);
     e->need_lvl = malloc(((size_t)P + 1) * sizeof *e->need_lvl);
     e->need_pre = malloc(((size_t)P + 1) * sizeof *e->need_pre);
-    uint8_t *seen = calloc((size_t)a + 1, 1);
+    uint8_t *seen = kc_reach(k->d, a);
     if (e->pos == NULL || e->lvl_at == NULL || e->need_lvl == NULL || e->need_pre == NULL ||
         seen == NULL) {
         free(seen);
         return PN_ERR_NOMEM;
     }
-    seen[a] = 1;
     uint64_t u_limbs = 0, g_limbs = 0;
     for (pn_mdd_ref x = a; x > 1; x--) {
         if (!seen[x])
             continue;
-        uint32_t n;
-        const uint32_t *val;
-        const pn_mdd_ref *kid;
-        e->lvl_at[pn_mdd_node(k->d, x, &n, &val, &kid) + 1]++;
-        for (uint32_t i = 0; i < n; i++)
-            seen[kid[i]] = 1;
+        e->lvl_at[kc_level(k->d, x) + 1]++;
         e->n++;
         u_limbs += total - k->len[x] + 2;
         g_limbs += k->len[x];
@@ -421,10 +446,7 @@ static pn_status kc_edges_layout(pn_mdd_counter *k, pn_mdd_ref a, kc_edges *e)
     for (pn_mdd_ref x = a; x > 1; x--) {
         if (!seen[x])
             continue;
-        uint32_t n;
-        const uint32_t *val;
-        const pn_mdd_ref *kid;
-        uint32_t i = fill[pn_mdd_node(k->d, x, &n, &val, &kid)]++;
+        uint32_t i = fill[kc_level(k->d, x)]++;
         e->node[i] = x;
         e->pos[x] = i;
         e->u_at[i] = u;
