@@ -432,10 +432,17 @@ TEST(Check, StateFormulasAreDecidedOnTheInitialMarking)
         << err.msg;
     std::unique_ptr<pn_check, CheckDeleter> check(c);
     EXPECT_TRUE(pn_check_decided(c));
-    pn_check_finish(c, nullptr); // no exploration at all
     ASSERT_EQ(pn_check_count(c), 6u);
     pn_verdict want[] = {PN_VERDICT_TRUE, PN_VERDICT_FALSE, PN_VERDICT_TRUE,
                          PN_VERDICT_TRUE, PN_VERDICT_FALSE, PN_VERDICT_TRUE};
+    // answers from the start: a step would otherwise take them for open
+    // (the symbolic step's turns spun on one in a run without a deadline)
+    EXPECT_EQ(pn_check_open_count(c), 0u);
+    for (uint32_t i = 0; i < 6; i++) {
+        EXPECT_EQ(pn_check_answer(c, i)->verdict, want[i]) << "formula " << i;
+        EXPECT_FALSE(pn_check_open(c, i)) << "formula " << i;
+    }
+    pn_check_finish(c, nullptr); // no exploration at all
     for (uint32_t i = 0; i < 6; i++) {
         EXPECT_EQ(pn_check_answer(c, i)->verdict, want[i]) << "formula " << i;
         EXPECT_FALSE(pn_check_answer(c, i)->has_witness) << "formula " << i;

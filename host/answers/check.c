@@ -251,6 +251,10 @@ pn_status pn_check_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set,
         pn_check_free(c);
         return st;
     }
+    /* what the initial marking decided is an answer from the start, so
+     * that no step takes it for open (pn_check_open) */
+    for (uint32_t i = 0; i < c->n; i++)
+        check_tell_decided(c, i);
     c->visitor.on_state = check_on_state;
     c->visitor.ctx = c;
     *out = c;
@@ -353,11 +357,14 @@ void pn_check_take(pn_check *c, uint32_t i, const pn_check *from, uint32_t j,
     if (i >= c->n || j >= from->n || c->answers[i].verdict != PN_VERDICT_UNKNOWN ||
         from->answers[j].verdict == PN_VERDICT_UNKNOWN)
         return;
+    /* through the item, so that a job still to run on c counts it decided
+     * and its finish keeps it */
     const pn_answer *a = &from->answers[j];
-    c->answers[i].value = a->value;
-    c->answers[i].has_witness = false;
-    c->answers[i].techniques = (a->techniques ? a->techniques : PN_TECH_EXPLICIT) | techniques;
-    pn_check_set(c, i, a->verdict);
+    uint32_t tech = (a->techniques ? a->techniques : PN_TECH_EXPLICIT) | techniques;
+    if (c->items[i].kind == ITEM_BOUND)
+        pn_check_bound_limit(c, i, a->value, true, tech);
+    else
+        pn_check_decide_answer(c, i, a->verdict == PN_VERDICT_TRUE, tech);
 }
 
 void pn_check_set_lasso(pn_check *c, uint32_t i, uint32_t *trans, uint64_t prefix,

@@ -97,13 +97,14 @@ static pn_ctl_mdd *sym_build(const pn_cnet *cn, const pn_budget *reach, FILE *ve
 
 typedef struct sym_run {
     pn_check *c;
-    bool memory; /* out of the budget's memory: no more turns */
+    bool memory;      /* out of the budget's memory: no more turns */
+    uint8_t *untried; /* per answer: of a kind the set does not answer */
 } sym_run;
 
 static bool sym_open(void *ctx, uint32_t i)
 {
     sym_run *r = ctx;
-    return !r->memory && pn_check_open(r->c, i);
+    return !r->memory && !r->untried[i] && pn_check_open(r->c, i);
 }
 
 static sym_logic sym_logic_of(pn_exam exam)
@@ -120,12 +121,15 @@ static sym_logic sym_logic_of(pn_exam exam)
 static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
 {
     FILE *verbose = j->s->verbose;
-    sym_run r = {.c = j->c};
+    sym_run r = {.c = j->c, .untried = calloc((size_t)pn_check_count(j->c) + 1, 1)};
     pn_turns *t = NULL;
     pn_error e = {0};
-    if (pn_turns_new(b, pn_check_count(j->c), 1, PN_TURNS_GROWING, sym_open, &r, &t, &e) !=
-        PN_OK)
+    if (r.untried == NULL ||
+        pn_turns_new(b, pn_check_count(j->c), 1, PN_TURNS_GROWING, sym_open, &r, &t, &e) !=
+            PN_OK) {
+        free(r.untried);
         return;
+    }
     uint32_t i;
     int pass;
     pn_budget turn;
@@ -142,9 +146,11 @@ static void sym_turns(ex_job *j, pn_ctl_mdd *s, const pn_budget *b)
                     pn_check_answer(j->c, i)->id, st != PN_OK ? fe.msg : "done",
                     pn_clock_now() - t1, pass, (unsigned long)pn_ctl_mdd_nodes(s));
         r.memory = st == PN_ERR_NOMEM; /* the budget's memory: collected before the next */
+        r.untried[i] = !tried; /* another turn would not try it either (no deadline: a spin) */
         pn_turns_end(t, i);
     }
     pn_turns_free(t);
+    free(r.untried);
 }
 
 /* Liveness as one formula (the top comment), kept with the forest: the
