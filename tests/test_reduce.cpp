@@ -281,8 +281,11 @@ void one_reach(std::mt19937_64 &rng, pn_exam exam, Tally &t)
             pn_pnml_write_file("/tmp/red_fail_orig.pnml", n.net.get(), &e2);
             pn_pnml_write_file("/tmp/red_fail_red.pnml", r->net, &e2);
         }
-        bool changed = pn_reduce_changed(red.get());
-        EXPECT_EQ((ex->techniques & PN_TECH_STRUCTURAL_REDUCTION) != 0, changed);
+        /* an answer on the reduced joint net says so; one on an unreduced
+         * joint net may still come from the formula's own reduced net */
+        if (pn_reduce_changed(red.get())) {
+            EXPECT_NE(ex->techniques & PN_TECH_STRUCTURAL_REDUCTION, 0u);
+        }
     }
     if (!rd && !o.explore.keep_parents) { /* each formula on its own reduced net */
         o.reduce_each_only = true;

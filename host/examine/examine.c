@@ -105,14 +105,14 @@ typedef struct job_kind {
     const uint64_t *limits; /* per question, a bound proven elsewhere; NULL: none */
 } job_kind;
 
-/* The questions of exam on cn (set NULL: a global property) as one job on
- * the scheduler within budget; *check gets its answers. */
-static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, pn_exam exam,
-                             const pn_fml_set *set, const pn_budget *budget, pn_check **check,
-                             pn_engine_result *res, pn_error *err)
+/* The answers of exam's questions on cn (set NULL: a global property),
+ * before any job runs: the techniques, proven bounds and streaming k asks. */
+static pn_status examine_check(const ex_sched *s, job_kind k, const pn_cnet *cn, pn_exam exam,
+                               const pn_fml_set *set, uint32_t threads, pn_check **check,
+                               pn_error *err)
 {
     pn_check *c = NULL;
-    if (pn_check_new(cn, exam, set, res->threads, &c, err) != PN_OK)
+    if (pn_check_new(cn, exam, set, threads, &c, err) != PN_OK)
         return err->code;
     pn_check_add_techniques(c, k.extra);
     for (uint32_t i = 0; k.limits != NULL && i < pn_check_count(c); i++)
@@ -120,6 +120,16 @@ static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, p
             pn_check_bound_limit(c, i, k.limits[i], false, PN_TECH_TOPOLOGICAL);
     if (k.stream)
         pn_check_on_decide(c, s->opts->on_decide, s->opts->on_decide_ctx);
+    *check = c;
+    return PN_OK;
+}
+
+/* The questions of c still open, on cn, as one job on the scheduler within
+ * budget. */
+static pn_status examine_job_on(const ex_sched *s, job_kind k, const pn_cnet *cn, pn_exam exam,
+                                const pn_fml_set *set, const pn_budget *budget, pn_check *c,
+                                pn_engine_result *res, pn_error *err)
+{
     ex_job j;
     pn_status st = ex_job_init(&j, s, k.name, cn, exam, set, c, res, err);
     if (st == PN_OK) {
@@ -128,6 +138,19 @@ static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, p
         st = ex_sched_run(&j, s->plan_of(&j), budget, err);
         ex_job_free(&j);
     }
+    return st;
+}
+
+/* The questions of exam on cn (set NULL: a global property) as one job on
+ * the scheduler within budget; *check gets its answers. */
+static pn_status examine_job(const ex_sched *s, job_kind k, const pn_cnet *cn, pn_exam exam,
+                             const pn_fml_set *set, const pn_budget *budget, pn_check **check,
+                             pn_engine_result *res, pn_error *err)
+{
+    pn_check *c = NULL;
+    pn_status st = examine_check(s, k, cn, exam, set, res->threads, &c, err);
+    if (st == PN_OK)
+        st = examine_job_on(s, k, cn, exam, set, budget, c, res, err);
     if (st != PN_OK) {
         pn_check_free(c);
         return st;
@@ -197,9 +220,9 @@ static pn_status examine_write_reduced(const ex_sched *s, const char *path, cons
 
 /* ---- the formulas on nets of their own -------------------------------------- */
 
-/* The share of the time the formulas' joint net gets when some formulas
- * also have a net of their own. */
-#define JOINT_SHARE (1.0 / 2)
+/* The share of the time the formulas with a net of their own get before
+ * the joint net, which then has what they leave. */
+#define EACH_SHARE (1.0 / 2)
 
 typedef struct each_run {
     const pn_each *each;
@@ -212,15 +235,15 @@ static bool each_open(void *ctx, uint32_t k)
     return pn_check_answer(e->joint, pn_each_formula(e->each, k))->verdict == PN_VERDICT_UNKNOWN;
 }
 
-/* The formulas of each still open after the joint job, one after another on
- * their own reduced nets, each in its turn (an equal share of the time
- * left); their answers join r->check (streamed from there). Traces are not
- * asked for here: a path on one formula's net is not one of the joint
- * net's. */
+/* The formulas of each, one after another on their own reduced nets, each
+ * in its turn (an equal share of the time left, so what one leaves goes to
+ * the next and what all leave to the joint net); their answers join the
+ * joint check (streamed from there). Traces are not asked for here: a path
+ * on one formula's net is not one of the joint net's. */
 static void examine_each(const ex_sched *s, const pn_each *each, pn_exam exam,
-                         const pn_budget *budget, pn_report *r)
+                         const pn_budget *budget, pn_check *joint, uint32_t threads)
 {
-    each_run e = {.each = each, .joint = r->check};
+    each_run e = {.each = each, .joint = joint};
     pn_turns *t = NULL;
     pn_error err = {0};
     uint32_t decided = 0;
@@ -233,14 +256,14 @@ static void examine_each(const ex_sched *s, const pn_each *each, pn_exam exam,
     while (pn_turns_next(t, &k, &share, &pass)) {
         uint32_t i = pn_each_formula(each, k);
         const pn_reduced *red = pn_each_reduced(each, k);
-        pn_engine_result res = {.threads = r->result.threads};
+        pn_engine_result res = {.threads = threads};
         pn_check *c = NULL;
         const uint64_t *limits = s->opts->bound_limits;
-        job_kind kind = {.name = pn_check_answer(r->check, i)->id,
+        job_kind kind = {.name = pn_check_answer(joint, i)->id,
                          .limits = limits != NULL ? &limits[i] : NULL};
         if (examine_job(s, kind, red->cn, exam, red->set, &share, &c, &res, &err) == PN_OK) {
-            pn_check_take(r->check, i, c, 0, PN_TECH_STRUCTURAL_REDUCTION);
-            decided += pn_check_answer(r->check, i)->verdict != PN_VERDICT_UNKNOWN;
+            pn_check_take(joint, i, c, 0, PN_TECH_STRUCTURAL_REDUCTION);
+            decided += pn_check_answer(joint, i)->verdict != PN_VERDICT_UNKNOWN;
         }
         pn_error_clear(&err);
         pn_check_free(c);
@@ -253,10 +276,13 @@ static void examine_each(const ex_sched *s, const pn_each *each, pn_exam exam,
                 decided, pn_each_count(each));
 }
 
-/* The nets of single formulas much smaller than the joint one (reduce_each.c);
+/* The nets of single formulas much smaller than the joint one (reduce_each.c),
+ * each reduced further from the joint net and its formula there (set): the
+ * joint net keeps every formula's answer, the second reduction this one's,
+ * and the rules' work on the whole net is not done again per formula.
  * NULL when none, or when traces or an MPI job need the joint net's. */
-static pn_each *examine_each_nets(const ex_sched *s, const pn_cnet *cn, const pn_cnet *joint,
-                                  pn_exam exam, const pn_fml_set *set, const pn_budget *budget)
+static pn_each *examine_each_nets(const ex_sched *s, const pn_cnet *joint, pn_exam exam,
+                                  const pn_fml_set *set, const pn_budget *budget)
 {
     if (s->opts->no_reduce || !pn_reduce_applies(exam) || s->engine.keep_parents ||
         s->opts->dist != NULL)
@@ -266,7 +292,7 @@ static pn_each *examine_each_nets(const ex_sched *s, const pn_cnet *cn, const pn
     pn_each *each = NULL;
     pn_error e = {0};
     pn_budget_phase(budget, "structural reductions per formula");
-    if (pn_each_new(cn, exam, set, size, budget, s->verbose, &each, &e) != PN_OK &&
+    if (pn_each_new(joint, exam, set, size, budget, s->verbose, &each, &e) != PN_OK &&
         s->diag != NULL)
         fprintf(s->diag, "petrel: reduction per formula: %s\n", e.msg);
     return each;
@@ -283,7 +309,7 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
 {
     pn_reduced *red = examine_reduce(s, cn, exam, set, NULL, budget);
     const pn_cnet *joint = red != NULL ? red->cn : cn;
-    pn_each *each = examine_each_nets(s, cn, joint, exam, set, budget);
+    pn_each *each = examine_each_nets(s, joint, exam, red != NULL ? red->set : set, budget);
     const char *write = s->opts->write_reduced;
     if (write != NULL && examine_write_reduced(s, write, red != NULL ? red->net : cn->net, cn,
                                                exam, set, budget, err) != PN_OK) {
@@ -291,24 +317,26 @@ static pn_status examine_formulas(const ex_sched *s, const pn_cnet *cn, pn_exam 
         pn_each_free(each);
         return err->code;
     }
-    /* the joint net's share: all when no formula has a net of its own */
-    pn_budget share = pn_budget_share(budget, JOINT_SHARE);
-    if (each != NULL && s->opts->reduce_each_only)
-        share.deadline = pn_clock_now() - 1; /* spent: the joint net answers nothing */
-    const pn_budget *jb = each != NULL ? &share : budget;
     r->reduced = red;
     job_kind top = {.name = "joint", .top = true, .stream = true,
                     .extra = red != NULL ? PN_TECH_STRUCTURAL_REDUCTION : 0,
                     .limits = s->opts->bound_limits};
-    pn_status st = examine_job(s, top, joint, exam, red != NULL ? red->set : set, jb, &r->check,
-                               &r->result, err);
+    const pn_fml_set *jset = red != NULL ? red->set : set;
+    pn_status st = examine_check(s, top, joint, exam, jset, r->result.threads, &r->check, err);
+    if (st == PN_OK && each != NULL) {
+        pn_budget share = pn_budget_share(budget, s->opts->reduce_each_only ? 1.0 : EACH_SHARE);
+        examine_each(s, each, exam, &share, r->check, r->result.threads);
+    }
+    pn_budget spent = pn_budget_share(budget, 1.0);
+    if (each != NULL && s->opts->reduce_each_only)
+        spent.deadline = pn_clock_now() - 1; /* the joint net answers nothing */
+    if (st == PN_OK)
+        st = examine_job_on(s, top, joint, exam, jset, &spent, r->check, &r->result, err);
     for (uint32_t i = 0; st == PN_OK && red != NULL && i < pn_check_count(r->check); i++) {
         uint32_t t = pn_check_answer(r->check, i)->techniques;
         pn_check_set_techniques(r->check, i,
                                 (t ? t : PN_TECH_EXPLICIT) | PN_TECH_STRUCTURAL_REDUCTION);
     }
-    if (st == PN_OK && each != NULL)
-        examine_each(s, each, exam, budget, r);
     pn_each_free(each);
     return st;
 }

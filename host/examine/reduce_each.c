@@ -41,11 +41,14 @@ pn_status pn_each_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set, ui
         pn_each_free(e);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for per-formula reductions");
     }
-    pn_budget b = pn_budget_share(budget, EACH_REDUCE_SHARE);
-    pn_reduce_opts ro = {.budget = &b, .verbose = NULL};
-    for (uint32_t i = 0; i < set->n && !pn_budget_expired(&b); i++) {
+    pn_budget all = pn_budget_share(budget, EACH_REDUCE_SHARE);
+    for (uint32_t i = 0; i < set->n && !pn_budget_expired(&all); i++) {
         if (set->props[i].status != PN_OK)
             continue;
+        /* an equal slice of what is left for each formula still to come: a
+         * net the rules take long on must not starve the later formulas */
+        pn_budget b = pn_budget_share(&all, 1.0 / (set->n - i));
+        pn_reduce_opts ro = {.budget = &b, .verbose = NULL};
         pn_fml_set one = {.n = 1, .props = &set->props[i], .net = set->net};
         pn_reduced *red = NULL;
         pn_error ignored = {0}; /* a formula whose reduction fails keeps the joint net */

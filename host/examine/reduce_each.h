@@ -12,7 +12,10 @@ typedef struct pn_each pn_each;
 /* `joint` that takes every formula's net, even one no smaller. */
 #define PN_EACH_ALL UINT64_MAX
 
-/* Reduces cn for each formula of set on its own (within budget; one
+/* Reduces cn for each formula of set on its own (within budget, an equal
+ * slice each; cn may be a net already reduced for all of set, as a
+ * reduction for one formula keeps its answer on that net, so on the
+ * original; one
  * formula's reduction is taken only when its net is at most half of `joint`
  * places plus transitions, the size of the net all formulas share). *out
  * is NULL when no formula gains that much, or set has fewer than two. */

@@ -70,7 +70,8 @@ void pn_check_set(pn_check *c, uint32_t i, pn_verdict v);
 void pn_check_set_techniques(pn_check *c, uint32_t i, uint32_t techniques);
 /* Answer i of c, still unknown, becomes answer j of another check over the
  * same formula (on another net: no witness or trace comes along), decided
- * also by the techniques bits; nothing when either is not so. */
+ * also by the techniques bits; nothing when either is not so. Before or
+ * after a job on c: its exploration no longer looks for it. */
 void pn_check_take(pn_check *c, uint32_t i, const pn_check *from, uint32_t j,
                    uint32_t techniques);
 /* Hands answer i a counterexample lasso (trans: prefix + cycle entries,
