@@ -529,11 +529,11 @@ TEST(Linear, CancelAndDropStopEveryStep)
 
         uint32_t seen = 0;
         bool hit = false;
-        ASSERT_EQ(lin_path_random(cn, 100, 1, &live, count_visit, &seen, &hit, nullptr, &err),
+        ASSERT_EQ(lin_path_random(cn, 100, 1, &live, count_visit, &seen, &hit, nullptr, nullptr, &err),
                   PN_OK);
         EXPECT_GT(seen, 1u);
         seen = 0;
-        ASSERT_EQ(lin_path_random(cn, 100, 1, stopped, count_visit, &seen, &hit, nullptr, &err),
+        ASSERT_EQ(lin_path_random(cn, 100, 1, stopped, count_visit, &seen, &hit, nullptr, nullptr, &err),
                   PN_OK);
         EXPECT_EQ(seen, 0u);
 

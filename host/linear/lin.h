@@ -167,9 +167,11 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
                         pn_fire_seq *fired, pn_error *err);
 
 /* A uniform random walk from m0 (no solution to follow): tries restarts,
- * max_steps steps in all, until the budget is spent; fired as above. */
+ * max_steps steps in all, until the budget is spent; fired as above; seen
+ * (NULL: none) gets a 1 for each transition some marking met enables. A
+ * step costs the transitions that read a place the last firing changed. */
 pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
                           const pn_budget *b, lin_path_visit visit, void *ctx, bool *stopped,
-                          pn_fire_seq *fired, pn_error *err);
+                          pn_fire_seq *fired, uint8_t *seen, pn_error *err);
 
 #endif

@@ -105,41 +105,96 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
     return st;
 }
 
+/* ---- the random walk ------------------------------------------------------
+ * Its enabled transitions are kept from step to step (the incremental
+ * enabledness of ITS-Tools' walker, Thierry-Mieg, "Structural reductions
+ * revisited", Petri Nets 2020): after t fires, only the consumers of the
+ * places t changed are tested again, so a step costs t's neighbourhood, not
+ * the net; the first marking of each walk is tested whole. */
+
+typedef struct path_enabled {
+    uint32_t *cons_off, *cons; /* the consumers of each place */
+    uint32_t *list, *pos;      /* the enabled transitions; pos[t]: index + 1, 0 when not */
+    uint32_t n;
+    uint8_t *seen;             /* NULL, or set for each transition found enabled */
+} path_enabled;
+
+static void path_en_set(path_enabled *e, uint32_t t, bool on)
+{
+    if (on && e->pos[t] == 0) {
+        e->list[e->n] = t;
+        e->pos[t] = ++e->n;
+        if (e->seen != NULL)
+            e->seen[t] = 1;
+    } else if (!on && e->pos[t] != 0) {
+        uint32_t i = e->pos[t] - 1, u = e->list[--e->n];
+        e->list[i] = u;
+        e->pos[u] = i + 1;
+        e->pos[t] = 0;
+    }
+}
+
+static void path_en_all(path_enabled *e, const pn_cnet *cn, const uint64_t *m)
+{
+    for (uint32_t i = 0; i < e->n; i++)
+        e->pos[e->list[i]] = 0;
+    e->n = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        path_en_set(e, t, pn_cnet_enabled(cn, m, t));
+}
+
+/* After t fired on m: the consumers of the places it changed. */
+static void path_en_after(path_enabled *e, const pn_cnet *cn, const uint64_t *m, uint32_t t)
+{
+    for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+        uint32_t p = cn->delta[k].place;
+        for (uint32_t j = e->cons_off[p]; j < e->cons_off[p + 1]; j++)
+            path_en_set(e, e->cons[j], pn_cnet_enabled(cn, m, e->cons[j]));
+    }
+}
+
+static void path_en_free(path_enabled *e)
+{
+    free(e->cons_off);
+    free(e->cons);
+    free(e->list);
+    free(e->pos);
+}
+
 /* A random walk (no guide): each step fires a uniformly chosen enabled
  * transition; restarts from m0 at a deadlock or after its share of steps. */
 pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
                           const pn_budget *budget, lin_path_visit visit, void *ctx, bool *stopped,
-                          pn_fire_seq *fired, pn_error *err)
+                          pn_fire_seq *fired, uint8_t *seen, pn_error *err)
 {
     uint32_t P = cn->n_places, T = cn->n_transitions;
     path_buf b = {.budget = budget, .fired = fired};
+    path_enabled e = {.seen = seen};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
-    b.next = malloc(((size_t)P + 1) * sizeof *b.next);
-    b.live = malloc(((size_t)T + 1) * sizeof *b.live);
-    pn_status st = PN_OK;
-    *stopped = false;
-    if (b.m == NULL || b.next == NULL || b.live == NULL)
-        st = pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk");
+    e.list = malloc(((size_t)T + 1) * sizeof *e.list);
+    e.pos = calloc((size_t)T + 1, sizeof *e.pos);
+    pn_status st = b.m == NULL || e.list == NULL || e.pos == NULL
+                       ? pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk")
+                       : pn_cnet_place_index(cn, false, &e.cons_off, &e.cons, err);
     uint64_t seed = 0x2545f4914f6cdd1dULL, steps = tries > 0 ? max_steps / tries : 0;
+    *stopped = false;
     for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped && !path_late(&b); i++) {
         path_restart(&b, cn);
+        path_en_all(&e, cn, b.m);
         *stopped = visit(ctx, b.m);
-        for (uint64_t s = 0; s < steps && !*stopped; s++) {
+        for (uint64_t s = 0; s < steps && !*stopped && e.n > 0; s++) {
             if ((s & 255) == 255 && path_late(&b))
                 break;
-            uint32_t n = 0;
-            for (uint32_t t = 0; t < T; t++)
-                if (pn_cnet_enabled(cn, b.m, t))
-                    b.live[n++] = t;
-            uint32_t t = n > 0 ? b.live[pn_walk_rand(&seed) % n] : 0;
-            if (n == 0 || !pn_cnet_fire(cn, b.m, t, b.next))
+            uint32_t t = e.list[pn_walk_rand(&seed) % e.n];
+            if (!pn_cnet_fire_here(cn, b.m, t))
                 break;
-            path_step(&b, cn, t);
+            if (b.fired != NULL)
+                pn_fire_seq_push(b.fired, t);
+            path_en_after(&e, cn, b.m, t);
             *stopped = visit(ctx, b.m);
         }
     }
     free(b.m);
-    free(b.next);
-    free(b.live);
+    path_en_free(&e);
     return st;
 }

@@ -19,13 +19,14 @@
 #define LIN_TRAP_ROUNDS 8
 #define LIN_WALK_STEPS 200000
 #define LIN_WALK_TRIES 8
-#define LIN_RANDOM_WORK 20000000 /* transitions examined by a random walk */
+#define LIN_RANDOM_STEPS 40000 /* a random walk's steps on a small net */
+#define LIN_RANDOM_PER_T 16     /* and per transition beyond: a big net's walks go deeper */
 
-/* Steps of a random walk: each examines every transition. */
+/* Steps of a random walk (lin_path_random: a step costs the firing's
+ * neighbourhood, so a big net's walks can be as long as it needs). */
 static uint64_t lin_random_steps(const pn_cnet *cn)
 {
-    uint64_t s = LIN_RANDOM_WORK / ((uint64_t)cn->n_transitions + 1);
-    return s < 40000 ? s : 40000;
+    return LIN_RANDOM_STEPS + (uint64_t)LIN_RANDOM_PER_T * cn->n_transitions;
 }
 
 typedef struct lin_run {
@@ -233,7 +234,7 @@ static pn_status lin_reach(lin_run *r, uint32_t i, const pn_fml_node *phi, bool 
         bool found = false;
         pn_budget walk = pn_budget_share(b, smt ? 0.25 : 1.0);
         if (lin_path_random(r->cn, lin_random_steps(r->cn), 4, &walk, goal_visit, &g, &found,
-                            lin_fired(r), err) == PN_OK &&
+                            lin_fired(r), NULL, err) == PN_OK &&
             found) {
             res = GOAL_FOUND;
             walk_tech = PN_TECH_RANDOM_WALK;
@@ -326,7 +327,7 @@ static pn_status lin_bound(lin_run *r, uint32_t i, const uint32_t *places, uint3
                           &reached, lin_fired(r), err) != PN_OK)
             return err->code;
         if (!reached && lin_path_random(r->cn, lin_random_steps(r->cn), 4, budget, bound_visit,
-                                        &w, &reached, lin_fired(r), err) != PN_OK)
+                                        &w, &reached, lin_fired(r), NULL, err) != PN_OK)
             return err->code;
         if (w.max > b) { /* a marking above a proven bound: never answer */
             if (r->o->verbose != NULL)

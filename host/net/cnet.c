@@ -203,15 +203,22 @@ bool pn_cnet_fire(const pn_cnet *cn, const uint64_t *m, uint32_t t, uint64_t *ou
 {
     if (cn->n_places > 0)
         memcpy(out, m, (size_t)cn->n_places * sizeof *out);
+    return pn_cnet_fire_here(cn, out, t);
+}
+
+bool pn_cnet_fire_here(const pn_cnet *cn, uint64_t *m, uint32_t t)
+{
     for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
         const pn_cnet_delta *d = &cn->delta[k];
-        if (d->delta > 0) {
-            if (out[d->place] > UINT64_MAX - (uint64_t)d->delta)
-                return false;
-            out[d->place] += (uint64_t)d->delta;
-        } else {
-            out[d->place] -= (uint64_t)(-d->delta);
-        }
+        if (d->delta > 0 && m[d->place] > UINT64_MAX - (uint64_t)d->delta)
+            return false;
+    }
+    for (uint32_t k = cn->delta_off[t]; k < cn->delta_off[t + 1]; k++) {
+        const pn_cnet_delta *d = &cn->delta[k];
+        if (d->delta > 0)
+            m[d->place] += (uint64_t)d->delta;
+        else
+            m[d->place] -= (uint64_t)(-d->delta);
     }
     return true;
 }

@@ -29,6 +29,11 @@
 #define RED_LP_SECONDS 2.0
 #define RED_LP_SHARE (1.0 / 10)
 #define RED_LP_EACH 0.25
+/* The walks' steps: a step costs the firing's neighbourhood
+ * (lin_path_random), so a big net gets walks long enough to reach most of
+ * its transitions before any of them needs an LP. */
+#define RED_LP_WALK_STEPS 8192
+#define RED_LP_WALK_PER_T 16
 
 typedef struct red_lp {
     const pn_cnet *cn;
@@ -69,12 +74,12 @@ static void red_lp_marking(red_lp *l)
     }
 }
 
-/* A marking a random walk reached: the transitions it enables are live. */
+/* The walks' markings themselves tell nothing more: the transitions they
+ * enable are marked live by the walk (lin_path_random's seen). */
 static bool red_lp_visit(void *ctx, const uint64_t *m)
 {
-    red_lp *l = ctx;
-    for (uint32_t t = 0; t < l->cn->n_transitions; t++)
-        l->feasible[t] |= !l->feasible[t] && pn_cnet_enabled(l->cn, m, t);
+    (void)ctx;
+    (void)m;
     return false;
 }
 
@@ -150,7 +155,9 @@ pn_status red_dead_lp(red_work *w, const pn_budget *budget, uint32_t *removed, p
     bool stopped = false;
     pn_budget walk = pn_budget_share(&lp, 1.0 / 5);
     if (st == PN_OK)
-        st = lin_path_random(w->cn, 8192, 8, &walk, red_lp_visit, &l, &stopped, NULL, err);
+        st = lin_path_random(w->cn,
+                             RED_LP_WALK_STEPS + (uint64_t)RED_LP_WALK_PER_T * w->cn->n_transitions,
+                             8, &walk, red_lp_visit, &l, &stopped, NULL, l.feasible, err);
     for (uint32_t t = 0; st == PN_OK && t < w->cn->n_transitions; t++) {
         if (pn_budget_expired(&lp) || (w->lp_one_dead && *removed > 0))
             break;

@@ -50,6 +50,9 @@ void pn_cnet_free(pn_cnet *cn);
  * UINT64_MAX. The engines use the packed equivalents in kernels/. */
 bool pn_cnet_enabled(const pn_cnet *cn, const uint64_t *m, uint32_t t);
 bool pn_cnet_fire(const pn_cnet *cn, const uint64_t *m, uint32_t t, uint64_t *out);
+/* Fires enabled t on m itself, touching only the places t changes; false
+ * (m unchanged) when a place would pass UINT64_MAX. */
+bool pn_cnet_fire_here(const pn_cnet *cn, uint64_t *m, uint32_t t);
 /* The tokens of marking m on the n places listed, saturating at UINT64_MAX
  * (a bound's sum: UINT64_MAX is then no proven value). */
 uint64_t pn_marking_sum(const uint64_t *m, const uint32_t *places, uint32_t n);
