@@ -82,11 +82,13 @@ static int cli_load(cli_run *r)
     };
     /* A .dot system of LTSs (RERS) is read as its net; anything else is PNML.
      * The skeleton's pass has read a P/T model already. */
+    double t_compile = pn_clock_now();
     pn_status st = r->net != NULL ? PN_OK
                                   : pn_rers_read_system(r->pnml, &r->budget, &opts, &r->net, &err);
     if (st == PN_OK) {
         pn_budget_phase(&r->budget, "compiling the net (%u places, %u transitions)",
                         r->net->n_places, r->net->n_transitions);
+        t_compile = pn_clock_now();
         st = pn_cnet_compile(r->net, &r->cn, &err);
     }
     if (st != PN_OK || pn_budget_fail_memory(&r->budget, &err, r->pnml) != PN_OK) {
@@ -101,8 +103,10 @@ static int cli_load(cli_run *r)
         return err.code == PN_ERR_NOMEM ? 1 : cannot ? -1 : 2;
     }
     if (r->o.verbose)
-        fprintf(stderr, "petrel: %s: %u places, %u transitions, %u arcs\n", r->net->id,
-                r->net->n_places, r->net->n_transitions, r->net->n_arcs);
+        fprintf(stderr, "petrel: %s: %u places, %u transitions, %u arcs (read %.3f s after the "
+                        "start, compiled in %.3f s)\n",
+                r->net->id, r->net->n_places, r->net->n_transitions, r->net->n_arcs,
+                t_compile - r->t0, pn_clock_now() - t_compile);
     const pn_unfold_info *u = &r->net->unfold;
     if (u->unfolded && !r->o.quiet)
         fprintf(stderr, "petrel: unfolded %u coloured places and %u transitions to %u places "
