@@ -197,7 +197,7 @@ static pn_status examine_write_reduced(const ex_sched *s, const char *path, cons
     pn_each *each = NULL;
     if (s->opts->no_reduce || !pn_reduce_applies(exam) || set == NULL)
         return PN_OK;
-    pn_status st = pn_each_new(cn, exam, set, PN_EACH_ALL, budget, NULL, &each, err);
+    pn_status st = pn_each_new(cn, false, exam, set, PN_EACH_ALL, budget, NULL, &each, err);
     if (st != PN_OK || each == NULL)
         return st;
     char *dir = strdup(path);
@@ -292,7 +292,7 @@ static pn_each *examine_each_nets(const ex_sched *s, const pn_cnet *joint, pn_ex
     pn_each *each = NULL;
     pn_error e = {0};
     pn_budget_phase(budget, "structural reductions per formula");
-    if (pn_each_new(joint, exam, set, size, budget, s->verbose, &each, &e) != PN_OK &&
+    if (pn_each_new(joint, true, exam, set, size, budget, s->verbose, &each, &e) != PN_OK &&
         s->diag != NULL)
         fprintf(s->diag, "petrel: reduction per formula: %s\n", e.msg);
     return each;

@@ -15,11 +15,13 @@ typedef struct pn_each pn_each;
 /* Reduces cn for each formula of set on its own (within budget, an equal
  * slice each; cn may be a net already reduced for all of set, as a
  * reduction for one formula keeps its answer on that net, so on the
- * original; one
+ * original: from_joint then skips the dead-transition tests, which looked
+ * at that net already and do not depend on the formula; one
  * formula's reduction is taken only when its net is at most half of `joint`
  * places plus transitions, the size of the net all formulas share). *out
  * is NULL when no formula gains that much, or set has fewer than two. */
-pn_status pn_each_new(const pn_cnet *cn, pn_exam exam, const pn_fml_set *set, uint64_t joint,
+pn_status pn_each_new(const pn_cnet *cn, bool from_joint, pn_exam exam, const pn_fml_set *set,
+                      uint64_t joint,
                       const pn_budget *budget, FILE *verbose, pn_each **out, pn_error *err);
 /* The formulas with a reduced net of their own. */
 uint32_t pn_each_count(const pn_each *e);

@@ -77,7 +77,7 @@ static pn_status red_masks(const pn_cnet *cn, pn_exam exam, const pn_fml_set *se
     if (r == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     pn_status st = red_work_init(&w, cn, exam, set, err);
-    w.with_lp = prev == NULL;
+    w.with_lp = prev == NULL && (o == NULL || !o->no_dead_tests);
     w.lp_share = o != NULL ? o->dead_lp_share : 0;
     w.lp_one_dead = o != NULL && o->one_dead_answers;
     if (st == PN_OK)

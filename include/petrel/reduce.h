@@ -58,6 +58,8 @@ typedef struct pn_reduce_opts {
     bool one_dead_answers;    /* the formulas are E F fireable(t), one per transition
                                  (QuasiLiveness, Liveness): a dead transition answers the
                                  property, so that rule stops at the first */
+    bool no_dead_tests;       /* skip the siphon and state-equation rules: cn was reduced
+                                 with them already (a formula's own net from the joint one) */
 } pn_reduce_opts;
 
 /* times firings of original transition t. */
