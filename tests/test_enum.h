@@ -164,18 +164,18 @@ inline pn_fml_node *rand_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fir
     return pn_fml_nary(k < 3 ? PN_FML_AND : PN_FML_OR, kids.data(), n);
 }
 
-// An LTL path formula: state formulas under F, G, X, U, negation and
-// boolean connectives, nested up to depth.
+// An LTL path formula: state formulas under F, G, X (F instead when not
+// next), U, negation and boolean connectives, nested up to depth.
 inline pn_fml_node *rand_ltl_path(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability,
-                                  int depth)
+                                  int depth, bool next = true)
 {
     if (depth == 0 || rng() % 4 == 0)
         return rand_state(rng, cn, fireability, 1);
-    auto sub = [&]() { return rand_ltl_path(rng, cn, fireability, depth - 1); };
+    auto sub = [&]() { return rand_ltl_path(rng, cn, fireability, depth - 1, next); };
     switch (rng() % 6) {
     case 0: return pn_fml_unary(PN_FML_F, sub());
     case 1: return pn_fml_unary(PN_FML_G, sub());
-    case 2: return pn_fml_unary(PN_FML_X, sub());
+    case 2: return pn_fml_unary(next ? PN_FML_X : PN_FML_F, sub());
     case 3: return pn_fml_unary(PN_FML_NOT, sub());
     case 4: {
         pn_fml_node *a = sub();
@@ -188,19 +188,19 @@ inline pn_fml_node *rand_ltl_path(std::mt19937_64 &rng, const pn_cnet *cn, bool 
     }
 }
 
-// A CTL state formula: state formulas under A/E with X, F, G, U, negation
-// and boolean connectives, nested up to depth.
+// A CTL state formula: state formulas under A/E with X (F instead when not
+// next), F, G, U, negation and boolean connectives, nested up to depth.
 inline pn_fml_node *rand_ctl_state(std::mt19937_64 &rng, const pn_cnet *cn, bool fireability,
-                                   int depth)
+                                   int depth, bool next = true)
 {
     if (depth == 0 || rng() % 4 == 0)
         return rand_state(rng, cn, fireability, 1);
-    auto sub = [&]() { return rand_ctl_state(rng, cn, fireability, depth - 1); };
+    auto sub = [&]() { return rand_ctl_state(rng, cn, fireability, depth - 1, next); };
     pn_fml_kind quant = rng() % 2 ? PN_FML_A : PN_FML_E;
     switch (rng() % 6) {
     case 0: return pn_fml_unary(quant, pn_fml_unary(PN_FML_F, sub()));
     case 1: return pn_fml_unary(quant, pn_fml_unary(PN_FML_G, sub()));
-    case 2: return pn_fml_unary(quant, pn_fml_unary(PN_FML_X, sub()));
+    case 2: return pn_fml_unary(quant, pn_fml_unary(next ? PN_FML_X : PN_FML_F, sub()));
     case 3: return pn_fml_unary(PN_FML_NOT, sub());
     case 4: {
         pn_fml_node *a = sub();

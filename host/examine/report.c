@@ -21,60 +21,107 @@ void pn_report_free(pn_report *r)
 
 #define REPORT_DEADLOCK_STEPS (1u << 16)
 
-/* Extends *seq (n steps of cn from m0) by cn's enabled transitions, the
- * lowest first, up to a deadlock (see pn_report_trace); unchanged when none
- * is met within REPORT_DEADLOCK_STEPS or a step does not fire. */
-static pn_status report_to_deadlock(const pn_cnet *cn, uint32_t **seq, uint64_t *n,
-                                    pn_error *err)
+/* A firing sequence that grows. */
+typedef struct report_seq {
+    uint32_t *s;
+    uint64_t n, cap;
+} report_seq;
+
+static bool report_push(report_seq *q, uint32_t t)
 {
-    uint32_t P = cn->n_places;
-    uint64_t *m = malloc(((size_t)P + 1) * sizeof *m), *next = malloc(((size_t)P + 1) * sizeof *next);
-    uint32_t *more = malloc(((size_t)REPORT_DEADLOCK_STEPS + 1) * sizeof *more);
-    pn_status st = m != NULL && next != NULL && more != NULL
-                       ? PN_OK
-                       : pn_fail(err, PN_ERR_NOMEM, "out of memory completing a trace");
-    bool fires = st == PN_OK;
-    if (fires)
-        memcpy(m, cn->m0, (size_t)P * sizeof *m);
-    for (uint64_t i = 0; fires && i < *n; i++) {
-        fires = pn_cnet_enabled(cn, m, (*seq)[i]) && pn_cnet_fire(cn, m, (*seq)[i], next);
-        memcpy(m, next, (size_t)P * sizeof *m);
+    if (q->n == q->cap) {
+        uint64_t cap = q->cap < 64 ? 64 : 2 * q->cap;
+        uint32_t *s = realloc(q->s, cap * sizeof *s);
+        if (s == NULL)
+            return false;
+        q->s = s;
+        q->cap = cap;
     }
-    uint32_t k = 0, t = 0;
-    while (fires && k < REPORT_DEADLOCK_STEPS) {
-        for (t = 0; t < cn->n_transitions && !pn_cnet_enabled(cn, m, t); t++)
-            ;
-        if (t == cn->n_transitions || !pn_cnet_fire(cn, m, t, next))
-            break;
-        memcpy(m, next, (size_t)P * sizeof *m);
-        more[k++] = t;
-    }
-    uint32_t *grown = NULL;
-    if (fires && k > 0 && t == cn->n_transitions &&
-        (grown = realloc(*seq, (*n + k + 1) * sizeof *grown)) != NULL) {
-        memcpy(grown + *n, more, (size_t)k * sizeof *grown);
-        *seq = grown;
-        *n += k;
-    }
-    free(m);
-    free(next);
-    free(more);
-    return st;
+    q->s[q->n++] = t;
+    return true;
 }
 
-pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
-                          uint64_t *n_out, pn_error *err)
+static bool report_deadlocked(const pn_cnet *cn, const uint64_t *m)
 {
-    if (r->reduced != NULL) {
-        pn_status st = pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
-        if (st == PN_OK && r->exam == PN_EXAM_REACH_DEADLOCK && r->original != NULL)
-            st = report_to_deadlock(r->original, out, n_out, err);
-        if (st != PN_OK) {
-            free(*out);
-            *out = NULL;
-        }
-        return st;
+    for (uint32_t t = 0; t < cn->n_transitions; t++)
+        if (pn_cnet_enabled(cn, m, t))
+            return false;
+    return true;
+}
+
+/* Fires cn's enabled transitions on m, the lowest first, appending them to
+ * q, up to a deadlock; false when none is met within REPORT_DEADLOCK_STEPS
+ * or a step cannot be kept. */
+static bool report_run_to_deadlock(const pn_cnet *cn, uint64_t *m, report_seq *q)
+{
+    for (uint32_t k = 0; k < REPORT_DEADLOCK_STEPS; k++) {
+        uint32_t t = 0;
+        while (t < cn->n_transitions && !pn_cnet_enabled(cn, m, t))
+            t++;
+        if (t == cn->n_transitions)
+            return true;
+        if (!pn_cnet_fire_here(cn, m, t) || !report_push(q, t))
+            return false;
     }
+    return false;
+}
+
+/* *seq (*n steps of cn from m0) with a run up to a deadlock (see
+ * pn_report_trace) before each deadlock step (UINT32_MAX) met where a
+ * transition is enabled, and at the end when to_end; *mark (NULL: none),
+ * the index of a step, follows that step, a run before it counted before
+ * it. Unchanged when a step does not fire or no deadlock is met. */
+static pn_status report_complete(const pn_cnet *cn, uint32_t **seq, uint64_t *n, bool to_end,
+                                 uint64_t *mark, pn_error *err)
+{
+    uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
+    if (m == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory completing a trace");
+    memcpy(m, cn->m0, (size_t)cn->n_places * sizeof *m);
+    report_seq q = {0};
+    bool ok = true, grown = false;
+    uint64_t new_mark = mark != NULL ? *mark : 0;
+    for (uint64_t i = 0; ok && i <= *n; i++) {
+        bool stutter = i < *n ? (*seq)[i] == UINT32_MAX : to_end;
+        if (stutter && !report_deadlocked(cn, m)) {
+            ok = report_run_to_deadlock(cn, m, &q);
+            grown = true;
+        }
+        if (mark != NULL && i == *mark)
+            new_mark = q.n;
+        if (!ok || i == *n)
+            break;
+        uint32_t t = (*seq)[i];
+        ok = (t == UINT32_MAX || (pn_cnet_enabled(cn, m, t) && pn_cnet_fire_here(cn, m, t))) &&
+             report_push(&q, t);
+    }
+    if (ok && grown) {
+        free(*seq);
+        *seq = q.s;
+        *n = q.n;
+        if (mark != NULL)
+            *mark = new_mark;
+    } else {
+        free(q.s);
+    }
+    free(m);
+    return PN_OK;
+}
+
+static bool report_has_stutter(const uint32_t *seq, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (seq[i] == UINT32_MAX)
+            return true;
+    return false;
+}
+
+/* trans[0..n) expanded onto the original when r->reduced, else copied. */
+static pn_status report_expand(const pn_report *r, const uint32_t *trans, uint64_t n,
+                               uint32_t **out, uint64_t *n_out, pn_error *err)
+{
+    if (r->reduced != NULL)
+        return pn_reduce_expand(r->reduced, trans, n, out, n_out, err);
     *n_out = n;
     *out = malloc((n + 1) * sizeof **out);
     if (*out == NULL)
@@ -84,15 +131,30 @@ pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n,
     return PN_OK;
 }
 
+pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
+                          uint64_t *n_out, pn_error *err)
+{
+    pn_status st = report_expand(r, trans, n, out, n_out, err);
+    bool to_end = r->exam == PN_EXAM_REACH_DEADLOCK;
+    if (st == PN_OK && r->reduced != NULL && r->original != NULL &&
+        (to_end || report_has_stutter(*out, *n_out)))
+        st = report_complete(r->original, out, n_out, to_end, NULL, err);
+    if (st != PN_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n, uint64_t cycle,
                           uint32_t **out, uint64_t *n_out, uint64_t *cycle_out, pn_error *err)
 {
     cycle = cycle < n ? cycle : n;
     uint32_t *tail = NULL;
     uint64_t tail_len = 0;
-    pn_status st = pn_report_trace(r, trans, cycle, out, cycle_out, err);
+    pn_status st = report_expand(r, trans, cycle, out, cycle_out, err);
     if (st == PN_OK && cycle < n)
-        st = pn_report_trace(r, trans + cycle, n - cycle, &tail, &tail_len, err);
+        st = report_expand(r, trans + cycle, n - cycle, &tail, &tail_len, err);
     uint32_t *all = st == PN_OK && tail_len > 0
                         ? realloc(*out, (*cycle_out + tail_len + 1) * sizeof *all)
                         : *out;
@@ -109,5 +171,11 @@ pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n,
     free(tail);
     *out = all;
     *n_out = *cycle_out + tail_len;
-    return PN_OK;
+    if (r->reduced != NULL && r->original != NULL && report_has_stutter(all, *n_out))
+        st = report_complete(r->original, out, n_out, false, cycle_out, err);
+    if (st != PN_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
 }

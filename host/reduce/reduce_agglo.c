@@ -38,8 +38,24 @@
  * give.
  *
  * Both keep the reachable markings projected on the observed places and
- * the deadlocks, not the intermediate markings: pure reachability and
- * ReachabilityDeadlock only (not LTL, nor deadlock atoms in formulas). */
+ * the deadlocks: pure reachability and ReachabilityDeadlock. They also
+ * keep the observations of the runs up to stuttering, which LTL and CTL
+ * without X read (Lamport 1983; Bønneland, Dyhr, Jensen, Johannsen, Srba,
+ * "Stubborn versus structural reductions for Petri nets", JLAMP 2019, for
+ * the rules that keep LTL-X and CTL-X): the transition moved (f after
+ * post-, h before pre-agglomeration) is invisible, since it changes only
+ * unread places, so moving it in a run repeats or drops an observation and
+ * changes none. A run of one net is so a run of the other with the same
+ * observations up to stuttering, a deadlock included (no deadlock atom:
+ * a marking where only h is enabled becomes one). For CTL, the relation
+ * "equal up to the moved firings" is a stuttering bisimulation (Browne,
+ * Clarke, Grumberg 1988) when nothing is chosen in the move: h in pre-
+ * agglomeration has no conflict (its inputs are its own), and after
+ * post-agglomeration each producer's token has one consumer f; with two,
+ * the original chooses between them after h, the fused net at h, and a
+ * marking between the two satisfies E F of both outcomes where no marking
+ * of the fused net does, so CTL gets post-agglomeration with one consumer
+ * only (RED_AGGLO_BRANCHING). */
 #include "reduce/reduce_work.h"
 
 #include <stdlib.h>
@@ -143,7 +159,8 @@ static bool agg_post_consumer(const agg_state *a, uint32_t p, uint32_t f)
 static bool agg_post_ok(const agg_state *a, uint32_t p)
 {
     uint32_t nf = agg_ncons(a, p), nh = agg_nprod(a, p);
-    if (nf > AGG_MAX_F || (uint64_t)nh * nf > AGG_MAX_PAIRS)
+    if (nf > AGG_MAX_F || (uint64_t)nh * nf > AGG_MAX_PAIRS ||
+        (nf > 1 && a->w->agglo == RED_AGGLO_BRANCHING))
         return false;
     for (uint32_t k = a->cons_off[p]; k < a->cons_off[p + 1]; k++)
         if (!agg_post_consumer(a, p, a->cons[k]))
@@ -275,10 +292,10 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
     red_work w;
     agg_state a = {.cn = in->cn, .w = &w};
     pn_status st = red_work_init(&w, in->cn, exam, in->set, err);
-    if (st == PN_OK && w.allow_agglo)
+    if (st == PN_OK && w.agglo != RED_AGGLO_NONE)
         st = agg_index(&a, err);
     uint32_t n_kind[3] = {0};
-    uint32_t n = st == PN_OK && w.allow_agglo ? agg_choose(&a, n_kind) : 0;
+    uint32_t n = st == PN_OK && w.agglo != RED_AGGLO_NONE ? agg_choose(&a, n_kind) : 0;
     pn_reduced *r = n > 0 ? calloc(1, sizeof *r) : NULL;
     if (n > 0 && r == NULL)
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory");

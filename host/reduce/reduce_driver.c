@@ -13,7 +13,9 @@
  * functional bisimulation (the projection onto the kept places), which
  * keeps every CTL formula over what is observed, X and deadlocks included
  * (Browne, Clarke, Grumberg 1988: bisimilar structures satisfy the same
- * CTL* formulas). red_work_init allows neither of the others for CTL. */
+ * CTL* formulas). red_work_init allows no null rule for CTL, and the
+ * agglomerations that keep a stuttering bisimulation only for formulas
+ * without X (reduce_agglo.c). */
 bool pn_reduce_applies(pn_exam exam)
 {
     return exam == PN_EXAM_REACH_CARDINALITY || exam == PN_EXAM_REACH_FIREABILITY ||

@@ -46,6 +46,41 @@ static bool red_pure_reach(const pn_fml_set *set, pn_exam exam, bool deadlock)
     return true;
 }
 
+/* No X (next) and no action atom below n: its truth is the same on runs
+ * equal up to stuttering (repeated observations). */
+static bool red_stutter_free(const pn_fml_node *n)
+{
+    if (n == NULL)
+        return true;
+    if (n->kind == PN_FML_X || n->kind == PN_FML_ACTION)
+        return false;
+    for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
+        if (!red_stutter_free(n->kids[i]))
+            return false;
+    return true;
+}
+
+/* Which agglomerations keep set's answers: all for pure reachability and
+ * ReachabilityDeadlock; for LTL and CTL without X nor deadlock atoms (a
+ * fusion makes a marking where only a fused transition was enabled a
+ * deadlock), the stutter-preserving ones. */
+static uint8_t red_agglo_class(const pn_fml_set *set, pn_exam exam, bool deadlock,
+                               bool pure_reach)
+{
+    if (set == NULL)
+        return exam == PN_EXAM_REACH_DEADLOCK ? RED_AGGLO_REACH : RED_AGGLO_NONE;
+    if (pure_reach)
+        return RED_AGGLO_REACH;
+    bool ltl = exam == PN_EXAM_LTL_CARDINALITY || exam == PN_EXAM_LTL_FIREABILITY;
+    bool ctl = exam == PN_EXAM_CTL_CARDINALITY || exam == PN_EXAM_CTL_FIREABILITY;
+    if (deadlock || !(ltl || ctl))
+        return RED_AGGLO_NONE;
+    for (uint32_t i = 0; i < set->n; i++)
+        if (set->props[i].status == PN_OK && !red_stutter_free(set->props[i].root))
+            return RED_AGGLO_NONE;
+    return ltl ? RED_AGGLO_LINEAR : RED_AGGLO_BRANCHING;
+}
+
 pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam,
                                const pn_fml_set *set, pn_error *err)
 {
@@ -64,7 +99,7 @@ pn_status red_work_init(red_work *w, const pn_cnet *cn, pn_exam exam,
         if (set->props[i].status == PN_OK)
             red_observe(w, set->props[i].root, &deadlock);
     w->allow_null = red_pure_reach(set, exam, deadlock);
-    w->allow_agglo = set == NULL ? exam == PN_EXAM_REACH_DEADLOCK : w->allow_null;
+    w->agglo = red_agglo_class(set, exam, deadlock, w->allow_null);
     return PN_OK;
 }
 

@@ -17,6 +17,13 @@ enum {
     RED_P_GONE          /* removed */
 };
 
+/* The agglomerations a property class allows (reduce_agglo.c): all of them
+ * (pure reachability, ReachabilityDeadlock), those that keep the maximal
+ * runs up to stuttering (LTL without X: linear), those that also keep the
+ * branching up to stuttering (CTL without X: post-agglomeration with one
+ * consumer only), or none. */
+enum { RED_AGGLO_NONE = 0, RED_AGGLO_REACH, RED_AGGLO_LINEAR, RED_AGGLO_BRANCHING };
+
 /* tmap[t]: t itself when alive, another transition with the same pre and
  * post (duplicate), or one of these markers. */
 #define RED_T_DEAD UINT32_MAX        /* never enabled */
@@ -29,7 +36,7 @@ typedef struct red_work {
     uint8_t *tobs;      /* read by a fireable atom (or a duplicate of one) */
     uint32_t *tmap;
     bool allow_null;    /* pure reachability: no deadlock or LTL */
-    bool allow_agglo;   /* pure reachability, or ReachabilityDeadlock */
+    uint8_t agglo;      /* RED_AGGLO_*: which agglomerations keep the answers */
     bool with_lp;       /* run the state-equation rule (once, on the original net) */
     double lp_share;    /* ... within this share of the budget */
     bool lp_one_dead;   /* ... stopping at the first dead transition */

@@ -99,17 +99,20 @@ void pn_report_free(pn_report *r);
 
 /* trans[0..n), a firing sequence of the net r's check answered on, as one
  * of the original net (*out malloc'd): expanded when r->reduced
- * (pn_reduce_expand), else copied. A ReachabilityDeadlock witness on a
- * reduced net ends in a marking of the original where a pre-agglomerated
- * producer may still be enabled (the reduced net fires it only with its
- * consumer): the original's enabled transitions are then fired, first
- * one first, until a deadlock (at most 2^16 steps; the trace is left as
- * expanded when none is met), while r->original is still alive. */
+ * (pn_reduce_expand), else copied. A deadlock of a reduced net (where a
+ * ReachabilityDeadlock witness ends, or a lasso's deadlock step
+ * UINT32_MAX stutters) is a marking of the original where a
+ * pre-agglomerated producer may still be enabled (the reduced net fires it
+ * only with its consumer): the original's enabled transitions are then
+ * fired, lowest first, until a deadlock (at most 2^16 steps; the trace is
+ * left as expanded when none is met), while r->original is still alive.
+ * Those firings change nothing a formula reads (reduce_agglo.c). */
 pn_status pn_report_trace(const pn_report *r, const uint32_t *trans, uint64_t n, uint32_t **out,
                           uint64_t *n_out, pn_error *err);
 /* The same for a lasso (trans[0..n), its cycle from step cycle; n or more:
  * none): prefix and cycle expanded apart, *out holding both, the cycle
- * from step *cycle_out (*n_out when none). */
+ * from step *cycle_out (*n_out when none); a run to a deadlock before a
+ * cycle that stutters there is the prefix's. */
 pn_status pn_report_lasso(const pn_report *r, const uint32_t *trans, uint64_t n, uint64_t cycle,
                           uint32_t **out, uint64_t *n_out, uint64_t *cycle_out, pn_error *err);
 

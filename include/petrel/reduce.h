@@ -8,10 +8,12 @@
  * net answers reachability
  * (EF/AG), ReachabilityDeadlock, UpperBounds, LTL and CTL like the original
  * (the projection onto the kept places is a functional bisimulation);
- * the null-transition rule and the pre- and post-agglomerations
- * (reduce_agglo.c) only keep the reachable markings projected on the
- * observed places (and the deadlocks): they serve pure reachability,
- * UpperBounds and ReachabilityDeadlock only. StateSpace (its edge count) is
+ * the null-transition rule only keeps the reachable markings projected on
+ * the observed places (and the deadlocks): it serves pure reachability and
+ * UpperBounds only; the pre- and post-agglomerations (reduce_agglo.c) keep
+ * those and the deadlocks, and the runs up to stuttering: they also serve
+ * ReachabilityDeadlock, and LTL and CTL formulas without X nor deadlock
+ * atoms (CTL: post-agglomeration with one consumer). StateSpace (its edge count) is
  * not reduced. Traces on the reduced net map back onto the
  * original (pn_reduce_expand). */
 #ifndef PETREL_REDUCE_H
@@ -39,7 +41,7 @@ typedef enum pn_reduce_rule {
     PN_RED_SINK_PLACE,       /* no transition consumes from it, no formula reads it */
     PN_RED_NULL_TRANSITION,  /* no effect (reachability without deadlock atoms only) */
     PN_RED_POST_AGGLOMERATION, /* a place and its consumers fused into its producers
-                                  (pure reachability and ReachabilityDeadlock only) */
+                                  (not with X, deadlock or action atoms in LTL/CTL) */
     PN_RED_DEAD_LP,          /* never enabled by the state equation (certified LP) */
     PN_RED_PRE_AGGLOMERATION, /* a place and its one producer fused into its consumers
                                  (as post-agglomeration) */
