@@ -96,6 +96,15 @@ RandomNetSpec planted_spec(std::mt19937_64 &rng)
                 uint32_t f2 = s.n_trans++;
                 s.arcs.push_back({q, f2, true, 1});
                 s.arcs.push_back({(uint32_t)(rng() % P), f2, false, 1 + rng() % 2});
+            } else if (rng() % 2) { // another output of h split the same way: a fan of two
+                for (RandomArc &b : s.arcs)
+                    if (!b.to_trans && b.trans == a.trans && b.place != q) {
+                        uint32_t q2 = add_place(0), f2 = s.n_trans++, x = b.place;
+                        b.place = q2;
+                        s.arcs.push_back({q2, f2, true, 1});
+                        s.arcs.push_back({x, f2, false, 1});
+                        break;
+                    }
             }
         }
     }
@@ -732,6 +741,33 @@ TEST(Reduce, StutterAgglomerationKeepsTheBranchingForCtl)
     EXPECT_EQ(r->removed[PN_RED_POST_AGGLOMERATION], 0u) << "X counts the steps";
 }
 
+// t0: p0 -> q1 + q2 + 2 q3, each qi consumed by ti alone (qi -> xi), and
+// t4: x1 + x2 + 2 x3 -> p0 closes the cycle. The three places are fused
+// into t0 in one pass (t0 t1 t2 t3^2): a producer heads a fan of them.
+TEST(Reduce, PostAgglomerationFansOutFromOneProducer)
+{
+    Net n = hand({1, 0, 0, 0, 0, 0, 0}, 5,
+                 {{0, 0, true, 1},  {1, 0, false, 1}, {2, 0, false, 1}, {3, 0, false, 2},
+                  {1, 1, true, 1},  {4, 1, false, 1}, {2, 2, true, 1},  {5, 2, false, 1},
+                  {3, 3, true, 1},  {6, 3, false, 1}, {4, 4, true, 1},  {5, 4, true, 1},
+                  {6, 4, true, 2},  {0, 4, false, 1}});
+    RedPtr r = reduce(n.cn.get(), PN_EXAM_REACH_DEADLOCK, nullptr);
+    ASSERT_NE(r, nullptr);
+    EXPECT_GE(r->removed[PN_RED_POST_AGGLOMERATION], 3u);
+    for (const char *q : {"p1", "p2", "p3"})
+        EXPECT_EQ(pn_net_find_place(r->net, q), -1) << q;
+    int32_t t0 = pn_net_find_transition(r->net, "t0");
+    ASSERT_GE(t0, 0);
+    uint64_t fired[5] = {0};
+    for (uint32_t k = r->word_off[t0]; k < r->word_off[t0 + 1]; k++)
+        fired[r->word[k].t] += r->word[k].times;
+    EXPECT_EQ(fired[0], 1u);
+    EXPECT_EQ(fired[1], 1u);
+    EXPECT_EQ(fired[2], 1u);
+    EXPECT_EQ(fired[3], 2u);
+    EXPECT_EQ(deadlock_verdict(n.cn.get()), PN_VERDICT_FALSE);
+}
+
 // a, b empty, t0: a -> b, t1: b -> a, t2: a + x -> a + b + x, t3: a -> y.
 // {a, b} is a siphon empty at m0: all four are dead, though each of a, b is
 // raised by some transition and the state equation lets t3 fire (x1 = x2 =
@@ -830,7 +866,8 @@ TEST(Reduce, SinkPlaceThenNullTransition)
 // test arc) and t2: r1 -> r0. Nothing outside {q0, q1, t0} changes q0 or
 // q1, so the cone of influence drops r0, r1, t1 and t2 for reachability;
 // a deadlock (t1 and t2 keep the net alive) or an LTL formula keeps them
-// (other rules may still fold them there).
+// (other rules may still fold them there: without X, t2 is
+// post-agglomerated into t1, a loop that keeps the net alive).
 TEST(Reduce, ConeOfInfluence)
 {
     Net n = hand({1, 0, 1, 0}, 3,
@@ -852,7 +889,8 @@ TEST(Reduce, ConeOfInfluence)
     RedPtr l = reduce(n.cn.get(), PN_EXAM_LTL_CARDINALITY, ltl.get());
     ASSERT_NE(l, nullptr);
     EXPECT_EQ(l->removed[PN_RED_CONE], 0u);
-    EXPECT_EQ(l->net->n_transitions, 3u);
+    EXPECT_EQ(l->removed[PN_RED_POST_AGGLOMERATION], 1u);
+    EXPECT_EQ(l->net->n_transitions, 2u);
     // Reading r0 from t0 pulls r0, and its changers t1 and t2, into the cone.
     Net m = hand({1, 0, 1, 0}, 3,
                  {{0, 0, true, 1}, {1, 0, false, 1}, {2, 0, true, 1}, {2, 0, false, 1},

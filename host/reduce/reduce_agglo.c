@@ -69,7 +69,12 @@
 #define AGG_MAX_PAIRS 64u
 #define AGG_MAX_W (1ULL << 31)
 
-enum { AGG_NONE = 0, AGG_POST, AGG_PRE };
+/* AGG_FAN: post-agglomeration of a place with one producer h and one
+ * consumer f, where h may head several of them in one pass (h becomes
+ * h f1^w1 f2^w2 ...: the same as fusing them one pass after another, each
+ * f enabled by h's tokens alone; a transition that puts into k such places
+ * needed k passes). */
+enum { AGG_NONE = 0, AGG_POST, AGG_PRE, AGG_FAN };
 
 typedef struct agg_state {
     const pn_cnet *cn;
@@ -77,6 +82,7 @@ typedef struct agg_state {
     uint32_t *prod_off, *prod;  /* producers of each place (CSR) */
     uint32_t *cons_off, *cons;  /* consumers of each place (CSR) */
     uint8_t *used;              /* per transition: in a fusion this pass */
+    uint8_t *fan;               /* per transition: the producer of AGG_FAN places */
     uint8_t *pread;             /* per place: observed, or read by an observed transition */
     uint8_t *kind;              /* per place: AGG_* */
 } agg_state;
@@ -101,9 +107,10 @@ static pn_status agg_index(agg_state *a, pn_error *err)
     if (st != PN_OK)
         return st;
     a->used = calloc((size_t)T + 1, 1);
+    a->fan = calloc((size_t)T + 1, 1);
     a->pread = calloc((size_t)P + 1, 1);
     a->kind = calloc((size_t)P + 1, 1);
-    if (!a->used || !a->pread || !a->kind)
+    if (!a->used || !a->fan || !a->pread || !a->kind)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory");
     for (uint32_t t = 0; t < T; t++)
         for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)
@@ -126,7 +133,7 @@ static uint32_t agg_ncons(const agg_state *a, uint32_t p)
 /* Free for a fusion: unobserved and in none yet. */
 static bool agg_free_t(const agg_state *a, uint32_t t)
 {
-    return !a->used[t] && !a->w->tobs[t];
+    return !a->used[t] && !a->fan[t] && !a->w->tobs[t];
 }
 
 /* The conditions both rules share: p unread, empty at m0, with producers
@@ -195,12 +202,32 @@ static bool agg_pre_ok(const agg_state *a, uint32_t p)
     return true;
 }
 
-/* Greedy: each transition in one fusion per pass; n[AGG_POST], n[AGG_PRE]
- * count them. */
-static uint32_t agg_choose(agg_state *a, uint32_t n_kind[3])
+/* An AGG_FAN place: one producer h (free, or already heading such places)
+ * and one free consumer f, under agg_place_ok's and agg_post_ok's other
+ * conditions. */
+static bool agg_fan_ok(const agg_state *a, uint32_t p)
+{
+    if (agg_nprod(a, p) != 1 || agg_ncons(a, p) != 1 || a->pread[p] || a->cn->m0[p] != 0)
+        return false;
+    uint32_t h = a->prod[a->prod_off[p]], f = a->cons[a->cons_off[p]];
+    return h != f && !a->used[h] && !a->w->tobs[h] && agg_free_t(a, f) &&
+           agg_post(a->cn, f, p) == 0 && agg_post_ok(a, p);
+}
+
+/* Greedy: each transition in one fusion per pass (a fan's producer in
+ * all of its places); n[AGG_POST] (fans included), n[AGG_PRE] count them. */
+static uint32_t agg_choose(agg_state *a, uint32_t n_kind[4])
 {
     uint32_t n = 0;
     for (uint32_t p = 0; p < a->cn->n_places; p++) {
+        if (agg_fan_ok(a, p)) {
+            a->kind[p] = AGG_FAN;
+            a->fan[a->prod[a->prod_off[p]]] = 1;
+            a->used[a->cons[a->cons_off[p]]] = 1;
+            n_kind[AGG_POST]++;
+            n++;
+            continue;
+        }
         if (!agg_place_ok(a, p))
             continue;
         a->kind[p] = agg_post_ok(a, p) ? AGG_POST : agg_pre_ok(a, p) ? AGG_PRE : AGG_NONE;
@@ -231,6 +258,21 @@ static void agg_plan_post(const agg_state *a, uint32_t p, red_plan *pl)
     }
 }
 
+/* A fan's producer h as h f1^w1 f2^w2 ... (steps: room for 1 + its
+ * outputs); its AGG_FAN places are the outputs of h of that kind. */
+static void agg_plan_fan(const agg_state *a, uint32_t h, pn_red_step *steps, red_plan *pl)
+{
+    const pn_cnet *cn = a->cn;
+    uint32_t n = 0;
+    steps[n++] = (pn_red_step){h, 1};
+    for (uint32_t k = cn->post_off[h]; k < cn->post_off[h + 1]; k++) {
+        uint32_t p = cn->post[k].place;
+        if (a->kind[p] == AGG_FAN)
+            steps[n++] = (pn_red_step){a->cons[a->cons_off[p]], cn->post[k].weight};
+    }
+    red_plan_add(pl, h, UINT32_MAX, steps, n);
+}
+
 /* Pre: each consumer f as h f. */
 static void agg_plan_pre(const agg_state *a, uint32_t p, red_plan *pl)
 {
@@ -246,19 +288,29 @@ static pn_status agg_build(const agg_state *a, const pn_fml_set *set, const pn_r
 {
     const pn_cnet *cn = a->cn;
     uint8_t *pstate = calloc((size_t)cn->n_places + 1, 1);
-    uint32_t n_out = 0;
-    for (uint32_t t = 0; t < cn->n_transitions; t++)
+    uint32_t n_out = 0, n_fan = 0, max_out = 0;
+    for (uint32_t t = 0; t < cn->n_transitions; t++) {
         n_out += !a->used[t];
-    for (uint32_t p = 0; p < cn->n_places; p++)
+        uint32_t outs = cn->post_off[t + 1] - cn->post_off[t];
+        max_out = outs > max_out ? outs : max_out;
+    }
+    for (uint32_t p = 0; p < cn->n_places; p++) {
         n_out += a->kind[p] == AGG_POST  ? agg_nprod(a, p) * agg_ncons(a, p)
                  : a->kind[p] == AGG_PRE ? agg_ncons(a, p)
                                          : 0;
+        n_fan += a->kind[p] == AGG_FAN;
+    }
+    pn_red_step *steps = malloc(((size_t)max_out + 2) * sizeof *steps);
     red_plan pl = {.pstate = pstate};
-    pn_status st = pstate != NULL ? red_plan_alloc(&pl, n_out, 2 * n_out, err)
-                                  : pn_fail(err, PN_ERR_NOMEM, "out of memory");
-    for (uint32_t t = 0; st == PN_OK && t < cn->n_transitions; t++)
-        if (!a->used[t])
+    pn_status st = pstate != NULL && steps != NULL
+                       ? red_plan_alloc(&pl, n_out, 2 * n_out + n_fan, err)
+                       : pn_fail(err, PN_ERR_NOMEM, "out of memory");
+    for (uint32_t t = 0; st == PN_OK && t < cn->n_transitions; t++) {
+        if (a->fan[t])
+            agg_plan_fan(a, t, steps, &pl);
+        else if (!a->used[t])
             red_plan_add(&pl, t, UINT32_MAX, &(pn_red_step){t, 1}, 1);
+    }
     for (uint32_t p = 0; st == PN_OK && p < cn->n_places; p++) {
         pstate[p] = a->kind[p] != AGG_NONE ? RED_P_GONE : RED_P_KEEP;
         if (a->kind[p] == AGG_POST)
@@ -269,6 +321,7 @@ static pn_status agg_build(const agg_state *a, const pn_fml_set *set, const pn_r
     if (st == PN_OK)
         st = red_build(a->w, &pl, set, prev, r, err);
     red_plan_free(&pl);
+    free(steps);
     free(pstate);
     return st;
 }
@@ -280,6 +333,7 @@ static void agg_free(agg_state *a)
     free(a->cons_off);
     free(a->cons);
     free(a->used);
+    free(a->fan);
     free(a->pread);
     free(a->kind);
 }
@@ -294,7 +348,7 @@ pn_status red_agglomerate(const pn_reduced *in, pn_exam exam, pn_reduced **out, 
     pn_status st = red_work_init(&w, in->cn, exam, in->set, err);
     if (st == PN_OK && w.agglo != RED_AGGLO_NONE)
         st = agg_index(&a, err);
-    uint32_t n_kind[3] = {0};
+    uint32_t n_kind[4] = {0};
     uint32_t n = st == PN_OK && w.agglo != RED_AGGLO_NONE ? agg_choose(&a, n_kind) : 0;
     pn_reduced *r = n > 0 ? calloc(1, sizeof *r) : NULL;
     if (n > 0 && r == NULL)
