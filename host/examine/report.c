@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answers/fire_seq.h"
 #include "petrel/reduce.h"
 
 void pn_report_free(pn_report *r)
@@ -21,26 +22,6 @@ void pn_report_free(pn_report *r)
 
 #define REPORT_DEADLOCK_STEPS (1u << 16)
 
-/* A firing sequence that grows. */
-typedef struct report_seq {
-    uint32_t *s;
-    uint64_t n, cap;
-} report_seq;
-
-static bool report_push(report_seq *q, uint32_t t)
-{
-    if (q->n == q->cap) {
-        uint64_t cap = q->cap < 64 ? 64 : 2 * q->cap;
-        uint32_t *s = realloc(q->s, cap * sizeof *s);
-        if (s == NULL)
-            return false;
-        q->s = s;
-        q->cap = cap;
-    }
-    q->s[q->n++] = t;
-    return true;
-}
-
 static bool report_deadlocked(const pn_cnet *cn, const uint64_t *m)
 {
     for (uint32_t t = 0; t < cn->n_transitions; t++)
@@ -51,8 +32,8 @@ static bool report_deadlocked(const pn_cnet *cn, const uint64_t *m)
 
 /* Fires cn's enabled transitions on m, the lowest first, appending them to
  * q, up to a deadlock; false when none is met within REPORT_DEADLOCK_STEPS
- * or a step cannot be kept. */
-static bool report_run_to_deadlock(const pn_cnet *cn, uint64_t *m, report_seq *q)
+ * or a firing would pass UINT64_MAX. */
+static bool report_run_to_deadlock(const pn_cnet *cn, uint64_t *m, pn_fire_seq *q)
 {
     for (uint32_t k = 0; k < REPORT_DEADLOCK_STEPS; k++) {
         uint32_t t = 0;
@@ -60,8 +41,9 @@ static bool report_run_to_deadlock(const pn_cnet *cn, uint64_t *m, report_seq *q
             t++;
         if (t == cn->n_transitions)
             return true;
-        if (!pn_cnet_fire_here(cn, m, t) || !report_push(q, t))
+        if (!pn_cnet_fire_here(cn, m, t))
             return false;
+        pn_fire_seq_push(q, t);
     }
     return false;
 }
@@ -78,7 +60,7 @@ static pn_status report_complete(const pn_cnet *cn, uint32_t **seq, uint64_t *n,
     if (m == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory completing a trace");
     memcpy(m, cn->m0, (size_t)cn->n_places * sizeof *m);
-    report_seq q = {0};
+    pn_fire_seq q = {0};
     bool ok = true, grown = false;
     uint64_t new_mark = mark != NULL ? *mark : 0;
     for (uint64_t i = 0; ok && i <= *n; i++) {
@@ -92,17 +74,17 @@ static pn_status report_complete(const pn_cnet *cn, uint32_t **seq, uint64_t *n,
         if (!ok || i == *n)
             break;
         uint32_t t = (*seq)[i];
-        ok = (t == UINT32_MAX || (pn_cnet_enabled(cn, m, t) && pn_cnet_fire_here(cn, m, t))) &&
-             report_push(&q, t);
+        ok = t == UINT32_MAX || (pn_cnet_enabled(cn, m, t) && pn_cnet_fire_here(cn, m, t));
+        pn_fire_seq_push(&q, t);
     }
-    if (ok && grown) {
+    if (ok && grown && !q.lost) { /* a lost step (no memory): the trace as expanded */
         free(*seq);
-        *seq = q.s;
+        *seq = q.trans;
         *n = q.n;
         if (mark != NULL)
             *mark = new_mark;
     } else {
-        free(q.s);
+        pn_fire_seq_free(&q);
     }
     free(m);
     return PN_OK;
