@@ -46,18 +46,24 @@ static bool red_pure_reach(const pn_fml_set *set, pn_exam exam, bool deadlock)
     return true;
 }
 
-/* No X (next) and no action atom below n: its truth is the same on runs
- * equal up to stuttering (repeated observations). */
-static bool red_stutter_free(const pn_fml_node *n)
+/* True when an X (next) occurs in n. */
+static bool red_has_next(const pn_fml_node *n)
 {
     if (n == NULL)
-        return true;
-    if (n->kind == PN_FML_X || n->kind == PN_FML_ACTION)
         return false;
+    if (n->kind == PN_FML_X)
+        return true;
     for (uint32_t i = 0; n->kids != NULL && i < n->n; i++)
-        if (!red_stutter_free(n->kids[i]))
-            return false;
-    return true;
+        if (red_has_next(n->kids[i]))
+            return true;
+    return false;
+}
+
+/* No X and no action atom in n: its truth is the same on runs equal up to
+ * stuttering (repeated observations). */
+static bool red_stutter_free(const pn_fml_node *n)
+{
+    return n == NULL || (!red_has_next(n) && !pn_fml_has_action(n));
 }
 
 /* Which agglomerations keep set's answers: all for pure reachability and
