@@ -9,7 +9,11 @@
  * on nets so large that a round costs much (FORCE_WORK place visits a
  * run), and the order of least span over every round of every run wins;
  * past the budget the rounds stop, and the best order so far is the one
- * (its setup must not outlast the step that asked for it). */
+ * (its setup must not outlast the step that asked for it). One of the
+ * starts is the breadth-first order of E. Cuthill, J. McKee, "Reducing the
+ * bandwidth of sparse symmetric matrices", ACM national conference 1969,
+ * from a pseudo-peripheral place (N. E. Gibbs, W. G. Poole, P. K.
+ * Stockmeyer, SIAM J. Numer. Anal. 13(2), 1976), see force_start_bfs. */
 #include "net/place_order.h"
 
 #include <stdlib.h>
@@ -142,6 +146,113 @@ static bool force_start_small(const pn_cnet *cn, pn_order_edges edges, double *p
     return true;
 }
 
+/* A start for FORCE: the places in breadth-first order over the net
+ * (place, its transitions, their places), from a pseudo-peripheral place
+ * of each connected part (Cuthill and McKee; the far end as by Gibbs,
+ * Poole and Stockmeyer: from a place, the last one a search reaches, again
+ * while that takes more levels). Each transition is expanded once per
+ * search, so a search is linear in the arcs. FORCE moves a long chain or
+ * ring only a little per round: a ring of processes listed place kind by
+ * place kind (all the thinking places, then all the forks, ...) keeps a
+ * span of about its length per process, where this start puts each
+ * process beside its neighbours. */
+typedef struct force_bfs {
+    uint32_t *off, *items; /* place -> its transitions (CSR) */
+    uint32_t *queue, *level, *seen_t;
+    uint32_t stamp;
+} force_bfs;
+
+/* One search from `from` over the places with level UINT32_MAX - 1 (not
+ * placed yet): their order in queue[0 .. *n), returns the levels it took.
+ * The places stay unplaced (their level is reset by the caller). */
+static uint32_t force_bfs_run(const pn_cnet *cn, pn_order_edges edges, force_bfs *b,
+                              uint32_t from, uint32_t *n)
+{
+    b->stamp++;
+    uint32_t head = 0, tail = 0, depth = 0;
+    b->queue[tail++] = from;
+    b->level[from] = 0;
+    while (head < tail) {
+        const uint32_t p = b->queue[head++];
+        depth = b->level[p];
+        for (uint32_t k = b->off[p]; k < b->off[p + 1]; k++) {
+            const uint32_t t = b->items[k];
+            if (b->seen_t[t] == b->stamp)
+                continue;
+            b->seen_t[t] = b->stamp;
+            FORCE_EACH_PLACE(cn, edges, t, q, {
+                if (b->level[q] == UINT32_MAX - 1) {
+                    b->level[q] = depth + 1;
+                    b->queue[tail++] = q;
+                }
+            });
+        }
+    }
+    *n = tail;
+    return depth;
+}
+
+static void force_bfs_reset(force_bfs *b, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        b->level[b->queue[k]] = UINT32_MAX - 1;
+}
+
+static bool force_bfs_index(const pn_cnet *cn, pn_order_edges edges, force_bfs *b)
+{
+    const uint32_t P = cn->n_places, T = cn->n_transitions;
+    b->off = calloc((size_t)P + 2, sizeof *b->off);
+    if (b->off == NULL)
+        return false;
+    for (uint32_t t = 0; t < T; t++)
+        FORCE_EACH_PLACE(cn, edges, t, p, b->off[p + 2]++);
+    for (uint32_t p = 0; p < P; p++)
+        b->off[p + 2] += b->off[p + 1];
+    b->items = malloc(((size_t)b->off[P + 1] + 1) * sizeof *b->items);
+    if (b->items == NULL)
+        return false;
+    for (uint32_t t = 0; t < T; t++) /* a place twice in t (pre and delta): listed twice */
+        FORCE_EACH_PLACE(cn, edges, t, p, b->items[b->off[p + 1]++] = t);
+    return true;
+}
+
+static bool force_start_bfs(const pn_cnet *cn, pn_order_edges edges, double *pos)
+{
+    const uint32_t P = cn->n_places, T = cn->n_transitions;
+    force_bfs b = {0};
+    b.queue = malloc(((size_t)P + 1) * sizeof *b.queue);
+    b.level = malloc(((size_t)P + 1) * sizeof *b.level);
+    b.seen_t = calloc((size_t)T + 1, sizeof *b.seen_t);
+    bool ok = b.queue != NULL && b.level != NULL && b.seen_t != NULL &&
+              force_bfs_index(cn, edges, &b);
+    for (uint32_t p = 0; ok && p < P; p++)
+        b.level[p] = UINT32_MAX - 1;
+    double next = 0;
+    for (uint32_t p = 0; ok && p < P; p++) {
+        if (b.level[p] != UINT32_MAX - 1)
+            continue;
+        uint32_t n = 0, depth = force_bfs_run(cn, edges, &b, p, &n);
+        for (int again = 0; again < 4; again++) { /* from the far end, while it goes further */
+            const uint32_t far = b.queue[n - 1];
+            force_bfs_reset(&b, n);
+            const uint32_t d = force_bfs_run(cn, edges, &b, far, &n);
+            if (d <= depth)
+                break;
+            depth = d;
+        }
+        for (uint32_t k = 0; k < n; k++) { /* placed for good */
+            pos[b.queue[k]] = next++;
+            b.level[b.queue[k]] = UINT32_MAX;
+        }
+    }
+    free(b.off);
+    free(b.items);
+    free(b.queue);
+    free(b.level);
+    free(b.seen_t);
+    return ok;
+}
+
 pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_rounds rounds,
                          bool classic, const pn_budget *budget, uint32_t *order,
                          uint64_t *span_before, uint64_t *span_after, pn_error *err)
@@ -163,15 +274,16 @@ pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_round
                      : FORCE_WORK / work < 2   ? 2
                                                : (int)(FORCE_WORK / work);
     bool spent = false;
-    for (int run = 0; ok && !spent && run < (classic ? 1 : 4); run++) {
+    for (int run = 0; ok && run < (classic ? 1 : 6); run++) {
         if (run < 2)
             for (uint32_t p = 0; p < P; p++)
                 pos[p] = p;
         else
-            ok = force_start_small(cn, edges, pos);
+            ok = run < 4 ? force_start_small(cn, edges, pos) : force_start_bfs(cn, edges, pos);
         uint64_t last = force_span(cn, edges, pos); /* the run's, a round before */
-        for (int round = run == 2 ? -1 : 0; ok && round < most; round++) {
-            if (round > 0 && (spent = pn_budget_expired(budget)))
+        /* a run past the budget still has its start and its first round */
+        for (int round = (run == 2 || run == 4) ? -1 : 0; ok && round < most; round++) {
+            if (round > 0 && (spent || (spent = pn_budget_expired(budget))))
                 break;
             if (round >= 0) {
                 force_round(cn, edges, run & 1, pos, sum, deg, key);

@@ -37,13 +37,14 @@ typedef enum pn_order_rounds { PN_ORDER_BEST_OF_ROUNDS, PN_ORDER_CONVERGE } pn_o
  * place), never larger than the net's own order. classic: FORCE from the
  * net's order only. Otherwise also FORCE with each transition weighted by
  * 1/(its places), and both from a start that places the places of the
- * smallest transitions first (and that start itself). Span is only a
+ * smallest transitions first and from a breadth-first start over the net
+ * (Cuthill-McKee; each start itself a candidate too). Span is only a
  * proxy: for decision diagrams either can be the better order
  * (RwMutex-PT-r1000w0010 closes in 0.2 s with the second and not in 30 s
  * with the first, GPPP-PT-C0001N0000001000 the other way round).
  * *span_before, *span_after (either may be NULL): the net's order's span
  * and the result's. budget (may be NULL): past it, no more rounds (each run
- * has at least its first), the best order so far stands. PN_ERR_NOMEM. */
+ * has at least its start and first round), the best order so far stands. PN_ERR_NOMEM. */
 pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_rounds rounds,
                          bool classic, const pn_budget *budget, uint32_t *order,
                          uint64_t *span_before, uint64_t *span_after, pn_error *err);
