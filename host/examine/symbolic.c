@@ -228,7 +228,7 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
  * does not close (RwMutex-PT-r2000w0010, 6,020 levels: closed in 1.0 s
  * with a 4.3 s half, not in a 1.3 s one, where the 1.3 s then lacked to
  * the LTL product: 4 to 12 of its 16 formulas instead of 12). */
-#define SYM_WIDE_S_PER_LEVEL 0.0007
+#define SYM_WIDE_S_PER_LEVEL 0.0004
 
 /* A forest has a level per place, up to PN_MDD_MAX_LEVELS; up to
  * PN_MDD_INLINE_LEVELS its setup (FORCE's orders, an eighth of the share

@@ -21,6 +21,11 @@
 
 #define FORCE_ROUNDS 200
 #define FORCE_WORK 100000000ULL
+/* A run ends after this many rounds without a span below its best: FORCE
+ * then keeps an order, or swings between two (Philosophers-PT-001000's six
+ * runs of 200 rounds took 0.45 s, most of its forest's setup, for no order
+ * better than their first 30 rounds' best). */
+#define FORCE_PATIENCE 20
 
 /* The positions of transition t's places, one by one (pre arcs first
  * where they count). */
@@ -281,6 +286,8 @@ pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_round
         else
             ok = run < 4 ? force_start_small(cn, edges, pos) : force_start_bfs(cn, edges, pos);
         uint64_t last = force_span(cn, edges, pos); /* the run's, a round before */
+        uint64_t run_best = last;
+        int stale = 0; /* rounds since the run's best */
         /* a run past the budget still has its start and its first round */
         for (int round = (run == 2 || run == 4) ? -1 : 0; ok && round < most; round++) {
             if (round > 0 && (spent || (spent = pn_budget_expired(budget))))
@@ -298,6 +305,10 @@ pn_status pn_place_order(const pn_cnet *cn, pn_order_edges edges, pn_order_round
                     order[k] = key[k].place;
             }
             if (rounds == PN_ORDER_CONVERGE && round >= 0 && span >= last)
+                break;
+            stale = span < run_best ? 0 : stale + 1;
+            run_best = span < run_best ? span : run_best;
+            if (stale >= FORCE_PATIENCE)
                 break;
             last = span;
         }
