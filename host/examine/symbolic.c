@@ -223,11 +223,11 @@ static pn_status symbolic_run(ex_job *j, const pn_budget *b, pn_error *err)
 }
 
 /* The share a forest wider than PN_MDD_INLINE_LEVELS needs per level:
- * the reachable set gets half of the share and each FORCE order an
- * eighth of that; cut shorter, the orders' rounds stop early and the set
- * does not close (RwMutex-PT-r2000w0010, 6,020 levels: closed in 1.0 s
- * with a 4.3 s half, not in a 1.3 s one, where the 1.3 s then lacked to
- * the LTL product: 4 to 12 of its 16 formulas instead of 12). */
+ * the reachable set gets half of the share and each order an eighth of
+ * that; cut shorter, the orders' rounds stop early and the set does not
+ * close, and the time is lost to the steps after (RwMutex-PT-r2000w0010,
+ * 6,020 levels, and Philosophers-PT-001000, 5,000: about 0.8 s within a
+ * 1.5 s budget, not within 1 s). */
 #define SYM_WIDE_S_PER_LEVEL 0.0004
 
 /* A forest has a level per place, up to PN_MDD_MAX_LEVELS; up to
