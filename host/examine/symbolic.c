@@ -10,6 +10,7 @@
  * like any other: a backward fixed point per transition on the set. */
 #include "examine/tech.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -85,9 +86,11 @@ static pn_ctl_mdd *sym_build(const pn_cnet *cn, const pn_budget *reach, FILE *ve
             fprintf(verbose, "petrel: symbolic: %s after %.3f s\n", e.msg, pn_clock_now() - t0);
         return NULL;
     }
+    double n = pn_ctl_mdd_states(s); /* a double: past 10^308 (StateSpace counts exactly) */
     if (verbose != NULL)
-        fprintf(verbose, "petrel: symbolic: %.4g reachable markings, %lu nodes in %.3f s\n",
-                pn_ctl_mdd_states(s), (unsigned long)pn_ctl_mdd_nodes(s), pn_clock_now() - t0);
+        fprintf(verbose, "petrel: symbolic: %s%.4g reachable markings, %lu nodes in %.3f s\n",
+                isinf(n) ? "more than " : "", isinf(n) ? DBL_MAX : n,
+                (unsigned long)pn_ctl_mdd_nodes(s), pn_clock_now() - t0);
     return s;
 }
 
