@@ -125,8 +125,6 @@ protected:
 
 bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
-bool has_digit(const std::string &s) { return s.find_first_of("0123456789") != std::string::npos; }
-
 // "<prefix> TECHNIQUES KEYWORD..." with one or more [A-Z_]+ keywords.
 // (No std::regex: GCC 12 warns inside it under the sanitizers.)
 bool is_answer_line(const std::string &line, const std::string &prefix)
@@ -398,15 +396,36 @@ TEST_F(Cli, GpuEngineWithoutGpuFails)
     EXPECT_FALSE(contains(r.out, "STATE_SPACE")) << show(r);
 }
 
+namespace {
+
+// StateSpace stopped short: the counts CANNOT_COMPUTE, the maxima proven by
+// structure where they are (place, marking: NULL for not proven).
+std::string space_maxima_only(const char *place, const char *marking)
+{
+    auto line = [](const char *key, const char *v) {
+        return std::string("STATE_SPACE ") + key + " " +
+               (v != nullptr ? std::string(v) + " TECHNIQUES TOPOLOGICAL" : "CANNOT_COMPUTE") + "\n";
+    };
+    return line("STATES", nullptr) + line("TRANSITIONS", nullptr) +
+           line("MAX_TOKEN_IN_PLACE", place) + line("MAX_TOKEN_PER_MARKING", marking);
+}
+
+// Kanban-PT-00010's maxima, 10 tokens in a place and 40 in all (the oracle's):
+// its P-semiflows bound every place by the 10 of the initial marking, and
+// every transition keeps the count.
+const std::string kKanbanMaxima = space_maxima_only("10", "40");
+
+} // namespace
+
 // The huge models of these tests are the explicit engines' (--no-dd: their
-// decision diagram closes in 0.03 s).
+// decision diagram closes in 0.03 s). Under a sanitizer the reading may
+// take all of 0.2 s, and then nothing is proven.
 TEST_F(Cli, TinyTimeoutOnAHugeModel)
 {
     NEED_MCC("Kanban-PT-00010");
     Run r = run("--timeout 0.2 --no-dd -e StateSpace " + quote(kMcc + "/Kanban-PT-00010"));
     EXPECT_EQ(r.code, 0) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
-    EXPECT_FALSE(has_digit(r.out));
+    EXPECT_TRUE(r.out == kKanbanMaxima || r.out == "CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, kQuick);
 }
 
@@ -450,7 +469,7 @@ TEST_F(Cli, TimeoutFromBenchKitEnvironment)
     Run r = run("--no-dd -e StateSpace " + quote(kMcc + "/Kanban-PT-00010"),
                 "BK_TIME_CONFINEMENT=1");
     EXPECT_EQ(r.code, 0) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    EXPECT_EQ(r.out, kKanbanMaxima) << show(r);
     EXPECT_LT(r.seconds, kQuick);
 }
 
@@ -459,8 +478,7 @@ TEST_F(Cli, SmallMemoryOnAHugeModel)
     NEED_MCC("Kanban-PT-00010");
     Run r = run("--memory 16M --no-dd -e StateSpace " + quote(kMcc + "/Kanban-PT-00010"));
     EXPECT_EQ(r.code, 0) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
-    EXPECT_FALSE(has_digit(r.out));
+    EXPECT_TRUE(r.out == kKanbanMaxima || r.out == "CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, kQuick);
 }
 
@@ -1420,7 +1438,11 @@ TEST_F(CliMpi, RankOutOfMemoryAnswersCannotCompute)
     Run r = run("--threads 1 --memory 40M -e StateSpace " + quote(kMcc + "/Referendum-PT-0015"),
                 kMpiEnv, mpirun(2));
     EXPECT_EQ(r.code, 0) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    // 1 token in a place, 15 in all (the oracle's), proven without the
+    // state space once the net is read and where the memory lets the LP run
+    EXPECT_TRUE(r.out == space_maxima_only("1", "15") || r.out == space_maxima_only("1", nullptr) ||
+                r.out == "CANNOT_COMPUTE\n")
+        << show(r);
     EXPECT_TRUE(contains(r.err, "out of memory")) << show(r);
 }
 
@@ -1434,7 +1456,8 @@ TEST_F(CliMpi, TimeoutHoldsOnEveryRank)
     // 0, or mpirun's 1 when rank 0's watchdog (deadline + 0.5 s) ended it
     // before MPI_Finalize: 4 ranks on 2 busy cores can miss the grace.
     EXPECT_TRUE(r.code == 0 || r.code == 1) << show(r);
-    EXPECT_EQ(r.out, "CANNOT_COMPUTE\n") << show(r);
+    // 1 token in a place, 20 in all (the oracle's), proven without the state space
+    EXPECT_TRUE(r.out == space_maxima_only("1", "20") || r.out == "CANNOT_COMPUTE\n") << show(r);
     EXPECT_LT(r.seconds, 2 + kQuick) << show(r);
 }
 

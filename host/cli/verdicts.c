@@ -88,7 +88,8 @@ static bool cli_verdict_answer(pn_verdicts *v, const char *exam, const pn_net *n
     return ok;
 }
 
-/* The STATE_SPACE values, proven only by a complete exploration. */
+/* The STATE_SPACE values, proven by a complete exploration, or the maxima
+ * proven by structure when it did not end. */
 static bool cli_verdict_state_space(pn_verdicts *v, const pn_net *net, const pn_engine_result *r)
 {
     static const char *const keys[] = {"STATE_SPACE STATES", "STATE_SPACE TRANSITIONS",
@@ -100,13 +101,17 @@ static bool cli_verdict_state_space(pn_verdicts *v, const pn_net *net, const pn_
     char tech[128];
     pn_mcc_techniques(r, net, r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT, tech,
                       sizeof tech);
+    const bool complete = r->status == PN_RUN_COMPLETE;
+    const bool proven[] = {false, false, r->proven_max_place, r->proven_max_marking};
+    char structural[128];
+    pn_mcc_techniques(r, net, PN_TECH_TOPOLOGICAL, structural, sizeof structural);
     for (int k = 0; k < 4; k++) {
         bool big = r->symbolic && k < 2;
-        bool known = r->status == PN_RUN_COMPLETE && (big ? texts[k] != NULL : vals[k] != UINT64_MAX);
+        bool known = complete ? (big ? texts[k] != NULL : vals[k] != UINT64_MAX) : proven[k];
         char value[32];
         snprintf(value, sizeof value, "%lu", (unsigned long)vals[k]);
         if (pn_verdicts_add(v, "StateSpace", keys[k], !known ? "unknown" : big ? texts[k] : value,
-                            known ? tech : NULL, NULL) < 0)
+                            !known ? NULL : complete ? tech : structural, NULL) < 0)
             return false;
     }
     return true;

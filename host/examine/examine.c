@@ -51,28 +51,14 @@ pn_status pn_examine_engine(pn_exam exam, pn_engine_kind *kind, FILE *diag, pn_e
  * explicit engines after them still get theirs). */
 #define SPACE_DD_ALONE_S 120.0
 
-/* StateSpace: the decision diagrams first, within a third of the time (a
- * set that closes counts 10^9 .. 10^600 markings that no table holds, and
- * a net whose set does not close in that time seldom closes later), then,
- * if they did not count, the chosen engine with the time left; GPU_OR_CPU
- * falls back to the CPU engine when the GPU fails (the answers are the
- * same). An MPI job explores on every rank at once. */
-static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
-                                     pn_engine_result *res, pn_error *err)
+/* The chosen engine with the time left; GPU_OR_CPU falls back to the CPU
+ * engine when the GPU fails (the answers are the same). An MPI job
+ * explores on every rank at once. */
+static pn_status examine_space_engines(const ex_sched *s, const pn_cnet *cn,
+                                       pn_engine_result *res, pn_error *err)
 {
     const pn_engine_opts *o = &s->engine;
     pn_dist *dist = s->opts->dist;
-    if (dist == NULL && !s->opts->no_dd && cn->n_places <= PN_MDD_MAX_LEVELS) {
-        pn_budget dd = pn_budget_share(o->budget, 1.0 / 3);
-        if (o->budget == NULL || o->budget->deadline <= 0)
-            dd = pn_budget_within(&dd, SPACE_DD_ALONE_S);
-        if (ex_space_dd(cn, &dd, s->verbose, res, err) != PN_OK)
-            return err->code;
-        if (res->symbolic)
-            return PN_OK;
-        if (pn_budget_status(o->budget) != PN_OK) /* the run's own end: nothing for the engines */
-            return PN_OK;
-    }
     pn_budget_phase(o->budget, "StateSpace: the explicit exploration");
     /* Every rank of the MPI job, on the CPU, once all hold the net (a rank
      * that timed out while reading did not: rank 0 then explores alone). */
@@ -91,6 +77,68 @@ static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
         pn_error_clear(err);
     }
     return pn_explore(cn, o, res, err);
+}
+
+/* The maxima's bounds without the state space (pn_linear_space_maxima),
+ * asked before the exploration (which runs to the deadline when it does
+ * not end) within a twentieth of the time, at most SPACE_MAXIMA_MAX_S: a
+ * run that does not end still answers a maximum whose upper bound a marking
+ * it, or the linear layer, reached meets (MAX_TOKEN_IN_PLACE of the 1-safe
+ * nets whose P-semiflows cover them, MAX_TOKEN_PER_MARKING of the
+ * conservative ones, and where the state equation's bound is met). */
+#define SPACE_MAXIMA_SHARE (1.0 / 20)
+#define SPACE_MAXIMA_MAX_S 2.0
+
+/* The maxima whose upper bound a reached marking meets: the initial one,
+ * the linear layer's, or the largest counts the stopped exploration saw
+ * (of reached markings; 0 where an engine kept none). */
+static void examine_space_met(const pn_cnet *cn, const uint64_t max_place[2],
+                              const uint64_t max_marking[2], pn_engine_result *res)
+{
+    uint64_t place = res->max_tokens_place, marking = res->max_tokens_marking, sum = 0;
+    place = max_place[0] > place ? max_place[0] : place;
+    marking = max_marking[0] > marking ? max_marking[0] : marking;
+    for (uint32_t p = 0; p < cn->n_places; p++) {
+        place = cn->m0[p] > place ? cn->m0[p] : place;
+        sum = sum > UINT64_MAX - cn->m0[p] ? UINT64_MAX : sum + cn->m0[p];
+    }
+    marking = sum > marking ? sum : marking;
+    res->proven_max_place = max_place[1] != UINT64_MAX && place == max_place[1];
+    res->max_tokens_place = place;
+    res->proven_max_marking = max_marking[1] != UINT64_MAX && marking == max_marking[1];
+    res->max_tokens_marking = marking;
+}
+
+/* StateSpace: the decision diagrams first, within a third of the time (a
+ * set that closes counts 10^9 .. 10^600 markings that no table holds, and
+ * a net whose set does not close in that time seldom closes later), then,
+ * if they did not count, the structural maxima and the engines. */
+static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
+                                     pn_engine_result *res, pn_error *err)
+{
+    const pn_engine_opts *o = &s->engine;
+    if (s->opts->dist == NULL && !s->opts->no_dd && cn->n_places <= PN_MDD_MAX_LEVELS) {
+        pn_budget dd = pn_budget_share(o->budget, 1.0 / 3);
+        if (o->budget == NULL || o->budget->deadline <= 0)
+            dd = pn_budget_within(&dd, SPACE_DD_ALONE_S);
+        if (ex_space_dd(cn, &dd, s->verbose, res, err) != PN_OK)
+            return err->code;
+        if (res->symbolic)
+            return PN_OK;
+        if (pn_budget_status(o->budget) != PN_OK) /* the run's own end: nothing for the engines */
+            return PN_OK;
+    }
+    uint64_t max_place[2], max_marking[2];
+    pn_budget maxima = pn_budget_share(o->budget, SPACE_MAXIMA_SHARE);
+    maxima = pn_budget_within(&maxima, SPACE_MAXIMA_MAX_S);
+    pn_budget_phase(o->budget, "StateSpace: the maxima by structure");
+    if (pn_linear_space_maxima(cn, &maxima, max_place, max_marking, err) != PN_OK)
+        return err->code;
+    if (examine_space_engines(s, cn, res, err) != PN_OK)
+        return err->code;
+    if (res->status != PN_RUN_COMPLETE)
+        examine_space_met(cn, max_place, max_marking, res);
+    return PN_OK;
 }
 
 /* ---- jobs ------------------------------------------------------------------- */

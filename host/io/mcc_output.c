@@ -29,10 +29,33 @@ void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t te
         snprintf(buf + at, at < len ? len - at : 0, " UNFOLDING_TO_PT");
 }
 
+/* An exploration that did not end: the maxima proven by structure, the
+ * other values CANNOT_COMPUTE (a bare CANNOT_COMPUTE when none was). */
+static void mcc_print_proven_maxima(FILE *out, const pn_engine_result *r, const pn_net *net)
+{
+    if (!r->proven_max_place && !r->proven_max_marking) {
+        fputs("CANNOT_COMPUTE\n", out);
+        return;
+    }
+    char tech[128];
+    pn_mcc_techniques(r, net, PN_TECH_TOPOLOGICAL, tech, sizeof tech);
+    fputs("STATE_SPACE STATES CANNOT_COMPUTE\nSTATE_SPACE TRANSITIONS CANNOT_COMPUTE\n", out);
+    if (r->proven_max_place)
+        fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",
+                (unsigned long)r->max_tokens_place, tech);
+    else
+        fputs("STATE_SPACE MAX_TOKEN_IN_PLACE CANNOT_COMPUTE\n", out);
+    if (r->proven_max_marking)
+        fprintf(out, "STATE_SPACE MAX_TOKEN_PER_MARKING %lu TECHNIQUES %s\n",
+                (unsigned long)r->max_tokens_marking, tech);
+    else
+        fputs("STATE_SPACE MAX_TOKEN_PER_MARKING CANNOT_COMPUTE\n", out);
+}
+
 void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net)
 {
     if (r->status != PN_RUN_COMPLETE) {
-        fputs("CANNOT_COMPUTE\n", out);
+        mcc_print_proven_maxima(out, r, net);
         return;
     }
     char tech[128], states[24], edges[24];

@@ -105,6 +105,10 @@ typedef struct pn_engine_result {
      * edges were not counted. Owned: pn_engine_result_free. */
     bool symbolic;
     char *states_text, *edges_text;
+    /* A StateSpace run whose exploration did not end (status): the maxima
+     * proven by structure (pn_linear_space_maxima, technique TOPOLOGICAL)
+     * are in max_tokens_place / max_tokens_marking where these say so. */
+    bool proven_max_place, proven_max_marking;
     /* With keep_parents: for each state id > 0, the id it was first reached
      * from and the transition fired (a shortest path back to the initial
      * marking). Owned by the result: pn_engine_result_free. */

@@ -68,6 +68,19 @@ pn_status pn_dying_new(const pn_cnet *cn, pn_dying **out, pn_error *err);
 uint32_t pn_dying_at(const pn_dying *d, const uint64_t *m, uint8_t *dead);
 void pn_dying_free(pn_dying *d);
 
+/* Bounds on StateSpace's maxima without the state space (lin_space.c),
+ * for a run whose exploration does not end, each as {reached, upper}:
+ * place[] on MAX_TOKEN_IN_PLACE, marking[] on MAX_TOKEN_PER_MARKING.
+ * Upper: the P-semiflows' place bounds; the initial tokens of a net whose
+ * every transition keeps the count; the state equation's (the linear
+ * layer's UpperBounds, on the sum of every place and on each place no
+ * semiflow bounds, up to 256 of them). Reached: the largest a firing
+ * sequence of the linear layer reaches (0: none). UINT64_MAX: no upper
+ * bound. A reached marking that meets an upper bound proves the value.
+ * Within b. PN_OK or PN_ERR_NOMEM. */
+pn_status pn_linear_space_maxima(const pn_cnet *cn, const pn_budget *b, uint64_t place[2],
+                                 uint64_t marking[2], pn_error *err);
+
 /* The examinations it can help: ReachabilityCardinality, ...Fireability,
  * UpperBounds, ReachabilityDeadlock (E F deadlock; its DNF keeps at most
  * max_cubes cubes of "every transition disabled", an over-approximation,
