@@ -125,8 +125,10 @@ static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
             return err->code;
         if (res->symbolic)
             return PN_OK;
-        if (pn_budget_status(o->budget) != PN_OK) /* the run's own end: nothing for the engines */
+        if (pn_budget_status(o->budget) != PN_OK) { /* the run's own end: nothing for the engines */
+            res->status = PN_RUN_TIMEOUT; /* not the zeroed result's COMPLETE */
             return PN_OK;
+        }
     }
     uint64_t max_place[2], max_marking[2];
     pn_budget maxima = pn_budget_share(o->budget, SPACE_MAXIMA_SHARE);
