@@ -194,9 +194,14 @@ static pn_status symbolic_turns(ex_job *j, const pn_budget *b, pn_error *err)
     if (j->exam == PN_EXAM_LIVENESS && keep->live == NULL &&
         (keep->live = sym_live_formula(j->cn)) == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory building the Liveness formula");
-    pn_ctl_mdd_set_budget(keep->s, b);
-    sym_turns(j, keep->s, b);
-    pn_ctl_mdd_set_budget(keep->s, NULL); /* b is gone after this call */
+    /* Without a deadline the answers get as long as the set at most: a set
+     * that closes with about a node per marking (Peterson-PT-3's 3.4 * 10^6
+     * markings in 2.4 * 10^6 nodes) makes checks that take longer than the
+     * exploration after this step, which then still gets its turn. */
+    pn_budget turns = b->deadline <= 0 ? pn_budget_within(b, SYM_REACH_ALONE_S) : *b;
+    pn_ctl_mdd_set_budget(keep->s, &turns);
+    sym_turns(j, keep->s, &turns);
+    pn_ctl_mdd_set_budget(keep->s, NULL); /* turns is gone after this call */
     return PN_OK;
 }
 
