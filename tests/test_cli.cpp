@@ -334,6 +334,27 @@ TEST_F(Cli, StateSpaceOnDecisionDiagramsOrTheEnginesAlone)
         << show(ex);
 }
 
+// --dd-only: the diagrams alone, with the whole time; where their set does
+// not close (Dekker-PT-100: 6.4 x 10^31 markings) nothing else runs, not
+// even the maxima by structure that the default prints there.
+TEST_F(Cli, StateSpaceOnDecisionDiagramsAlone)
+{
+    NEED_MCC("Philosophers-PT-000010");
+    NEED_MCC("Dekker-PT-100");
+    Run dd = run("--threads 1 --dd-only -e StateSpace " + quote(kMcc + "/Philosophers-PT-000010"));
+    EXPECT_EQ(dd.code, 0) << show(dd);
+    expect_state_space(dd.out, 59049, 459270, 1, 20);
+    EXPECT_EQ(count_lines_with(dd.out, "TECHNIQUES DECISION_DIAGRAMS"), 4u) << show(dd);
+    Run stuck = run("--timeout 1 --dd-only -e StateSpace " + quote(kMcc + "/Dekker-PT-100"));
+    EXPECT_EQ(stuck.code, 0) << show(stuck);
+    EXPECT_EQ(stuck.out, "CANNOT_COMPUTE\n") << show(stuck);
+    EXPECT_TRUE(contains(stuck.err, "no exploration ran")) << show(stuck);
+    Run all = run("--timeout 1 -e StateSpace " + quote(kMcc + "/Dekker-PT-100"));
+    EXPECT_EQ(all.code, 0) << show(all);
+    EXPECT_TRUE(contains(all.out, "STATE_SPACE MAX_TOKEN_PER_MARKING 200 TECHNIQUES TOPOLOGICAL"))
+        << show(all);
+}
+
 TEST_F(Cli, StateSpaceFromAPnmlFileWithOneThread)
 {
     NEED_MCC("Philosophers-PT-000005");

@@ -128,7 +128,7 @@ static int bt_spawn(batch *b, bt_child *k, uint32_t run)
     snprintf(timeout, sizeof timeout, "%g", b->s.timeout_s);
     snprintf(memory, sizeof memory, "%luM", (unsigned long)(b->s.memory >> 20));
     snprintf(threads, sizeof threads, "%u", b->s.threads);
-    char *argv[20];
+    char *argv[24]; /* the most options below, the path and NULL: 20 */
     int n = 0;
     argv[n++] = (char *)"petrel";
     argv[n++] = (char *)"-q";
@@ -150,6 +150,10 @@ static int bt_spawn(batch *b, bt_child *k, uint32_t run)
         argv[n++] = (char *)"--no-reduce";
     if (b->s.no_por)
         argv[n++] = (char *)"--no-por";
+    if (b->s.no_dd)
+        argv[n++] = (char *)"--no-dd";
+    if (b->s.dd_only)
+        argv[n++] = (char *)"--dd-only";
     argv[n++] = b->models.m[r->model].path;
     argv[n] = NULL;
 

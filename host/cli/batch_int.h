@@ -51,6 +51,7 @@ typedef struct bt_settings {
     uint32_t threads;       /* per run */
     const char *engine;     /* NULL: auto */
     bool no_reduce, no_por;
+    bool no_dd, dd_only;    /* StateSpace: the explicit engines or the diagrams alone */
     bool per_formula;       /* --per-formula: one JSON line per answer */
     const char *petrel;     /* the binary the children run */
     const char *version;    /* its version, for the records */

@@ -44,7 +44,7 @@ static void bt_usage(FILE *f)
         "      --threads N         threads of all runs together, split among the jobs\n"
         "                          (default: the cores petrel batch may use)\n"
         "      --engine KIND       passed to each run (auto, cpu, gpu)\n"
-        "      --no-reduce, --no-por  passed to each run\n"
+        "      --no-reduce, --no-por, --no-dd, --dd-only  passed to each run\n"
         "      --petrel PATH       the petrel binary the runs use (default: this one;\n"
         "                          another build compares versions)\n"
         "  -q, --quiet             no progress lines on stderr\n"
@@ -90,7 +90,7 @@ static int bt_add_exams(batch *b, const char *arg)
 }
 
 enum { BT_OPT_CSV = 256, BT_OPT_PER_FORMULA, BT_OPT_RESUME, BT_OPT_TIMEOUT, BT_OPT_MEMORY, BT_OPT_THREADS,
-       BT_OPT_ENGINE, BT_OPT_NO_REDUCE, BT_OPT_NO_POR, BT_OPT_PETREL };
+       BT_OPT_ENGINE, BT_OPT_NO_REDUCE, BT_OPT_NO_POR, BT_OPT_NO_DD, BT_OPT_DD_ONLY, BT_OPT_PETREL };
 
 static int bt_number(const char *arg, long lo, long hi, long *out)
 {
@@ -132,6 +132,8 @@ static int bt_option(batch *b, int c, const char *arg)
         return 0;
     case BT_OPT_NO_REDUCE: b->s.no_reduce = true; return 0;
     case BT_OPT_NO_POR: b->s.no_por = true; return 0;
+    case BT_OPT_NO_DD: b->s.no_dd = true; return 0;
+    case BT_OPT_DD_ONLY: b->s.dd_only = true; return 0;
     case BT_OPT_PETREL: b->s.petrel = arg; return 0;
     case 'q': b->quiet = true; return 0;
     case 'h': bt_usage(stdout); return -1;
@@ -154,6 +156,8 @@ int bt_parse(batch *b, int argc, char **argv)
         {"engine", required_argument, NULL, BT_OPT_ENGINE},
         {"no-reduce", no_argument, NULL, BT_OPT_NO_REDUCE},
         {"no-por", no_argument, NULL, BT_OPT_NO_POR},
+        {"no-dd", no_argument, NULL, BT_OPT_NO_DD},
+        {"dd-only", no_argument, NULL, BT_OPT_DD_ONLY},
         {"petrel", required_argument, NULL, BT_OPT_PETREL},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},

@@ -208,8 +208,9 @@ static void bt_options(bt_buf *b, const bt_settings *s)
     bt_buf_fmt(b, "{\"timeout_s\":%g,\"memory_mb\":%lu,\"threads\":%u,\"engine\":", s->timeout_s,
                (unsigned long)(s->memory >> 20), s->threads);
     bt_buf_json(b, s->engine != NULL ? s->engine : "auto");
-    bt_buf_fmt(b, ",\"no_reduce\":%s,\"no_por\":%s,\"per_formula\":%s,\"petrel\":",
-               s->no_reduce ? "true" : "false", s->no_por ? "true" : "false",
+    bt_buf_fmt(b, ",\"no_reduce\":%s,\"no_por\":%s,\"no_dd\":%s,\"dd_only\":%s,\"per_formula\":%s,"
+               "\"petrel\":", s->no_reduce ? "true" : "false", s->no_por ? "true" : "false",
+               s->no_dd ? "true" : "false", s->dd_only ? "true" : "false",
                s->per_formula ? "true" : "false");
     bt_buf_json(b, s->petrel);
     bt_buf_str(b, "}");

@@ -186,6 +186,7 @@ static void cli_examine_opts(cli_run *r)
     r->xo.no_por = o->no_por;
     r->xo.no_smt = o->no_smt;
     r->xo.no_dd = o->no_dd;
+    r->xo.dd_only = o->dd_only;
     eo->keep_parents = o->trace;
     eo->store = o->store;
     if (!o->quiet) {
@@ -223,6 +224,11 @@ static void cli_print_stats(const cli_run *r, const pn_engine_result *res)
                 "petrel: %s: decision diagrams: %s states, %s edges in %.3f s, peak RSS %.1f MB\n",
                 r->o.exam_name, res->states_text, res->edges_text ? res->edges_text : "uncounted",
                 res->seconds, (double)pn_sys_peak_rss() / 1e6);
+        return;
+    }
+    if (res->threads == 0) { /* the diagrams did not close, and no engine ran after them */
+        fprintf(stderr, "petrel: %s: no exploration ran (%s)\n", r->o.exam_name,
+                cli_exploration_end(r, res));
         return;
     }
     double rate = res->seconds > 0 ? (double)res->states / res->seconds : 0;

@@ -55,6 +55,8 @@ static void cli_usage(FILE *f)
         "                          equation with the whole formula, in Z3): LPs alone\n"
         "      --no-dd             StateSpace by the explicit engines alone, without the\n"
         "                          decision diagrams first (for comparisons)\n"
+        "      --dd-only           StateSpace by the decision diagrams alone, with the\n"
+        "                          whole time (for comparisons)\n"
         "      --trace             print on stderr, for each answer proved by a reachable\n"
         "                          marking (EF true, AG false, a deadlock, ...), the\n"
         "                          transitions that lead to it from the initial marking;\n"
@@ -157,7 +159,7 @@ static int cli_env_defaults(cli_options *o)
 }
 
 enum { OPT_TIMEOUT = 256, OPT_MEMORY, OPT_THREADS, OPT_ENGINE, OPT_PROGRESS, OPT_TRACE, OPT_FULL_STORE, OPT_STORE,
-       OPT_NO_REDUCE, OPT_NO_SKELETON, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_NO_DD, OPT_VERDICT_XML, OPT_USE_VERDICTS,
+       OPT_NO_REDUCE, OPT_NO_SKELETON, OPT_WRITE_REDUCED, OPT_NO_POR, OPT_NO_SMT, OPT_NO_DD, OPT_DD_ONLY, OPT_VERDICT_XML, OPT_USE_VERDICTS,
        OPT_STATS_FD };
 
 static int cli_option(int c, const char *arg, cli_options *o)
@@ -204,6 +206,7 @@ static int cli_option(int c, const char *arg, cli_options *o)
     case OPT_NO_POR: o->no_por = true; return 0;
     case OPT_NO_SMT: o->no_smt = true; return 0;
     case OPT_NO_DD: o->no_dd = true; return 0;
+    case OPT_DD_ONLY: o->dd_only = true; return 0;
     case OPT_VERDICT_XML: o->verdict_xml = arg; return 0;
     case OPT_USE_VERDICTS: o->use_verdicts = true; return 0;
     case OPT_STATS_FD: {
@@ -244,6 +247,7 @@ int cli_parse(int argc, char **argv, cli_command command, cli_options *o)
         {"no-por", no_argument, NULL, OPT_NO_POR},
         {"no-smt", no_argument, NULL, OPT_NO_SMT},
         {"no-dd", no_argument, NULL, OPT_NO_DD},
+        {"dd-only", no_argument, NULL, OPT_DD_ONLY},
         {"no-reduce", no_argument, NULL, OPT_NO_REDUCE},
         {"no-skeleton", no_argument, NULL, OPT_NO_SKELETON},
         {"write-reduced", required_argument, NULL, OPT_WRITE_REDUCED},

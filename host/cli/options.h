@@ -24,7 +24,7 @@ typedef struct cli_options {
     uint64_t memory;          /* bytes; 0: the machine's */
     uint32_t threads;         /* 0: the cores we may use */
     cli_engine engine;
-    bool quiet, progress, verbose, trace, no_por, no_smt, no_dd;
+    bool quiet, progress, verbose, trace, no_por, no_smt, no_dd, dd_only;
     double progress_s; /* --progress=S: seconds between progress lines (0: not given) */
     pn_store_kind store;          /* --store (--full-store: full) */
     bool no_reduce;               /* --no-reduce */

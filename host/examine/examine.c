@@ -112,23 +112,28 @@ static void examine_space_met(const pn_cnet *cn, const uint64_t max_place[2],
 /* StateSpace: the decision diagrams first, within a third of the time (a
  * set that closes counts 10^9 .. 10^600 markings that no table holds, and
  * a net whose set does not close in that time seldom closes later), then,
- * if they did not count, the structural maxima and the engines. */
+ * if they did not count, the structural maxima and the engines; with
+ * dd_only the diagrams alone, with the whole time. */
 static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
                                      pn_engine_result *res, pn_error *err)
 {
     const pn_engine_opts *o = &s->engine;
+    bool alone = s->opts->dd_only && !s->opts->no_dd;
     if (s->opts->dist == NULL && !s->opts->no_dd && cn->n_places <= PN_MDD_MAX_LEVELS) {
-        pn_budget dd = pn_budget_share(o->budget, 1.0 / 3);
-        if (o->budget == NULL || o->budget->deadline <= 0)
+        pn_budget dd = pn_budget_share(o->budget, alone ? 1.0 : 1.0 / 3);
+        if (!alone && (o->budget == NULL || o->budget->deadline <= 0))
             dd = pn_budget_within(&dd, SPACE_DD_ALONE_S);
         if (ex_space_dd(cn, &dd, s->verbose, res, err) != PN_OK)
             return err->code;
         if (res->symbolic)
             return PN_OK;
-        if (pn_budget_status(o->budget) != PN_OK) { /* the run's own end: nothing for the engines */
+        if (alone || pn_budget_status(o->budget) != PN_OK) { /* nothing for the engines */
             res->status = PN_RUN_TIMEOUT; /* not the zeroed result's COMPLETE */
             return PN_OK;
         }
+    } else if (alone) { /* no diagrams here (MPI, or past PN_MDD_MAX_LEVELS): nothing */
+        res->status = PN_RUN_TIMEOUT;
+        return PN_OK;
     }
     uint64_t max_place[2], max_marking[2];
     pn_budget maxima = pn_budget_share(o->budget, SPACE_MAXIMA_SHARE);

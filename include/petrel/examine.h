@@ -50,6 +50,9 @@ typedef struct pn_examine_opts {
     /* StateSpace by the explicit engines alone, without the decision
      * diagrams first (for comparisons and the engines' benchmarks). */
     bool no_dd;
+    /* StateSpace by the decision diagrams alone, with the whole time: no
+     * engines, no maxima by structure (for comparisons; no_dd wins). */
+    bool dd_only;
     /* The MPI job this process is a rank of (dist.h), NULL: none. The
      * examination's first exploration then runs on every rank
      * (pn_dist_explore). */
