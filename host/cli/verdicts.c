@@ -88,30 +88,17 @@ static bool cli_verdict_answer(pn_verdicts *v, const char *exam, const pn_net *n
     return ok;
 }
 
-/* The STATE_SPACE values, proven by a complete exploration, or the maxima
- * proven by structure when it did not end. */
+/* The STATE_SPACE values, as the output prints them (pn_mcc_space_values). */
 static bool cli_verdict_state_space(pn_verdicts *v, const pn_net *net, const pn_engine_result *r)
 {
-    static const char *const keys[] = {"STATE_SPACE STATES", "STATE_SPACE TRANSITIONS",
-                                       "STATE_SPACE MAX_TOKEN_IN_PLACE",
-                                       "STATE_SPACE MAX_TOKEN_PER_MARKING"};
-    uint64_t vals[] = {r->states, r->edges, r->max_tokens_place, r->max_tokens_marking};
-    /* counted on decision diagrams: any size, in decimal (NULL: not counted) */
-    const char *texts[] = {r->states_text, r->edges_text, NULL, NULL};
-    char tech[128];
-    pn_mcc_techniques(r, net, r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT, tech,
-                      sizeof tech);
-    const bool complete = r->status == PN_RUN_COMPLETE;
-    const bool proven[] = {false, false, r->proven_max_place, r->proven_max_marking};
-    char structural[128];
-    pn_mcc_techniques(r, net, PN_TECH_TOPOLOGICAL, structural, sizeof structural);
+    pn_mcc_space_value vals[4];
+    pn_mcc_space_values(r, net, vals);
     for (int k = 0; k < 4; k++) {
-        bool big = r->symbolic && k < 2;
-        bool known = complete ? (big ? texts[k] != NULL : vals[k] != UINT64_MAX) : proven[k];
-        char value[32];
-        snprintf(value, sizeof value, "%lu", (unsigned long)vals[k]);
-        if (pn_verdicts_add(v, "StateSpace", keys[k], !known ? "unknown" : big ? texts[k] : value,
-                            !known ? NULL : complete ? tech : structural, NULL) < 0)
+        char key[48];
+        snprintf(key, sizeof key, "STATE_SPACE %s", vals[k].key);
+        bool known = vals[k].value != NULL;
+        if (pn_verdicts_add(v, "StateSpace", key, known ? vals[k].value : "unknown",
+                            known ? vals[k].techniques : NULL, NULL) < 0)
             return false;
     }
     return true;

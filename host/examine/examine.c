@@ -95,13 +95,12 @@ static pn_status examine_space_engines(const ex_sched *s, const pn_cnet *cn,
 static void examine_space_met(const pn_cnet *cn, const uint64_t max_place[2],
                               const uint64_t max_marking[2], pn_engine_result *res)
 {
-    uint64_t place = res->max_tokens_place, marking = res->max_tokens_marking, sum = 0;
+    uint64_t place = res->max_tokens_place, marking = res->max_tokens_marking;
+    uint64_t sum = pn_marking_total(cn->m0, cn->n_places);
     place = max_place[0] > place ? max_place[0] : place;
     marking = max_marking[0] > marking ? max_marking[0] : marking;
-    for (uint32_t p = 0; p < cn->n_places; p++) {
+    for (uint32_t p = 0; p < cn->n_places; p++)
         place = cn->m0[p] > place ? cn->m0[p] : place;
-        sum = sum > UINT64_MAX - cn->m0[p] ? UINT64_MAX : sum + cn->m0[p];
-    }
     marking = sum > marking ? sum : marking;
     res->proven_max_place = max_place[1] != UINT64_MAX && place == max_place[1];
     res->max_tokens_place = place;

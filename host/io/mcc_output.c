@@ -29,54 +29,54 @@ void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t te
         snprintf(buf + at, at < len ? len - at : 0, " UNFOLDING_TO_PT");
 }
 
-/* An exploration that did not end: the maxima proven by structure, the
- * other values CANNOT_COMPUTE (a bare CANNOT_COMPUTE when none was). */
-static void mcc_print_proven_maxima(FILE *out, const pn_engine_result *r, const pn_net *net)
+/* v's value from a count (UINT64_MAX: saturated, not a proven value). */
+static void mcc_space_count(pn_mcc_space_value *v, uint64_t n)
 {
-    if (!r->proven_max_place && !r->proven_max_marking) {
-        fputs("CANNOT_COMPUTE\n", out);
+    if (n == UINT64_MAX)
         return;
+    snprintf(v->text, sizeof v->text, "%lu", (unsigned long)n);
+    v->value = v->text;
+}
+
+void pn_mcc_space_values(const pn_engine_result *r, const pn_net *net, pn_mcc_space_value v[4])
+{
+    static const char *const keys[] = {"STATES", "TRANSITIONS", "MAX_TOKEN_IN_PLACE",
+                                       "MAX_TOKEN_PER_MARKING"};
+    const bool complete = r->status == PN_RUN_COMPLETE;
+    uint32_t tech = !complete ? PN_TECH_TOPOLOGICAL
+                    : r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT;
+    for (int k = 0; k < 4; k++) {
+        memset(&v[k], 0, sizeof v[k]);
+        v[k].key = keys[k];
+        pn_mcc_techniques(r, net, tech, v[k].techniques, sizeof v[k].techniques);
     }
-    char tech[128];
-    pn_mcc_techniques(r, net, PN_TECH_TOPOLOGICAL, tech, sizeof tech);
-    fputs("STATE_SPACE STATES CANNOT_COMPUTE\nSTATE_SPACE TRANSITIONS CANNOT_COMPUTE\n", out);
-    if (r->proven_max_place)
-        fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",
-                (unsigned long)r->max_tokens_place, tech);
-    else
-        fputs("STATE_SPACE MAX_TOKEN_IN_PLACE CANNOT_COMPUTE\n", out);
-    if (r->proven_max_marking)
-        fprintf(out, "STATE_SPACE MAX_TOKEN_PER_MARKING %lu TECHNIQUES %s\n",
-                (unsigned long)r->max_tokens_marking, tech);
-    else
-        fputs("STATE_SPACE MAX_TOKEN_PER_MARKING CANNOT_COMPUTE\n", out);
+    if (complete && r->symbolic) { /* any size, in decimal (NULL: not counted in time) */
+        v[0].value = r->states_text;
+        v[1].value = r->edges_text;
+    } else if (complete) {
+        mcc_space_count(&v[0], r->states);
+        mcc_space_count(&v[1], r->edges);
+    }
+    if (complete || r->proven_max_place)
+        mcc_space_count(&v[2], r->max_tokens_place);
+    if (complete || r->proven_max_marking)
+        mcc_space_count(&v[3], r->max_tokens_marking);
 }
 
 void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net)
 {
-    if (r->status != PN_RUN_COMPLETE) {
-        mcc_print_proven_maxima(out, r, net);
+    pn_mcc_space_value v[4];
+    pn_mcc_space_values(r, net, v);
+    if (!v[0].value && !v[1].value && !v[2].value && !v[3].value) {
+        fputs("CANNOT_COMPUTE\n", out);
         return;
     }
-    char tech[128], states[24], edges[24];
-    pn_mcc_techniques(r, net, r->symbolic ? PN_TECH_DECISION_DIAGRAMS : PN_TECH_EXPLICIT, tech,
-                      sizeof tech);
-    snprintf(states, sizeof states, "%lu", (unsigned long)r->states);
-    snprintf(edges, sizeof edges, "%lu", (unsigned long)r->edges);
-    fprintf(out, "STATE_SPACE STATES %s TECHNIQUES %s\n", r->symbolic ? r->states_text : states,
-            tech);
-    if (r->symbolic && r->edges_text == NULL) /* not counted in time */
-        fputs("STATE_SPACE TRANSITIONS CANNOT_COMPUTE\n", out);
-    else
-        fprintf(out, "STATE_SPACE TRANSITIONS %s TECHNIQUES %s\n",
-                r->symbolic ? r->edges_text : edges, tech);
-    fprintf(out, "STATE_SPACE MAX_TOKEN_IN_PLACE %lu TECHNIQUES %s\n",
-            (unsigned long)r->max_tokens_place, tech);
-    if (r->max_tokens_marking == UINT64_MAX) /* saturated: not a proven value */
-        fputs("STATE_SPACE MAX_TOKEN_PER_MARKING CANNOT_COMPUTE\n", out);
-    else
-        fprintf(out, "STATE_SPACE MAX_TOKEN_PER_MARKING %lu TECHNIQUES %s\n",
-                (unsigned long)r->max_tokens_marking, tech);
+    for (int k = 0; k < 4; k++)
+        if (v[k].value != NULL)
+            fprintf(out, "STATE_SPACE %s %s TECHNIQUES %s\n", v[k].key, v[k].value,
+                    v[k].techniques);
+        else
+            fprintf(out, "STATE_SPACE %s CANNOT_COMPUTE\n", v[k].key);
 }
 
 void pn_mcc_print_formula(FILE *out, const char *id, const char *value,

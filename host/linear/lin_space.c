@@ -21,17 +21,6 @@
 
 __extension__ typedef __int128 space_i128;
 
-/* The tokens of m0, or UINT64_MAX when they do not fit. */
-static uint64_t space_m0_sum(const pn_cnet *cn)
-{
-    uint64_t sum = 0;
-    for (uint32_t p = 0; p < cn->n_places; p++) {
-        if (cn->m0[p] >= UINT64_MAX - sum)
-            return UINT64_MAX;
-        sum += cn->m0[p];
-    }
-    return sum;
-}
 
 /* Every transition's changes sum to 0 (no overflow: each |delta| < 2^63,
  * summed in 128 bits). */
@@ -140,7 +129,7 @@ pn_status pn_linear_space_maxima(const pn_cnet *cn, const pn_budget *b, uint64_t
     place[0] = marking[0] = 0;
     place[1] = marking[1] = UINT64_MAX;
     if (space_conservative(cn))
-        marking[0] = marking[1] = space_m0_sum(cn);
+        marking[0] = marking[1] = pn_marking_total(cn->m0, cn->n_places);
     lin_inv *inv = NULL;
     if (lin_inv_compute(cn, b, &inv, err) != PN_OK)
         return err->code;

@@ -191,6 +191,14 @@ uint64_t pn_marking_sum(const uint64_t *m, const uint32_t *places, uint32_t n)
     return sum;
 }
 
+uint64_t pn_marking_total(const uint64_t *m, uint32_t n_places)
+{
+    uint64_t sum = 0;
+    for (uint32_t p = 0; p < n_places; p++)
+        sum = sum > UINT64_MAX - m[p] ? UINT64_MAX : sum + m[p];
+    return sum;
+}
+
 bool pn_cnet_enabled(const pn_cnet *cn, const uint64_t *m, uint32_t t)
 {
     for (uint32_t k = cn->pre_off[t]; k < cn->pre_off[t + 1]; k++)

@@ -56,6 +56,8 @@ bool pn_cnet_fire_here(const pn_cnet *cn, uint64_t *m, uint32_t t);
 /* The tokens of marking m on the n places listed, saturating at UINT64_MAX
  * (a bound's sum: UINT64_MAX is then no proven value). */
 uint64_t pn_marking_sum(const uint64_t *m, const uint32_t *places, uint32_t n);
+/* The same on all n_places places of m. */
+uint64_t pn_marking_total(const uint64_t *m, uint32_t n_places);
 
 /* The arcs seen from the places: the transitions that consume from each
  * place (post false: its pre arcs) or produce into it (post true), CSR:

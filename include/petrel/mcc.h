@@ -66,8 +66,23 @@ typedef enum pn_technique {
 void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t techniques,
                        char *buf, size_t len);
 
-/* The four STATE_SPACE lines when the exploration completed, else
- * CANNOT_COMPUTE: a partial count proves nothing. */
+/* One STATE_SPACE value: its key ("STATES", ...), its decimal value
+ * (NULL: unknown, CANNOT_COMPUTE) and its TECHNIQUES keywords. */
+typedef struct pn_mcc_space_value {
+    const char *key;
+    const char *value;
+    char text[24];
+    char techniques[128];
+} pn_mcc_space_value;
+
+/* The four StateSpace values of r, in the contest's order: those a complete
+ * exploration or decision diagram counted, or, when it did not end, the
+ * maxima proven by structure (a partial count proves nothing). The one
+ * reading of r that the output and the verdict XML share. */
+void pn_mcc_space_values(const pn_engine_result *r, const pn_net *net, pn_mcc_space_value v[4]);
+
+/* The four STATE_SPACE lines (pn_mcc_space_values), or a bare
+ * CANNOT_COMPUTE when none is known. */
 void pn_mcc_print_state_space(FILE *out, const pn_engine_result *r, const pn_net *net);
 
 /* FORMULA <id> <value> TECHNIQUES ..., or FORMULA <id> CANNOT_COMPUTE when
