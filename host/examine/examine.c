@@ -81,13 +81,25 @@ static pn_status examine_space_engines(const ex_sched *s, const pn_cnet *cn,
 
 /* The maxima's bounds without the state space (pn_linear_space_maxima),
  * asked before the exploration (which runs to the deadline when it does
- * not end) within a twentieth of the time, at most SPACE_MAXIMA_MAX_S: a
+ * not end) within a tenth of the time, at most SPACE_MAXIMA_MAX_S (the
+ * linear layer splits its share among the questions: with 1 s of a 30 s
+ * run BridgeAndVehicles-PT-V80P20N10's 189 bounds were cut short, they take
+ * 1.4 s with 4 s; an easy net's bounds take milliseconds): a
  * run that does not end still answers a maximum whose upper bound a marking
  * it, or the linear layer, reached meets (MAX_TOKEN_IN_PLACE of the 1-safe
  * nets whose P-semiflows cover them, MAX_TOKEN_PER_MARKING of the
  * conservative ones, and where the state equation's bound is met). */
-#define SPACE_MAXIMA_SHARE (1.0 / 20)
-#define SPACE_MAXIMA_MAX_S 2.0
+#define SPACE_MAXIMA_SHARE (1.0 / 10)
+#define SPACE_MAXIMA_MAX_S 30.0
+
+/* An upper bound as text into buf: "none" when there is none. */
+static const char *examine_bound_text(uint64_t upper, char buf[24])
+{
+    if (upper == UINT64_MAX)
+        return "none";
+    snprintf(buf, 24, "%lu", (unsigned long)upper);
+    return buf;
+}
 
 /* The maxima whose upper bound a reached marking meets: the initial one,
  * the linear layer's, or the largest counts the stopped exploration saw
@@ -135,11 +147,20 @@ static pn_status examine_state_space(const ex_sched *s, const pn_cnet *cn,
         return PN_OK;
     }
     uint64_t max_place[2], max_marking[2];
+    char b_place[24], b_marking[24];
     pn_budget maxima = pn_budget_share(o->budget, SPACE_MAXIMA_SHARE);
     maxima = pn_budget_within(&maxima, SPACE_MAXIMA_MAX_S);
     pn_budget_phase(o->budget, "StateSpace: the maxima by structure");
+    double t0 = pn_clock_now();
     if (pn_linear_space_maxima(cn, &maxima, max_place, max_marking, err) != PN_OK)
         return err->code;
+    if (s->verbose != NULL)
+        fprintf(s->verbose,
+                "petrel: StateSpace: maxima by structure: place %lu .. %s, marking %lu .. %s "
+                "(reached .. upper bound) in %.3f s\n",
+                (unsigned long)max_place[0], examine_bound_text(max_place[1], b_place),
+                (unsigned long)max_marking[0], examine_bound_text(max_marking[1], b_marking),
+                pn_clock_now() - t0);
     if (examine_space_engines(s, cn, res, err) != PN_OK)
         return err->code;
     if (res->status != PN_RUN_COMPLETE)
