@@ -67,7 +67,9 @@ void pn_mcc_techniques(const pn_engine_result *r, const pn_net *net, uint32_t te
                        char *buf, size_t len);
 
 /* One STATE_SPACE value: its key ("STATES", ...), its decimal value
- * (NULL: unknown, CANNOT_COMPUTE) and its TECHNIQUES keywords. */
+ * (NULL: unknown, CANNOT_COMPUTE; it may point into text, so read it where
+ * pn_mcc_space_values wrote it, not from a copy) and its TECHNIQUES
+ * keywords. */
 typedef struct pn_mcc_space_value {
     const char *key;
     const char *value;
