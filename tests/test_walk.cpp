@@ -357,3 +357,94 @@ TEST(Walk, RandomNetsAgreeWithEnumeration)
                 "replayed\n",
                 t.nets, t.items, t.decided, t.bounds, t.deadlocks, t.traces);
 }
+
+// LTL formulas refuted on a walk's prefix (formula/prefix_goals.h): on the
+// chain, A G (p0 >= 1) fails at the first forward step, A G F (p0 >= 1)
+// only at the deadlock (the token in pN, repeated forever), and the walks
+// leave the TRUE A F (p0 >= 1) and the unrefutable-by-a-prefix
+// A F G (p0 >= 1) open.
+TEST(Walk, LtlFormulasFallOnAPrefixThatViolatesThem)
+{
+    const uint32_t N = 6;
+    Net n = chain(N);
+    const pn_cnet *cn = n.cn.get();
+    auto ltl = [](pn_fml_node *path) { return pn_fml_unary(PN_FML_A, path); };
+    auto G = [](pn_fml_node *f) { return pn_fml_unary(PN_FML_G, f); };
+    auto F = [](pn_fml_node *f) { return pn_fml_unary(PN_FML_F, f); };
+    std::vector<pn_fml_node *> roots = {ltl(G(at_least(0, 1))), ltl(G(F(at_least(0, 1)))),
+                                        ltl(F(at_least(0, 1))), ltl(F(G(at_least(N, 1))))};
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_error err;
+    pn_error_clear(&err);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_LTL_CARDINALITY, set.get(), 2, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_walk_opts o = walk_opts(2, 64, 1000);
+    o.ltl = set.get();
+    uint32_t decided = 0;
+    ASSERT_EQ(pn_walk_decide(cn, c, &o, &decided, &err), PN_OK) << err.msg;
+    EXPECT_EQ(decided, 2u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(pn_check_answer(c, 0)->techniques, (uint32_t)PN_TECH_RANDOM_WALK);
+    EXPECT_EQ(pn_check_answer(c, 1)->verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(pn_check_answer(c, 2)->verdict, PN_VERDICT_UNKNOWN);
+    EXPECT_EQ(pn_check_answer(c, 3)->verdict, PN_VERDICT_UNKNOWN);
+
+    // With traces, which ask for a lasso, no prefix is read: only A G p
+    // falls, a reachability target whose witness is a path.
+    ASSERT_EQ(pn_check_new(cn, PN_EXAM_LTL_CARDINALITY, set.get(), 2, &c, &err), PN_OK);
+    CheckPtr traced(c);
+    o.trace = true;
+    ASSERT_EQ(pn_walk_decide(cn, c, &o, &decided, &err), PN_OK) << err.msg;
+    EXPECT_EQ(decided, 1u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_FALSE);
+    EXPECT_EQ(pn_check_answer(c, 1)->verdict, PN_VERDICT_UNKNOWN);
+}
+
+// Random bounded nets with random LTL formulas (test_enum.h's ctl_case:
+// the reference is the LTL product over the whole state space): every
+// formula the walks refute is FALSE there, and they refute many of the
+// FALSE ones.
+TEST(Walk, LtlRefutationsAgreeWithTheProductOnRandomNets)
+{
+    std::mt19937_64 rng(43);
+    uint32_t nets = 0, refuted = 0, false_ones = 0, wrong = 0;
+    for (int k = 0; k < 3000 && nets < 2000; k++) {
+        CtlCase cc;
+        if (!ctl_case(rng, 6, &cc, true))
+            continue;
+        nets++;
+        const pn_cnet *cn = cc.net.cn.get();
+        pn_error err;
+        pn_error_clear(&err);
+        pn_check *c = nullptr;
+        ASSERT_EQ(pn_check_new(cn, cc.exam, cc.set.get(), 1, &c, &err), PN_OK);
+        CheckPtr check(c);
+        pn_walk_opts o = walk_opts(1, 40, 200);
+        o.ltl = cc.set.get();
+        o.seed = (uint64_t)k + 1;
+        ASSERT_EQ(pn_walk_decide(cn, c, &o, nullptr, &err), PN_OK) << err.msg;
+        for (uint32_t i = 0; i < cc.set->n; i++) {
+            const pn_fml_node *phi = nullptr;
+            const uint32_t *places = nullptr;
+            uint32_t np = 0;
+            bool reach = pn_check_target_of(c, i, &phi, &places, &np) != PN_TARGET_NONE;
+            false_ones += !reach && cc.want[i] == PN_VERDICT_FALSE;
+            pn_verdict got = pn_check_answer(c, i)->verdict;
+            if (got == PN_VERDICT_UNKNOWN)
+                continue;
+            refuted += !reach;
+            EXPECT_EQ(got, PN_VERDICT_FALSE) << "net " << k << " formula " << i;
+            if (got != cc.want[i]) {
+                wrong++;
+                ADD_FAILURE() << "net " << k << " formula " << i << ": the walks refute a "
+                              << "formula the product holds TRUE";
+            }
+        }
+    }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GE(nets, 2000u);
+    EXPECT_GE(refuted, false_ones / 3) << refuted << " of " << false_ones;
+    std::printf("walk LTL: %u nets, %u of %u FALSE formulas refuted by a prefix\n", nets,
+                refuted, false_ones);
+}

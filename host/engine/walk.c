@@ -19,8 +19,9 @@
 #include <string.h>
 
 #include "answers/fire_seq.h"
-#include "net/layout.h"
+#include "formula/prefix_goals.h"
 #include "formula/sformula.h"
+#include "net/layout.h"
 #include "petrel/gpu.h"
 #include "petrel/space.h"
 #include "pn_items.h"
@@ -56,11 +57,17 @@ typedef struct walk_shared {
     const pn_fml_node **sums; /* per moves goal (in order): its TOKENS node */
     uint32_t *sum_goal;     /* ... and its goal */
     uint32_t n_sums;
-    const pn_fml_node **atoms;
+    const pn_fml_node **atoms; /* the reach goals' (n_atoms), then ltl's atoms */
+    uint32_t n_letter;      /* atoms in a letter: n_atoms + ltl.n_atoms */
+    pn_prefix_goals ltl;    /* o->ltl's formulas that a prefix may refute */
+    uint8_t *ltl_found;     /* per LTL goal, atomic */
     uint8_t *found;         /* per goal, atomic */
     uint64_t *max;          /* per goal, atomic: the largest bound sum seen */
     uint32_t open;          /* atomic: goals not found yet */
     uint32_t probed;        /* atomic: o->probe said stop */
+    uint64_t walks;         /* atomic: walks ended, every worker's */
+    double t0;              /* when the walks began */
+    uint64_t found_us;      /* atomic: microseconds after t0 when an LTL goal last fell */
     uint32_t **paths;       /* o->trace: per reach goal, its finder's prefix */
     uint64_t *path_len;
 } walk_shared;
@@ -73,6 +80,7 @@ typedef struct walk_worker {
     uint64_t *s, *next, *letter, *marking;
     uint32_t *enabled;
     pn_fire_seq fired;      /* o->trace: this walk's transitions so far */
+    pn_prefix_trace prefix; /* the letters of the walk's first steps (LTL goals) */
     uint64_t rng;
     pn_status st;
     pn_error err;
@@ -101,12 +109,36 @@ static void walk_moved(walk_worker *w, uint32_t t)
             walk_found(w, sh->moves.goal[j]);
 }
 
-/* Tests every open goal on state w->s, which enables n_enabled transitions. */
-static void walk_visit(walk_worker *w, uint32_t n_enabled)
+/* The open LTL goals read on the walk's first len steps (dead: it ends in
+ * a deadlock there). */
+static void walk_ltl(walk_worker *w, uint32_t len, bool dead)
 {
     walk_shared *sh = w->sh;
-    if (sh->n_atoms > 0)
+    for (uint32_t k = 0; k < sh->ltl.n; k++) {
+        if (__atomic_load_n(&sh->ltl_found[k], __ATOMIC_RELAXED) ||
+            !pn_prefix_goal_refuted(&sh->ltl, k, &w->prefix, len, dead))
+            continue;
+        if (__atomic_exchange_n(&sh->ltl_found[k], 1, __ATOMIC_ACQ_REL) != 0)
+            continue;
+        __atomic_sub_fetch(&sh->open, 1, __ATOMIC_ACQ_REL);
+        __atomic_store_n(&sh->found_us, (uint64_t)((pn_clock_now() - sh->t0) * 1e6),
+                         __ATOMIC_RELAXED);
+    }
+}
+
+/* Tests every open goal on state w->s, the walk's step'th, which enables
+ * n_enabled transitions; ends: the walk stops there. */
+static void walk_visit(walk_worker *w, uint64_t step, uint32_t n_enabled, bool ends)
+{
+    walk_shared *sh = w->sh;
+    if (sh->n_letter > 0)
         pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
+    if (sh->ltl.n > 0 && step < PN_PREFIX_STEPS) {
+        memcpy(pn_prefix_trace_step(&w->prefix, (uint32_t)step), w->letter,
+               (size_t)w->prefix.words * sizeof *w->letter);
+        if (pn_prefix_due((uint32_t)step + 1, ends))
+            walk_ltl(w, (uint32_t)step + 1, n_enabled == 0);
+    }
     bool marked = false;
     for (uint32_t i = 0; sh->n_tested < sh->n_goals && i < n_enabled; i++) {
         uint32_t t = w->enabled[i];
@@ -148,11 +180,42 @@ static pn_status walk_buffers(walk_worker *w)
     return PN_OK;
 }
 
+/* Whether every goal left is an LTL one (no probe either). */
+static bool walk_only_ltl(const walk_shared *sh)
+{
+    if (sh->ltl.n == 0 || sh->o->probe != NULL)
+        return false;
+    uint32_t ltl_open = 0;
+    for (uint32_t k = 0; k < sh->ltl.n; k++)
+        ltl_open += !__atomic_load_n(&sh->ltl_found[k], __ATOMIC_RELAXED);
+    return ltl_open == __atomic_load_n(&sh->open, __ATOMIC_ACQUIRE);
+}
+
+/* When only LTL goals are left, the walks end once none has fallen for as
+ * long as it took to the last one and at least LTL_WALKS_MIN walks have
+ * gone by: a prefix that violates a formula shows up in the first walks or
+ * rarely (RwMutex-PT-r2000w0010 LTLFireability: six fall in the first two
+ * walks, nothing in the next thirteen, and the rest of the step's second
+ * went short to the decision diagrams after it, which needed it;
+ * Eratosthenes-PT-050's diagrams decide in 0.02 s what the walks leave). */
+#define LTL_WALKS_MIN 16
+
+static bool walk_ltl_spent(const walk_shared *sh)
+{
+    const pn_budget *b = sh->o->budget;
+    if (b == NULL || b->deadline <= 0 ||
+        __atomic_load_n(&sh->walks, __ATOMIC_RELAXED) < LTL_WALKS_MIN)
+        return false;
+    double now = pn_clock_now() - sh->t0;
+    double found = (double)__atomic_load_n(&sh->found_us, __ATOMIC_RELAXED) * 1e-6;
+    return now >= 2 * found && walk_only_ltl(sh);
+}
+
 static bool walk_stop(const walk_worker *w)
 {
     const walk_shared *sh = w->sh;
     bool goals_done = sh->o->probe == NULL && __atomic_load_n(&sh->open, __ATOMIC_ACQUIRE) == 0;
-    return goals_done || __atomic_load_n(&sh->probed, __ATOMIC_ACQUIRE) ||
+    return goals_done || walk_ltl_spent(sh) || __atomic_load_n(&sh->probed, __ATOMIC_ACQUIRE) ||
            pn_budget_expired(sh->o->budget);
 }
 
@@ -174,14 +237,19 @@ static bool walk_once(walk_worker *w, uint64_t max_steps)
     pn_fire_seq_restart(&w->fired);
     for (uint64_t step = 0;; step++) {
         uint32_t n = pn_space_enabled(w->sp, w->s, w->enabled);
-        walk_visit(w, n);
+        /* Only LTL goals left: a walk is read no further than its prefix,
+         * so a new one starts there. */
+        bool ends = n == 0 || step >= max_steps ||
+                    (step + 1 == PN_PREFIX_STEPS && walk_only_ltl(w->sh));
+        walk_visit(w, step, n, ends);
         if (step % WALK_CHECK_EVERY == 0 && walk_stop(w))
             return false;
-        bool ends = n == 0 || step >= max_steps;
         if (w->sh->o->probe != NULL && (ends || step % WALK_PROBE_EVERY == 0) && walk_probe(w))
             return false;
-        if (ends)
+        if (ends) {
+            __atomic_add_fetch(&w->sh->walks, 1, __ATOMIC_RELAXED);
             return true;
+        }
         uint32_t t = w->enabled[pn_walk_rand(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
         if (over != 0) { /* a field overflowed: widen, walk again */
@@ -204,10 +272,12 @@ static pn_status walk_setup(walk_worker *w)
     walk_shared *sh = w->sh;
     if (pn_space_pt_new(sh->cn, &w->sp, &w->err) != PN_OK)
         return w->err.code;
-    if (sh->n_atoms > 0 &&
-        pn_space_atoms_new(w->sp, sh->atoms, sh->n_atoms, &w->atoms, &w->err) != PN_OK)
+    if (sh->n_letter > 0 &&
+        pn_space_atoms_new(w->sp, sh->atoms, sh->n_letter, &w->atoms, &w->err) != PN_OK)
         return w->err.code;
     uint32_t lw = w->atoms != NULL ? pn_space_atoms_words(w->atoms) : 1;
+    if (sh->ltl.n > 0 && pn_prefix_trace_init(&w->prefix, lw, sh->n_atoms, &w->err) != PN_OK)
+        return w->err.code;
     w->letter = calloc(lw, sizeof *w->letter);
     w->marking = calloc((size_t)sh->cn->n_places + 1, sizeof *w->marking);
     w->enabled = calloc((size_t)sh->cn->n_transitions + 1, sizeof *w->enabled);
@@ -238,6 +308,7 @@ static void walk_worker_free(walk_worker *w)
     free(w->marking);
     free(w->enabled);
     pn_fire_seq_free(&w->fired);
+    pn_prefix_trace_free(&w->prefix);
 }
 
 /* E F fireable(t) of one transition: found through the enabled list. */
@@ -284,10 +355,50 @@ static void walk_collect(walk_shared *sh, const pn_check *c)
     }
 }
 
+/* An LTL goal: an open formula that no reach goal reads. */
+static bool walk_ltl_open(void *ctx, uint32_t i)
+{
+    const pn_check *c = ctx;
+    const pn_fml_node *phi = NULL;
+    const uint32_t *places = NULL;
+    uint32_t np = 0;
+    return i < pn_check_count(c) && pn_check_answer(c, i)->verdict == PN_VERDICT_UNKNOWN &&
+           pn_check_target_of(c, i, &phi, &places, &np) == PN_TARGET_NONE;
+}
+
+/* The LTL goals of o->ltl and their atoms after the reach goals'. */
+static pn_status walk_collect_ltl(walk_shared *sh, pn_check *c, pn_error *err)
+{
+    sh->n_letter = sh->n_atoms;
+    if (sh->o->ltl == NULL || sh->o->trace)
+        return PN_OK;
+    pn_status st = pn_prefix_goals_collect(&sh->ltl, sh->o->ltl, walk_ltl_open, c, err);
+    if (st != PN_OK || sh->ltl.n == 0)
+        return st;
+    sh->ltl_found = calloc(sh->ltl.n, 1);
+    const pn_fml_node **atoms =
+        realloc(sh->atoms, ((size_t)sh->n_atoms + sh->ltl.n_atoms + 1) * sizeof *atoms);
+    if (sh->ltl_found == NULL || atoms == NULL)
+        return pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
+    sh->atoms = atoms;
+    for (uint32_t a = 0; a < sh->ltl.n_atoms; a++)
+        sh->atoms[sh->n_letter++] = sh->ltl.atoms[a];
+    return PN_OK;
+}
+
 /* Writes what was found into c; returns how many answers it decided. */
 static uint32_t walk_apply(walk_shared *sh, pn_check *c, FILE *verbose)
 {
     uint32_t n = 0;
+    for (uint32_t k = 0; k < sh->ltl.n; k++) {
+        if (!sh->ltl_found[k])
+            continue;
+        pn_check_decide_answer(c, sh->ltl.answer[k], false, PN_TECH_RANDOM_WALK);
+        n++;
+        if (verbose != NULL)
+            fprintf(verbose, "petrel: walk: %s: FALSE (a run's prefix violates it)\n",
+                    pn_check_answer(c, sh->ltl.answer[k])->id);
+    }
     for (uint32_t k = 0; k < sh->n_goals; k++) {
         const walk_goal *g = &sh->goals[k];
         if (!sh->found[k])
@@ -416,18 +527,22 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
                        : pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
     if (st == PN_OK && c != NULL)
         walk_collect(&sh, c);
+    if (st == PN_OK && c != NULL)
+        st = walk_collect_ltl(&sh, c, err);
     if (st == PN_OK && sh.n_sums > 0)
         st = pn_walk_moves_build(cn, sh.sums, sh.sum_goal, sh.n_sums, &sh.moves, err);
-    sh.open = sh.n_goals;
+    sh.open = sh.n_goals + sh.ltl.n;
+    sh.t0 = pn_clock_now();
     /* Each walker sets up a state space of its own: as many as the memory
      * left holds (none: nothing walks). */
     uint32_t threads = o->threads ? o->threads : 1;
     uint64_t room = pn_budget_memory(o->budget), each = pn_layout_bytes(cn);
     if (room != 0 && room / each < threads)
         threads = (uint32_t)(room / each);
-    /* The GPU walks keep no paths and run no probe: then the CPU walks. */
-    bool gpu = o->gpu && !o->trace && o->probe == NULL;
-    if (st == PN_OK && (sh.n_goals > 0 || o->probe != NULL) && threads > 0 &&
+    /* The GPU walks keep no paths, run no probe and read no prefix: then
+     * the CPU walks. */
+    bool gpu = o->gpu && !o->trace && o->probe == NULL && sh.ltl.n == 0;
+    if (st == PN_OK && (sh.n_goals > 0 || sh.ltl.n > 0 || o->probe != NULL) && threads > 0 &&
         !(gpu && walk_on_gpu(&sh, o->verbose)))
         st = walk_run(&sh, threads, err);
     uint32_t k = st == PN_OK && c != NULL ? walk_apply(&sh, c, o->verbose) : 0;
@@ -440,6 +555,8 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
     free(sh.fire_goal);
     free(sh.sums);
     free(sh.sum_goal);
+    free(sh.ltl_found);
+    pn_prefix_goals_free(&sh.ltl);
     pn_walk_moves_free(&sh.moves);
     for (uint32_t g = 0; sh.paths != NULL && g < n; g++)
         free(sh.paths[g]); /* those walk_apply did not hand over */

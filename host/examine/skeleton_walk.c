@@ -21,11 +21,11 @@
  * reached.
  *
  * An LTL formula (A phi) is refuted by one run: each walk's first
- * WALK_LTL_STEPS markings are kept, and phi is read on them
- * (pn_fml_eval_prefix, at every power of two of them): where every run
- * that starts so violates phi, or
- * the walk ended in a deadlock (its run is then known whole) that
- * violates it, the answer is FALSE. */
+ * PN_PREFIX_STEPS letters (its atoms at each marking) are kept, and phi is
+ * read on them (formula/prefix_goals.h, at every power of two of them):
+ * where every run that starts so violates phi, or the walk ended in a
+ * deadlock (its run is then known whole) that violates it, the answer is
+ * FALSE. */
 #include "petrel/examine.h"
 
 #include <stdlib.h>
@@ -37,12 +37,11 @@
 #include "petrel/formula.h"
 #include "petrel/mcc.h"
 #include "petrel/net.h"
+#include "formula/prefix_goals.h"
 #include "pn_walk.h" /* pn_walk_rand: the walks' xorshift64 */
 
 /* Steps of one walk before it restarts from the initial marking. */
 #define WALK_STEPS 16384
-/* Steps of a walk read for the LTL formulas, and of such a walk. */
-#define WALK_LTL_STEPS 1024
 
 typedef struct walk {
     pn_csim *sim;
@@ -55,9 +54,8 @@ typedef struct walk {
     int64_t *gain;            /* per transition: tokens it adds to the aim */
     uint8_t *in_aim;          /* per place: one of the aim's */
     const pn_fml_set *set;
-    bool ltl;                 /* the set has LTL formulas: the trace is kept */
-    uint64_t *tr_counts;      /* per step of the trace: the token counts */
-    bool *tr_enabled;         /* per step: the enabled transitions */
+    pn_prefix_goals ltl;      /* the LTL formulas a run's prefix may refute */
+    pn_prefix_trace prefix;   /* their atoms at each step of the walk */
     uint64_t seed;
 } walk;
 
@@ -170,52 +168,45 @@ static uint32_t walk_best(walk *w, uint32_t n_enabled)
     return n_enabled;
 }
 
-/* The path formula phi of answer i when it is an open LTL formula A phi
- * (not one the check reads as reachability, walk_decide's), else NULL. */
-static const pn_fml_node *walk_ltl_body(const walk *w, uint32_t i)
+/* An open LTL formula A phi, not one the check reads as reachability
+ * (walk_decide's). */
+static bool walk_ltl_goal(void *ctx, uint32_t i)
 {
-    const pn_fml_prop *p = &w->set->props[i];
+    const walk *w = ctx;
     const pn_fml_node *phi = NULL;
     const uint32_t *places = NULL;
     uint32_t n_places = 0;
-    if ((w->skip != NULL && w->skip[i]) || p->status != PN_OK || p->root == NULL ||
-        p->root->kind != PN_FML_A || p->root->n != 1 ||
-        pn_check_answer(w->c, i)->verdict != PN_VERDICT_UNKNOWN ||
-        pn_check_target_of(w->c, i, &phi, &places, &n_places) != PN_TARGET_NONE)
-        return NULL;
-    return p->root->kids[0];
+    return (w->skip == NULL || !w->skip[i]) &&
+           pn_check_answer(w->c, i)->verdict == PN_VERDICT_UNKNOWN &&
+           pn_check_target_of(w->c, i, &phi, &places, &n_places) == PN_TARGET_NONE;
 }
 
 static uint32_t walk_ltl_open(const walk *w)
 {
     uint32_t open = 0;
-    for (uint32_t i = 0; w->ltl && i < w->set->n; i++)
-        open += walk_ltl_body(w, i) != NULL;
+    for (uint32_t k = 0; k < w->ltl.n; k++)
+        open += pn_check_answer(w->c, w->ltl.answer[k])->verdict == PN_VERDICT_UNKNOWN;
     return open;
 }
 
-/* Keeps the current marking as step k of the trace. */
+/* Keeps the atoms at the current marking as step k's letter. */
 static void walk_record(walk *w, uint32_t k)
 {
-    uint32_t P = w->skel->n_places, T = w->skel->n_transitions;
-    memcpy(w->tr_counts + (size_t)k * P, pn_csim_counts(w->sim), (size_t)P * sizeof *w->tr_counts);
-    memcpy(w->tr_enabled + (size_t)k * T, w->enabled, (size_t)T * sizeof *w->tr_enabled);
-}
-
-static bool walk_at(void *ctx, const pn_fml_node *psi, uint32_t k)
-{
-    const walk *w = ctx;
-    uint32_t P = w->skel->n_places, T = w->skel->n_transitions;
-    return pn_fml_eval_state_given(psi, w->tr_counts + (size_t)k * P,
-                                   w->tr_enabled + (size_t)k * T, T);
+    uint64_t *letter = pn_prefix_trace_step(&w->prefix, k);
+    const uint64_t *m = pn_csim_counts(w->sim);
+    memset(letter, 0, (size_t)w->prefix.words * sizeof *letter);
+    for (uint32_t a = 0; a < w->ltl.n_atoms; a++)
+        if (pn_fml_eval_state_given(w->ltl.atoms[a], m, w->enabled, w->skel->n_transitions))
+            letter[a / 64] |= UINT64_C(1) << (a % 64);
 }
 
 /* The open LTL formulas read on the trace's first len steps. */
 static void walk_ltl(walk *w, uint32_t len, bool dead)
 {
-    for (uint32_t i = 0; i < w->set->n; i++) {
-        const pn_fml_node *phi = walk_ltl_body(w, i);
-        if (phi != NULL && pn_fml_eval_prefix(phi, len, dead, walk_at, w) == 0)
+    for (uint32_t k = 0; k < w->ltl.n; k++) {
+        uint32_t i = w->ltl.answer[k];
+        if (pn_check_answer(w->c, i)->verdict == PN_VERDICT_UNKNOWN &&
+            pn_prefix_goal_refuted(&w->ltl, k, &w->prefix, len, dead))
             pn_check_decide_answer(w->c, i, false, PN_TECH_RANDOM_WALK);
     }
 }
@@ -243,13 +234,11 @@ static int walk_once(walk *w, uint32_t n, const pn_budget *budget, bool aimed)
             return 0;
         if (ltl_open > 0)
             walk_record(w, step);
-        if (ltl_open > 0 && (n_enabled == 0 || step + 1 == WALK_LTL_STEPS)) {
+        bool ends = n_enabled == 0 || step + 1 == PN_PREFIX_STEPS;
+        if (ltl_open > 0 && pn_prefix_due(step + 1, ends))
             walk_ltl(w, step + 1, n_enabled == 0);
+        if (ltl_open > 0 && ends)
             return 1;
-        }
-        if (ltl_open > 0 && ((step + 1) & step) == 0) /* read at 1, 2, 4, ... steps too: a
-                                                         slow net's walks may end first */
-            walk_ltl(w, step + 1, false);
         if (n_enabled == 0)
             return 1;
         if (aimed)
@@ -274,16 +263,13 @@ pn_status pn_skeleton_walk(pn_csim *sim, const pn_cnet *skel, const pn_fml_set *
     w.choice = calloc(nt, sizeof *w.choice);
     w.gain = calloc(nt, sizeof *w.gain);
     w.in_aim = calloc((size_t)skel->n_places + 1, 1);
-    for (uint32_t i = 0; i < set->n && !w.ltl; i++)
-        w.ltl = walk_ltl_body(&w, i) != NULL;
-    if (w.ltl) {
-        w.tr_counts = calloc((size_t)WALK_LTL_STEPS * skel->n_places + 1, sizeof *w.tr_counts);
-        w.tr_enabled = calloc((size_t)WALK_LTL_STEPS * skel->n_transitions + 1, 1);
-    }
     pn_status st = PN_OK;
-    if (w.enabled == NULL || w.choice == NULL || w.gain == NULL || w.in_aim == NULL ||
-        (w.ltl && (w.tr_counts == NULL || w.tr_enabled == NULL)))
+    if (w.enabled == NULL || w.choice == NULL || w.gain == NULL || w.in_aim == NULL)
         st = pn_fail(err, PN_ERR_NOMEM, "out of memory walking the coloured net");
+    if (st == PN_OK)
+        st = pn_prefix_goals_collect(&w.ltl, set, walk_ltl_goal, &w, err);
+    if (st == PN_OK && w.ltl.n > 0)
+        st = pn_prefix_trace_init(&w.prefix, (w.ltl.n_atoms + 63) / 64, 0, err);
     pn_csim_set_budget(sim, budget);
     uint32_t aim = set->n > 0 ? set->n - 1 : 0;
     for (uint64_t k = 0; st == PN_OK; k++) {
@@ -296,7 +282,7 @@ pn_status pn_skeleton_walk(pn_csim *sim, const pn_cnet *skel, const pn_fml_set *
     free(w.choice);
     free(w.gain);
     free(w.in_aim);
-    free(w.tr_counts);
-    free(w.tr_enabled);
+    pn_prefix_goals_free(&w.ltl);
+    pn_prefix_trace_free(&w.prefix);
     return st;
 }

@@ -39,14 +39,23 @@ static pn_status walk_run(ex_job *j, const pn_budget *b, pn_error *err)
     (void)err;
     const pn_engine_opts *eo = &j->s->engine;
     pn_walk_opts wo = {.budget = b, .threads = eo->threads, .verbose = j->s->verbose,
-                       .gpu = j->s->kind != PN_ENGINE_CPU, .trace = eo->keep_parents};
+                       .gpu = j->s->kind != PN_ENGINE_CPU, .trace = eo->keep_parents,
+                       .ltl = ex_exam_is_ltl(j->exam) ? j->set : NULL};
     pn_error e = {0};
     if (pn_walk_decide(j->cn, j->c, &wo, NULL, &e) != PN_OK && j->s->diag != NULL)
         fprintf(j->s->diag, "petrel: random walks: %s\n", e.msg);
     return PN_OK;
 }
 
-const ex_tech ex_tech_walk = {.name = "walk", .applies = has_targets, .run = walk_run};
+/* Reachability targets, and in an LTL examination any open formula: a
+ * walk's prefix may refute it (formula/prefix_goals.h). */
+static bool walk_applies(ex_job *j)
+{
+    return has_targets(j) || (ex_exam_is_ltl(j->exam) && j->set != NULL &&
+                              !j->s->engine.keep_parents && pn_check_open_count(j->c) > 0);
+}
+
+const ex_tech ex_tech_walk = {.name = "walk", .applies = walk_applies, .run = walk_run};
 
 /* ---- probe: a small complete exploration, kept only if it completes ------ */
 

@@ -13,6 +13,7 @@
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/error.h"
+#include "petrel/formula.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,11 +39,15 @@ typedef struct pn_walk_opts {
      * even when c has no open answer. */
     bool (*probe)(void *probe_ctx, const uint64_t *marking);
     void *probe_ctx;
+    /* Optional: the LTL formulas of c (A phi), each refuted where a walk's
+     * first steps violate phi on every run that starts so
+     * (formula/prefix_goals.h); not with trace, which asks for a lasso. */
+    const pn_fml_set *ltl;
 } pn_walk_opts;
 
 /* What the walks find goes into c (may be NULL with a probe) (pn_check_decide_target, with
  * PN_TECH_RANDOM_WALK; pn_check_bound_limit once a bound's proven limit is
- * attained). Without a deadline and with max_walks 0 it does nothing.
+ * attained; pn_check_decide_answer FALSE for a refuted LTL formula). Without a deadline and with max_walks 0 it does nothing.
  * *decided (may be NULL): how many answers it decided. Only PN_ERR_NOMEM
  * and errors of the state space are returned. */
 pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
