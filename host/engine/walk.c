@@ -57,8 +57,7 @@ typedef struct walk_shared {
     const pn_fml_node **sums; /* per moves goal (in order): its TOKENS node */
     uint32_t *sum_goal;     /* ... and its goal */
     uint32_t n_sums;
-    const pn_fml_node **atoms; /* the reach goals' (n_atoms), then ltl's atoms */
-    uint32_t n_letter;      /* atoms in a letter: n_atoms + ltl.n_atoms */
+    const pn_fml_node **atoms; /* the reach goals' (n_atoms) */
     pn_prefix_goals ltl;    /* o->ltl's formulas that a prefix may refute */
     uint8_t *ltl_found;     /* per LTL goal, atomic */
     uint8_t *found;         /* per goal, atomic */
@@ -76,7 +75,8 @@ typedef struct walk_worker {
     walk_shared *sh;
     uint32_t id;
     pn_space *sp;
-    pn_space_atoms *atoms;
+    pn_space_atoms *atoms;     /* the reach goals', on every step */
+    pn_space_atoms *ltl_atoms; /* the LTL goals', on the prefix's steps only */
     uint64_t *s, *next, *letter, *marking;
     uint32_t *enabled;
     pn_fire_seq fired;      /* o->trace: this walk's transitions so far */
@@ -131,11 +131,11 @@ static void walk_ltl(walk_worker *w, uint32_t len, bool dead)
 static void walk_visit(walk_worker *w, uint64_t step, uint32_t n_enabled, bool ends)
 {
     walk_shared *sh = w->sh;
-    if (sh->n_letter > 0)
+    if (sh->n_atoms > 0)
         pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
     if (sh->ltl.n > 0 && step < PN_PREFIX_STEPS) {
-        memcpy(pn_prefix_trace_step(&w->prefix, (uint32_t)step), w->letter,
-               (size_t)w->prefix.words * sizeof *w->letter);
+        pn_space_atoms_eval(w->ltl_atoms, w->s, n_enabled,
+                            pn_prefix_trace_step(&w->prefix, (uint32_t)step));
         if (pn_prefix_due((uint32_t)step + 1, ends))
             walk_ltl(w, (uint32_t)step + 1, n_enabled == 0);
     }
@@ -272,12 +272,16 @@ static pn_status walk_setup(walk_worker *w)
     walk_shared *sh = w->sh;
     if (pn_space_pt_new(sh->cn, &w->sp, &w->err) != PN_OK)
         return w->err.code;
-    if (sh->n_letter > 0 &&
-        pn_space_atoms_new(w->sp, sh->atoms, sh->n_letter, &w->atoms, &w->err) != PN_OK)
+    if (sh->n_atoms > 0 &&
+        pn_space_atoms_new(w->sp, sh->atoms, sh->n_atoms, &w->atoms, &w->err) != PN_OK)
+        return w->err.code;
+    if (sh->ltl.n > 0 &&
+        (pn_space_atoms_new(w->sp, sh->ltl.atoms, sh->ltl.n_atoms, &w->ltl_atoms, &w->err) !=
+             PN_OK ||
+         pn_prefix_trace_init(&w->prefix, pn_space_atoms_words(w->ltl_atoms), 0, &w->err) !=
+             PN_OK))
         return w->err.code;
     uint32_t lw = w->atoms != NULL ? pn_space_atoms_words(w->atoms) : 1;
-    if (sh->ltl.n > 0 && pn_prefix_trace_init(&w->prefix, lw, sh->n_atoms, &w->err) != PN_OK)
-        return w->err.code;
     w->letter = calloc(lw, sizeof *w->letter);
     w->marking = calloc((size_t)sh->cn->n_places + 1, sizeof *w->marking);
     w->enabled = calloc((size_t)sh->cn->n_transitions + 1, sizeof *w->enabled);
@@ -301,6 +305,7 @@ static void *walk_thread(void *arg)
 static void walk_worker_free(walk_worker *w)
 {
     pn_space_atoms_free(w->atoms);
+    pn_space_atoms_free(w->ltl_atoms);
     pn_space_free(w->sp);
     free(w->s);
     free(w->next);
@@ -366,23 +371,18 @@ static bool walk_ltl_open(void *ctx, uint32_t i)
            pn_check_target_of(c, i, &phi, &places, &np) == PN_TARGET_NONE;
 }
 
-/* The LTL goals of o->ltl and their atoms after the reach goals'. */
+/* The LTL goals of o->ltl: their atoms are evaluated apart from the reach
+ * goals', on the prefix's steps only. */
 static pn_status walk_collect_ltl(walk_shared *sh, pn_check *c, pn_error *err)
 {
-    sh->n_letter = sh->n_atoms;
     if (sh->o->ltl == NULL || sh->o->trace)
         return PN_OK;
     pn_status st = pn_prefix_goals_collect(&sh->ltl, sh->o->ltl, walk_ltl_open, c, err);
     if (st != PN_OK || sh->ltl.n == 0)
         return st;
     sh->ltl_found = calloc(sh->ltl.n, 1);
-    const pn_fml_node **atoms =
-        realloc(sh->atoms, ((size_t)sh->n_atoms + sh->ltl.n_atoms + 1) * sizeof *atoms);
-    if (sh->ltl_found == NULL || atoms == NULL)
+    if (sh->ltl_found == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for random walks");
-    sh->atoms = atoms;
-    for (uint32_t a = 0; a < sh->ltl.n_atoms; a++)
-        sh->atoms[sh->n_letter++] = sh->ltl.atoms[a];
     return PN_OK;
 }
 
