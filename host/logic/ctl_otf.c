@@ -297,7 +297,7 @@ static bool otf_grow(void **p, uint64_t *cap, uint64_t need, size_t size, ootf *
 
 static bool otf_tick(ootf *o)
 {
-    if (++o->poll % 256 == 0 && pn_budget_fail(o->budget, o->err, "CTL") != PN_OK)
+    if (++o->poll % 16 == 0 && pn_budget_fail(o->budget, o->err, "CTL") != PN_OK)
         o->failed = true;
     return !o->failed;
 }
