@@ -58,45 +58,115 @@ static pn_status search_push(uint32_t **stack, uint64_t *n_stack, uint64_t *cap,
 
 /* A search that fires more than 9 in 10 of the enabled transitions over
  * its first states (pn_lazy_probe_reduction) reduces too little to beat
- * the parallel full exploration, which then gets the time instead (speed
- * only: giving up decides nothing). */
+ * the parallel full exploration at proving a goal unreachable; it goes on
+ * over the full space, best first, for what it can find in its share. */
 #define SEARCH_PROBE_PER_MILLE 900
 
-/* Breadth first (ids in the order states are found), or depth first for
- * deadlock goals, which then come early. A goal is checked when its state
- * is taken; a complete search sees every state either way. */
+/* The best-first queue (pn_fml_distance, TAPAAL's heuristic): the nearest
+ * state first and, at equal distance, the newest (a depth-first bias, as
+ * TAPAAL's). A key holds both: the distance above, the id inverted below. */
+typedef struct search_heap {
+    uint64_t *key;
+    uint64_t n, cap;
+} search_heap;
+
+static bool heap_push(search_heap *h, uint64_t dist, uint32_t id)
+{
+    if (h->n == h->cap) {
+        uint64_t cap = h->cap ? 2 * h->cap : 1024;
+        uint64_t *grown = realloc(h->key, cap * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        h->key = grown;
+        h->cap = cap;
+    }
+    uint64_t k = dist << 32 | (uint32_t)~id, i = h->n++;
+    for (; i > 0 && h->key[(i - 1) / 2] > k; i = (i - 1) / 2)
+        h->key[i] = h->key[(i - 1) / 2];
+    h->key[i] = k;
+    return true;
+}
+
+static uint32_t heap_pop(search_heap *h)
+{
+    uint64_t top = h->key[0], last = h->key[--h->n], i = 0;
+    for (;;) {
+        uint64_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        c += c + 1 < h->n && h->key[c + 1] < h->key[c];
+        if (h->key[c] >= last)
+            break;
+        h->key[i] = h->key[c];
+        i = c;
+    }
+    if (h->n > 0)
+        h->key[i] = last;
+    return ~(uint32_t)top;
+}
+
+typedef struct search {
+    pn_lazy *z;
+    const pn_cnet *cn;
+    const pn_fml_node *goal;
+    bool want, dfs;
+    uint64_t *m;
+    uint32_t *stack; /* dfs */
+    uint64_t n_stack, cap;
+    search_heap heap; /* best first */
+} search;
+
+/* Whether state id has the goal's wanted value; best first: its distance
+ * into the queue. */
+static bool search_meet(search *r, uint32_t id, pn_error *err, pn_status *st)
+{
+    pn_space_marking(pn_lazy_space(r->z), pn_lazy_state(r->z, id), r->m);
+    if (pn_fml_eval_state(r->goal, r->cn, r->m) == r->want)
+        return true;
+    if (!r->dfs && !heap_push(&r->heap, pn_fml_distance(r->goal, r->want, r->cn, r->m), id))
+        *st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
+    return false;
+}
+
+/* Depth first for goals that read "deadlock" (deadlocks lie deep, and the
+ * distance says little of them), else best first. A goal is checked when
+ * its state is found; a complete search sees every state either way. */
 static pn_status search_run(pn_lazy *z, const pn_cnet *cn, const pn_fml_node *goal, bool want,
                             const pn_budget *budget, bool *found, pn_error *err)
 {
-    bool dfs = search_reads_deadlock(goal);
-    uint64_t *m = malloc(((size_t)cn->n_places + 1) * sizeof *m);
-    uint32_t *stack = malloc(1024 * sizeof *stack);
-    uint64_t n_stack = 1, cap = 1024, next = 0;
-    pn_status st = m == NULL || stack == NULL
+    search r = {.z = z, .cn = cn, .goal = goal, .want = want, .dfs = search_reads_deadlock(goal),
+                .cap = 1024};
+    r.m = malloc(((size_t)cn->n_places + 1) * sizeof *r.m);
+    r.stack = malloc(1024 * sizeof *r.stack);
+    pn_status st = r.m == NULL || r.stack == NULL
                        ? pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search")
                        : PN_OK;
-    if (stack != NULL)
-        stack[0] = 0;
-    for (uint64_t steps = 1; st == PN_OK; steps++) {
-        if (dfs ? n_stack == 0 : next >= pn_lazy_states(z))
+    if (st == PN_OK) {
+        r.stack[r.n_stack++] = 0;
+        *found = search_meet(&r, 0, err, &st);
+    }
+    for (uint64_t steps = 1; st == PN_OK && !*found; steps++) {
+        if (r.dfs ? r.n_stack == 0 : r.heap.n == 0)
             break;
         if ((steps & 255) == 0 && (st = pn_budget_fail(budget, err, "the stubborn-set search")))
             break;
-        uint32_t id = dfs ? stack[--n_stack] : (uint32_t)next++;
-        pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, id), m);
-        if (pn_fml_eval_state(goal, cn, m) == want) {
-            *found = true;
-            break;
-        }
+        uint32_t id = r.dfs ? r.stack[--r.n_stack] : heap_pop(&r.heap);
         uint64_t before = pn_lazy_states(z);
         const uint32_t *succ = NULL;
         uint32_t n = 0;
         st = pn_lazy_succ(z, id, &succ, &n, err);
-        if (st == PN_OK && dfs)
-            st = search_push(&stack, &n_stack, &cap, succ, n, before, err);
+        if (st == PN_OK && r.dfs)
+            st = search_push(&r.stack, &r.n_stack, &r.cap, succ, n, before, err);
+        /* new ids first appear in increasing order: each is met once */
+        for (uint32_t k = 0; st == PN_OK && k < n && !*found; k++)
+            if (succ[k] >= before) {
+                before = succ[k] + 1;
+                *found = search_meet(&r, succ[k], err, &st);
+            }
     }
-    free(stack);
-    free(m);
+    free(r.stack);
+    free(r.heap.key);
+    free(r.m);
     return st;
 }
 
@@ -141,6 +211,7 @@ pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool wa
 
 typedef struct decide_stats {
     uint32_t tried, decided;
+    uint32_t unreduced;            /* searches the layer reduced too little */
     uint64_t states, edges;        /* summed over the searches */
     uint64_t max_states, max_edges; /* of the largest search */
 } decide_stats;
@@ -155,6 +226,12 @@ static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_targ
     pn_error err = {0};
     /* A G phi fails exactly where a state without phi is reachable. */
     pn_status st = search_goal(cn, phi, ef, true, true, share, &found, &states, &edges, &err);
+    bool reduced = st != PN_ERR_UNSUPPORTED;
+    if (!reduced) { /* the layer reduces too little: the full space */
+        pn_error_clear(&err);
+        ds->unreduced++;
+        st = search_goal(cn, phi, ef, false, false, share, &found, &states, &edges, &err);
+    }
     ds->tried++;
     ds->states += states;
     ds->edges += edges;
@@ -167,7 +244,8 @@ static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_targ
             fprintf(diag, "petrel: %s: stubborn sets: %s\n", pn_check_answer(c, i)->id, err.msg);
         return false;
     }
-    pn_check_decide_target(c, i, ef ? found : !found, PN_TECH_EXPLICIT | PN_TECH_STUBBORN_SETS);
+    pn_check_decide_target(c, i, ef ? found : !found,
+                           PN_TECH_EXPLICIT | (reduced ? PN_TECH_STUBBORN_SETS : 0));
     ds->decided++;
     return true;
 }
@@ -232,7 +310,8 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     res->threads = 1; /* SEQUENTIAL_PROCESSING, unless the engine runs after */
     res->seconds = pn_clock_now() - t0;
     if (diag != NULL)
-        fprintf(diag, "petrel: stubborn sets: %u of %u searches decided, %lu states, %lu edges "
-                      "(summed over the searches) in %.3f s\n", ds.decided, ds.tried, (unsigned long)ds.states,
+        fprintf(diag, "petrel: stubborn sets: %u of %u searches decided (%u over the full space), "
+                      "%lu states, %lu edges (summed over the searches) in %.3f s\n",
+                ds.decided, ds.tried, ds.unreduced, (unsigned long)ds.states,
                 (unsigned long)ds.edges, res->seconds);
 }

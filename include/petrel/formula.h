@@ -187,6 +187,14 @@ bool pn_fml_eval_state(const pn_fml_node *phi, const pn_cnet *cn,
 bool pn_fml_eval_state_given(const pn_fml_node *phi, const uint64_t *marking,
                              const bool *enabled, uint32_t n_transitions);
 
+/* ---- distance to a state formula (formula_distance.c) -------------------
+ * A heuristic measure of how far marking is from one where phi (a state
+ * formula) evaluates to want: 0 exactly there, else at least 1; the order
+ * of a best-first search. */
+#define PN_FML_DISTANCE_MAX ((uint64_t)UINT32_MAX)
+uint64_t pn_fml_distance(const pn_fml_node *phi, bool want, const pn_cnet *cn,
+                         const uint64_t *marking);
+
 /* ---- LTL on a run's prefix (formula_prefix.c) ---------------------------
  * The verdict of the unquantified LTL formula phi on every run that starts
  * with a prefix of len states, whose state formulas at(ctx, psi, k) reads

@@ -44,7 +44,8 @@ bool pn_stubborn_ltl_supported(const pn_fml_node *psi);
 pn_status pn_stubborn_ltl_new(const pn_cnet *cn, pn_space *inner, const pn_fml_node *psi,
                               pn_space **out, bool *proviso, pn_error *err);
 
-/* A search (breadth first; depth first for goals that read deadlock) of a
+/* A search (best first by pn_fml_distance; depth first for goals that read
+ * deadlock) of a
  * reachable state where goal == want, over the
  * stubborn layer (reduce) or over every successor (!reduce: the reference).
  * *found: one exists; *states, *edges: what was explored. PN_ERR_TIMEOUT /
@@ -59,7 +60,9 @@ pn_status pn_stubborn_search(const pn_cnet *cn, const pn_fml_node *goal, bool wa
  * (the portfolio gives it a quarter of the time left: the reduced search is
  * one thread and pays off only where the reduction is large), each formula
  * getting an equal share; what is decided gets
- * EXPLICIT and STUBBORN_SETS, the rest stays open for the full exploration.
+ * EXPLICIT and STUBBORN_SETS (EXPLICIT alone where the layer reduced too
+ * little over its first states and the search went on over the full space,
+ * best first), the rest stays open for the full exploration.
  * res gets the states and edges of the largest search (a partial run:
  * PN_RUN_STOPPED) when any ran; diag (may be NULL) a line with the sums. */
 void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
