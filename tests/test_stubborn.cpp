@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "petrel/budget.h"
 #include "petrel/check.h"
 #include "petrel/cnet.h"
 #include "petrel/formula.h"
@@ -211,6 +212,67 @@ TEST(Stubborn, RandomNetsReachabilityAgreesWithFullSearch)
         *want = rng() % 2 == 0;
         return goal;
     });
+}
+
+// The examination hook on random nets: E F / A G answers and bounds whose
+// proven limit is the true bound (the search finds a marking at it) or one
+// above (none exists: the answer must stay open), against enumeration.
+TEST(Stubborn, DecideAgreesWithEnumerationOnTargetsAndBounds)
+{
+    std::mt19937_64 rng(2016);
+    uint32_t nets = 0, decided = 0, bounds = 0, wrong = 0, items = 0;
+    for (int r = 0; r < 1500; r++) {
+        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
+        Net n = build(random_bounded_spec(rng, P, T));
+        const pn_cnet *cn = n.cn.get();
+        auto states = reachable(cn, 20000);
+        if (states.empty())
+            continue;
+        nets++;
+        uint32_t kind = (uint32_t)(rng() % 3);
+        std::vector<pn_fml_node *> roots;
+        for (int i = 0; i < 4; i++)
+            roots.push_back(rand_root(rng, cn, kind));
+        SetPtr set = make_set(n.net.get(), roots);
+        pn_exam exam = kind == 2 ? PN_EXAM_UPPER_BOUNDS : PN_EXAM_REACH_CARDINALITY;
+        pn_error err;
+        pn_error_clear(&err);
+        pn_check *c = nullptr;
+        ASSERT_EQ(pn_check_new(cn, exam, set.get(), 1, &c, &err), PN_OK) << err.msg;
+        CheckPtr check(c);
+        std::vector<uint64_t> limit(set->n);
+        for (uint32_t i = 0; kind == 2 && i < set->n; i++) {
+            uint64_t b = 0;
+            for (const auto &m : states)
+                b = std::max(b, pn_fml_eval_int(set->props[i].root, m.data()));
+            limit[i] = b + (rng() % 4 == 0);
+            pn_check_bound_limit(c, i, limit[i], false, PN_TECH_LINEAR_EQUATIONS);
+        }
+        pn_budget budget = pn_budget_make(60, nullptr, 0);
+        pn_engine_result res;
+        memset(&res, 0, sizeof res);
+        pn_stubborn_decide(cn, c, &budget, &res, nullptr);
+        pn_check_finish(c, nullptr);
+        for (uint32_t i = 0; i < set->n; i++) {
+            const pn_answer *a = pn_check_answer(c, i);
+            pn_answer want = truth(set->props[i].root, cn, states);
+            items++;
+            if (a->verdict == PN_VERDICT_UNKNOWN)
+                continue;
+            decided++;
+            bounds += kind == 2;
+            bool bad = !agrees(*a, want) || (kind == 2 && a->value != limit[i]);
+            wrong += bad;
+            EXPECT_FALSE(bad) << "net " << r << ", answer " << i << ": got " << a->verdict << "/"
+                              << a->value << ", want " << want.verdict << "/" << want.value;
+        }
+    }
+    std::printf("stubborn decide: %u nets, %u of %u answers decided (%u bounds)\n", nets, decided,
+                items, bounds);
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_GE(nets, 1000u);
+    EXPECT_GT(decided, items / 2);
+    EXPECT_GT(bounds, decided / 5);
 }
 
 // ---- LTL without next ----------------------------------------------------

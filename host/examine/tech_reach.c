@@ -111,7 +111,8 @@ const ex_tech ex_tech_probe = {.name = "probe", .applies = probe_applies, .run =
 
 /* ---- stubborn: E F / A G / deadlock over stubborn sets (host/space) ------ */
 
-/* Open E F / A G targets (a search finds no bound). */
+/* Open E F / A G targets, or bounds with a proven limit not yet reached
+ * (a search looks for a marking at the limit; it finds no bound itself). */
 static bool has_reach_targets(ex_job *j)
 {
     bool any = false;
@@ -119,9 +120,11 @@ static bool has_reach_targets(ex_job *j)
     for (uint32_t i = 0; i < pn_check_count(j->c) && !any; i++) {
         const pn_fml_node *phi;
         const uint32_t *places;
-        uint32_t np;
+        uint32_t np, tech;
+        uint64_t limit;
         pn_check_target k = pn_check_target_of(j->c, i, &phi, &places, &np);
-        any = k == PN_TARGET_EF || k == PN_TARGET_AG;
+        any = k == PN_TARGET_EF || k == PN_TARGET_AG ||
+              (k == PN_TARGET_BOUND && pn_check_bound_known(j->c, i, &limit, &tech));
     }
     pn_check_unlock(j->c);
     return any;

@@ -216,21 +216,61 @@ typedef struct decide_stats {
     uint64_t max_states, max_edges; /* of the largest search */
 } decide_stats;
 
-/* Answer i (target EF or AG phi) within share; true when decided. */
-static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_target tg,
-                       const pn_fml_node *phi, const pn_budget *share, decide_stats *ds,
-                       FILE *diag)
+/* An open target of c the searches take: E F / A G phi, or a bound whose
+ * proven upper bound (*limit) no marking has been seen to reach. */
+typedef struct decide_goal {
+    pn_check_target tg;
+    const pn_fml_node *phi;   /* E F / A G */
+    pn_fml_node *at_limit;    /* a bound: tokens(places) = limit, owned */
+    uint64_t limit;
+    uint32_t techniques;      /* what proved the limit */
+} decide_goal;
+
+static bool decide_target(const pn_check *c, uint32_t i, decide_goal *g)
 {
-    bool ef = tg == PN_TARGET_EF, found = false;
+    const uint32_t *places = NULL;
+    uint32_t np = 0;
+    const pn_fml_node *phi = NULL;
+    pn_check_target tg = pn_check_target_of(c, i, &phi, &places, &np);
+    *g = (decide_goal){.tg = tg, .phi = phi};
+    if (g->tg == PN_TARGET_EF || g->tg == PN_TARGET_AG)
+        return true;
+    return g->tg == PN_TARGET_BOUND && np > 0 &&
+           pn_check_bound_known(c, i, &g->limit, &g->techniques);
+}
+
+/* The bound's goal: a marking whose sum is the proven limit (one above it
+ * would contradict the proof: such a search finds none and answers nothing,
+ * as the walks do not). */
+static pn_fml_node *decide_at_limit(const pn_check *c, uint32_t i, uint64_t limit)
+{
+    const pn_fml_node *phi = NULL;
+    const uint32_t *places = NULL;
+    uint32_t np = 0;
+    pn_check_target_of(c, i, &phi, &places, &np);
+    pn_fml_node *kids[2] = {
+        pn_fml_binary(PN_FML_INT_LE, pn_fml_const(limit), pn_fml_list(PN_FML_TOKENS, places, np)),
+        pn_fml_binary(PN_FML_INT_LE, pn_fml_list(PN_FML_TOKENS, places, np), pn_fml_const(limit))};
+    return pn_fml_nary(PN_FML_AND, kids, 2);
+}
+
+/* Answer i (target g) within share; true when decided. */
+static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, decide_goal *g,
+                       const pn_budget *share, decide_stats *ds, FILE *diag)
+{
+    bool bound = g->tg == PN_TARGET_BOUND, want = g->tg != PN_TARGET_AG, found = false;
+    const pn_fml_node *goal = g->phi;
+    if (bound && (goal = g->at_limit = decide_at_limit(c, i, g->limit)) == NULL)
+        return false; /* no memory for it: the answer stays open */
     uint64_t states = 0, edges = 0;
     pn_error err = {0};
     /* A G phi fails exactly where a state without phi is reachable. */
-    pn_status st = search_goal(cn, phi, ef, true, true, share, &found, &states, &edges, &err);
+    pn_status st = search_goal(cn, goal, want, true, true, share, &found, &states, &edges, &err);
     bool reduced = st != PN_ERR_UNSUPPORTED;
     if (!reduced) { /* the layer reduces too little: the full space */
         pn_error_clear(&err);
         ds->unreduced++;
-        st = search_goal(cn, phi, ef, false, false, share, &found, &states, &edges, &err);
+        st = search_goal(cn, goal, want, false, false, share, &found, &states, &edges, &err);
     }
     ds->tried++;
     ds->states += states;
@@ -244,27 +284,21 @@ static bool decide_one(const pn_cnet *cn, pn_check *c, uint32_t i, pn_check_targ
             fprintf(diag, "petrel: %s: stubborn sets: %s\n", pn_check_answer(c, i)->id, err.msg);
         return false;
     }
-    pn_check_decide_target(c, i, ef ? found : !found,
-                           PN_TECH_EXPLICIT | (reduced ? PN_TECH_STUBBORN_SETS : 0));
+    uint32_t tech = PN_TECH_EXPLICIT | (reduced ? PN_TECH_STUBBORN_SETS : 0);
+    if (bound && !found)
+        return false; /* below the proven limit: the value is still unknown */
+    if (bound)
+        pn_check_bound_limit(c, i, g->limit, true, g->techniques | tech);
+    else
+        pn_check_decide_target(c, i, want == found, tech);
     ds->decided++;
     return true;
 }
 
-/* An open E F / A G target of c: *phi and *tg say which. */
-static bool decide_target(const pn_check *c, uint32_t i, const pn_fml_node **phi,
-                          pn_check_target *tg)
-{
-    const uint32_t *places = NULL;
-    uint32_t np = 0;
-    *tg = pn_check_target_of(c, i, phi, &places, &np);
-    return *tg == PN_TARGET_EF || *tg == PN_TARGET_AG;
-}
-
 static bool decide_open(void *ctx, uint32_t i)
 {
-    const pn_fml_node *phi;
-    pn_check_target tg;
-    return decide_target(ctx, i, &phi, &tg);
+    decide_goal g;
+    return decide_target(ctx, i, &g);
 }
 
 static uint32_t decide_count(const pn_check *c)
@@ -294,11 +328,11 @@ void pn_stubborn_decide(const pn_cnet *cn, pn_check *c, const pn_budget *budget,
     int pass;
     pn_budget share;
     while (pn_turns_next(t, &i, &share, &pass)) {
-        const pn_fml_node *phi = NULL;
-        pn_check_target tg;
+        decide_goal g;
         pn_budget_detail(&share, "formula %s", pn_check_answer(c, i)->id);
-        if (decide_target(c, i, &phi, &tg))
-            decide_one(cn, c, i, tg, phi, &share, &ds, diag);
+        if (decide_target(c, i, &g))
+            decide_one(cn, c, i, &g, &share, &ds, diag);
+        pn_fml_free(g.at_limit);
         pn_turns_end(t, i);
     }
     pn_turns_free(t);
