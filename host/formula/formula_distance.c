@@ -25,16 +25,6 @@ static uint64_t dist_add(uint64_t a, uint64_t b)
     return dist_cap((dist_u128)a + b);
 }
 
-static dist_u128 dist_sum(const pn_fml_node *e, const uint64_t *m)
-{
-    if (e->kind == PN_FML_CONST)
-        return e->value;
-    dist_u128 s = 0;
-    for (uint32_t i = 0; i < e->n; i++)
-        s += m[e->idx[i]];
-    return s;
-}
-
 /* Tokens t lacks to be enabled. */
 static uint64_t dist_enable(const pn_cnet *cn, const uint64_t *m, uint32_t t)
 {
@@ -92,10 +82,13 @@ uint64_t pn_fml_distance(const pn_fml_node *phi, bool want, const pn_cnet *cn,
     case PN_FML_DEADLOCK: return dist_dead(cn, m) == want ? 0 : 1;
     case PN_FML_FIREABLE: return dist_fireable(phi, want, cn, m);
     case PN_FML_INT_LE: {
-        dist_u128 a = dist_sum(phi->kids[0], m), b = dist_sum(phi->kids[1], m);
-        if (want)
-            return a <= b ? 0 : dist_cap(a - b);
-        return a > b ? 0 : dist_cap(b - a + 1);
+        /* the exact comparison says whether it is 0; the sums (saturated
+         * past 2^64) how far, at least 1 */
+        if (pn_fml_eval_state(phi, cn, m) == want)
+            return 0;
+        uint64_t a = pn_fml_eval_int(phi->kids[0], m), b = pn_fml_eval_int(phi->kids[1], m);
+        uint64_t d = want ? (a > b ? dist_cap(a - b) : 0) : (b >= a ? dist_add(b - a, 1) : 0);
+        return d > 0 ? d : 1;
     }
     case PN_FML_NOT: return pn_fml_distance(phi->kids[0], !want, cn, m);
     case PN_FML_AND:
