@@ -222,23 +222,19 @@ TEST(Stubborn, DecideAgreesWithEnumerationOnTargetsAndBounds)
     std::mt19937_64 rng(2016);
     uint32_t nets = 0, decided = 0, bounds = 0, wrong = 0, items = 0;
     for (int r = 0; r < 1500; r++) {
-        uint32_t P = 2 + (uint32_t)(rng() % 5), T = 1 + (uint32_t)(rng() % 8);
-        Net n = build(random_bounded_spec(rng, P, T));
-        const pn_cnet *cn = n.cn.get();
-        auto states = reachable(cn, 20000);
-        if (states.empty())
+        RandomCase rc;
+        if (!random_case(rng, 6, 4, 3, &rc))
             continue;
         nets++;
-        uint32_t kind = (uint32_t)(rng() % 3);
-        std::vector<pn_fml_node *> roots;
-        for (int i = 0; i < 4; i++)
-            roots.push_back(rand_root(rng, cn, kind));
-        SetPtr set = make_set(n.net.get(), roots);
+        const pn_cnet *cn = rc.net.cn.get();
+        const auto &states = rc.states;
+        uint32_t kind = rc.kind;
+        const pn_fml_set *set = rc.set.get();
         pn_exam exam = kind == 2 ? PN_EXAM_UPPER_BOUNDS : PN_EXAM_REACH_CARDINALITY;
         pn_error err;
         pn_error_clear(&err);
         pn_check *c = nullptr;
-        ASSERT_EQ(pn_check_new(cn, exam, set.get(), 1, &c, &err), PN_OK) << err.msg;
+        ASSERT_EQ(pn_check_new(cn, exam, set, 1, &c, &err), PN_OK) << err.msg;
         CheckPtr check(c);
         std::vector<uint64_t> limit(set->n);
         for (uint32_t i = 0; kind == 2 && i < set->n; i++) {

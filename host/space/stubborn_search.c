@@ -117,13 +117,16 @@ typedef struct search {
 } search;
 
 /* Whether state id has the goal's wanted value; best first: its distance
- * into the queue. */
+ * into the queue (0 exactly there, so one evaluation answers both). */
 static bool search_meet(search *r, uint32_t id, pn_error *err, pn_status *st)
 {
     pn_space_marking(pn_lazy_space(r->z), pn_lazy_state(r->z, id), r->m);
-    if (pn_fml_eval_state(r->goal, r->cn, r->m) == r->want)
+    if (r->dfs)
+        return pn_fml_eval_state(r->goal, r->cn, r->m) == r->want;
+    uint64_t d = pn_fml_distance(r->goal, r->want, r->cn, r->m);
+    if (d == 0)
         return true;
-    if (!r->dfs && !heap_push(&r->heap, pn_fml_distance(r->goal, r->want, r->cn, r->m), id))
+    if (!heap_push(&r->heap, d, id))
         *st = pn_fail(err, PN_ERR_NOMEM, "out of memory for the stubborn-set search");
     return false;
 }
