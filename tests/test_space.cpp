@@ -221,7 +221,7 @@ uint32_t drop_next_all(void *, pn_space *inner, const uint64_t *s, pn_space_succ
 }
 
 const pn_space_ops drop_ops = {nullptr, nullptr, drop_next_all, nullptr, nullptr, nullptr,
-                               nullptr, nullptr, nullptr, false};
+                               nullptr, nullptr, nullptr, false, false};
 
 } // namespace
 
@@ -303,4 +303,59 @@ TEST(SpaceLazy, ExploresThroughTheInterface)
     pn_fml_free(atoms[0]);
     pn_fml_free(atoms[1]);
     pn_lazy_free(z);
+}
+
+// Over the P/T net itself (pn_space_defers), an expansion lists the
+// enabled transitions and makes a successor's state only when asked for:
+// from {2,0,1}, t0, t2 and t3 are enabled; entry 0 (t0) makes {1,1,1},
+// entry 1 (t2, a self-loop) finds {2,0,1} again, entry 2 (t3) makes
+// {2,1,1}; t3 three times widens p1 on the way (a 1-bit field at first).
+TEST(SpaceLazy, DefersEachSuccessorUntilAskedFor)
+{
+    Net n;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_lazy *z = nullptr;
+    ASSERT_EQ(pn_lazy_new(n.cn.get(), 0, &z, &err), PN_OK) << err.msg;
+    std::unique_ptr<pn_lazy, void (*)(pn_lazy *)> own(z, pn_lazy_free);
+    EXPECT_TRUE(pn_space_defers(pn_lazy_space(z)));
+    uint32_t deg = 0, id = 0;
+    ASSERT_EQ(pn_lazy_degree(z, 0, &deg, &err), PN_OK);
+    EXPECT_EQ(deg, 3u);
+    EXPECT_EQ(pn_lazy_states(z), 1u); // listed, nothing fired
+    EXPECT_EQ(pn_lazy_edges(z), 0u);
+    ASSERT_NE(pn_lazy_succ_trans(z, 0), nullptr);
+    EXPECT_EQ(pn_lazy_succ_trans(z, 0)[0], 0u);
+    EXPECT_EQ(pn_lazy_succ_trans(z, 0)[1], 2u);
+    EXPECT_EQ(pn_lazy_succ_trans(z, 0)[2], 3u);
+    auto mk = [&](uint32_t s) {
+        Mk m(3);
+        pn_space_marking(pn_lazy_space(z), pn_lazy_state(z, s), m.data());
+        return m;
+    };
+    ASSERT_EQ(pn_lazy_succ_at(z, 0, 0, &id, &err), PN_OK);
+    EXPECT_EQ(id, 1u);
+    EXPECT_EQ(mk(1), (Mk{1, 1, 1}));
+    EXPECT_EQ(pn_lazy_states(z), 2u);
+    EXPECT_EQ(pn_lazy_edges(z), 1u);
+    EXPECT_FALSE(pn_lazy_complete(z));
+    ASSERT_EQ(pn_lazy_succ_at(z, 0, 1, &id, &err), PN_OK);
+    EXPECT_EQ(id, 0u);
+    const uint32_t *succ = nullptr;
+    ASSERT_EQ(pn_lazy_succ(z, 0, &succ, &deg, &err), PN_OK);
+    ASSERT_EQ(deg, 3u);
+    EXPECT_EQ(succ[0], 1u);
+    EXPECT_EQ(succ[1], 0u);
+    EXPECT_EQ(succ[2], 2u);
+    EXPECT_EQ(mk(2), (Mk{2, 1, 1}));
+    EXPECT_EQ(pn_lazy_edges(z), 3u);
+    uint32_t s = 2;
+    for (int k = 0; k < 2; k++) { // t3 is the last entry of {2,p1,1}: t0, t1, t2, t3
+        ASSERT_EQ(pn_lazy_degree(z, s, &deg, &err), PN_OK);
+        ASSERT_EQ(pn_lazy_succ_trans(z, s)[deg - 1], 3u);
+        ASSERT_EQ(pn_lazy_succ_at(z, s, deg - 1, &s, &err), PN_OK) << err.msg;
+    }
+    EXPECT_EQ(mk(s), (Mk{2, 3, 1}));
+    EXPECT_GE(pn_lazy_widenings(z), 1u);
+    EXPECT_EQ(mk(1), (Mk{1, 1, 1})); // the stored states survive the repacking
 }

@@ -37,16 +37,18 @@
  *
  * Memory: one byte per (state, temporal or state subformula) plus the
  * search stacks, declared to the lazy space's budget. Time: the deadline is
- * polled every few hundred steps.
+ * polled every 16 steps. A search step makes the one successor it follows
+ * (pn_lazy_succ_at: over the P/T net, a state's other successors are only
+ * listed until a search reaches them).
  *
  * Random walks: an E[a U b] search whose a and b are state formulas first
  * walks at random from its state through a-states (TAPAAL and ITS-Tools
  * run such walks for reachability; here they serve nested E F / E U and
  * the A G counterexamples under any operator). A walk that meets b is a
  * witness: every state on it is reachable and satisfies a. Walks are cheap
- * per step (no ids, no successor lists), where a depth-first step expands
- * every successor of a state; a node whose walks keep failing stops
- * trying them.
+ * per step (no ids, no table), where a depth-first step stores the state
+ * it makes and lists the enabled transitions of each state it enters; a
+ * node whose walks keep failing stops trying them.
  *
  * Traces: the search of the root's until operator from the initial state
  * stops with the proof on its stack: the path to a b-state (E U), to a
@@ -302,10 +304,21 @@ static bool otf_tick(ootf *o)
     return !o->failed;
 }
 
-/* Successors of s, refetched after anything that may expand. */
-static bool otf_succ(ootf *o, uint32_t s, const uint32_t **succ, uint32_t *n)
+/* The number of successor entries of s (expanding it: a deadlock has
+ * none), and entry k's state, made when first asked for (petrel/lazy.h):
+ * the searches leave most states before their last successor. */
+static bool otf_degree(ootf *o, uint32_t s, uint32_t *n)
 {
-    if (pn_lazy_succ(o->z, s, succ, n, o->err) != PN_OK || !otf_room(o)) {
+    if (pn_lazy_degree(o->z, s, n, o->err) != PN_OK) {
+        o->failed = true;
+        return false;
+    }
+    return true;
+}
+
+static bool otf_succ_at(ootf *o, uint32_t s, uint32_t k, uint32_t *t)
+{
+    if (pn_lazy_succ_at(o->z, s, k, t, o->err) != PN_OK || !otf_room(o)) {
         o->failed = true;
         return false;
     }
@@ -342,17 +355,16 @@ static int otf_lit(ootf *o, uint32_t kid, bool neg, uint32_t s)
 
 static int otf_next(ootf *o, onode *d, uint32_t s, bool all)
 {
-    const uint32_t *succ;
-    uint32_t n;
-    if (!otf_succ(o, s, &succ, &n))
+    uint32_t n, t;
+    if (!otf_degree(o, s, &n))
         return -1;
     uint32_t kid = d->kids[0];
     for (uint32_t i = 0; i < n; i++) {
-        if (!otf_succ(o, s, &succ, &n))
+        if (!otf_succ_at(o, s, i, &t))
             return -1;
         const uint32_t *trans = pn_lazy_succ_trans(o->z, s);
         o->edge = trans != NULL ? trans[i] : ONONE;
-        int v = otf_eval(o, kid, succ[i]);
+        int v = otf_eval(o, kid, t);
         o->edge = ONONE;
         if (v < 0)
             return v;
@@ -391,9 +403,8 @@ static int otf_enter(ootf *o, onode *d, bool au, uint32_t t, uint64_t *sp, uint6
     int a = otf_lit(o, d->kids[0], false, t);
     if (a < 0)
         return -1;
-    const uint32_t *succ;
     uint32_t n = 0;
-    if (a && au && !otf_succ(o, t, &succ, &n))
+    if (a && au && !otf_degree(o, t, &n))
         return -1;
     if (!a || (au && n == 0)) { /* AU at a deadlock reduces to b */
         d->val[t] = V_FALSE;
@@ -577,9 +588,8 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
             continue;
         }
         oframe *f = &o->stack[sp - 1];
-        const uint32_t *succ;
-        uint32_t n;
-        if (!otf_succ(o, f->s, &succ, &n)) {
+        uint32_t n, t;
+        if (!otf_degree(o, f->s, &n)) {
             e = -1;
             break;
         }
@@ -588,7 +598,10 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
             sp--;
             continue;
         }
-        uint32_t t = succ[f->i++];
+        if (!otf_succ_at(o, f->s, f->i++, &t)) {
+            e = -1;
+            break;
+        }
         uint8_t v = d->val[t];
         if (v == V_TRUE)
             goal = !au;
@@ -786,12 +799,11 @@ pn_status pn_ctl_check_otf_trace(pn_lazy *z, const pn_fml_node *phi, const pn_bu
         }
     }
     if (st == PN_OK) {
-        const uint32_t *succ;
         uint32_t n;
         int v = -1;
         uint32_t leaves = otf_top_leaves(&o, root);
         bool layered = leaves > 1 && budget != NULL && budget->deadline > 0;
-        if (pn_lazy_succ(z, 0, &succ, &n, err) == PN_OK && otf_room(&o))
+        if (pn_lazy_degree(z, 0, &n, err) == PN_OK && otf_room(&o))
             v = layered ? otf_layer(&o, root, &leaves) : otf_eval(&o, root, 0);
         if (v == -1 && layered)
             st = pn_fail(err, PN_ERR_TIMEOUT, "CTL: time limit reached (some operators undecided)");

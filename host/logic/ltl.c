@@ -285,19 +285,14 @@ static bool otf_visit(otf *o, uint64_t key)
     return true;
 }
 
-/* On a frame's first step: the letters and product slots that its
- * successors will need, requested from memory at once rather than one
- * miss after another (most successors of a state are already known). */
-static void otf_prefetch(const otf *o, const uint32_t *succ, uint32_t n, const uint32_t *bs,
-                         uint32_t n_q)
+/* On a successor's first automaton edge: the product slots its edges
+ * will probe, requested from memory at once rather than one miss after
+ * another. */
+static void otf_prefetch(const otf *o, uint32_t t, const uint32_t *bs, uint32_t n_q)
 {
-    uint32_t budget = 32;
-    for (uint32_t e = 0; e < n && budget > 0; e++) {
-        PN_PREFETCH(&o->letter[(uint64_t)succ[e] * o->L]);
-        for (uint32_t k = 0; k < n_q && budget > 0; k++, budget--) {
-            uint64_t key = (uint64_t)succ[e] * o->Q + bs[k];
-            PN_PREFETCH(&o->slots[2 * (pn_mix64(key) & o->slot_mask)]);
-        }
+    for (uint32_t k = 0; k < n_q && k < 32; k++) {
+        uint64_t key = (uint64_t)t * o->Q + bs[k];
+        PN_PREFETCH(&o->slots[2 * (pn_mix64(key) & o->slot_mask)]);
     }
 }
 
@@ -307,20 +302,24 @@ static int otf_next(otf *o, otf_frame *f, uint64_t *next)
 {
     uint64_t key = o->key[f->id];
     uint32_t s = (uint32_t)(key / o->Q), q = (uint32_t)(key % o->Q);
-    const uint32_t *succ;
     uint32_t n;
-    if (pn_lazy_succ(o->z, s, &succ, &n, o->err) != PN_OK || !otf_letter_room(o))
+    if (pn_lazy_degree(o->z, s, &n, o->err) != PN_OK)
         return -1;
     const uint32_t *bs = o->b->succ + o->b->succ_off[q];
     uint32_t n_q = o->b->succ_off[q + 1] - o->b->succ_off[q];
-    const uint32_t *trans = o->actions ? pn_lazy_succ_trans(o->z, s) : NULL;
-    if (f->e == 0 && f->a == 0 && !o->actions)
-        otf_prefetch(o, succ, n, bs, n_q);
-    /* A deadlock stutters on states; on actions it ends a finite trace. */
+    /* A deadlock stutters on states; on actions it ends a finite trace.
+     * Each successor's state is made when the search first reaches it
+     * (pn_lazy_succ_at): the search often leaves a state early. */
     for (uint32_t n_s = n || o->actions ? n : 1; f->e < n_s; f->e++, f->a = 0) {
-        uint32_t t = n ? succ[f->e] : s;
+        uint32_t t = s;
+        if (n > 0 && (pn_lazy_succ_at(o->z, s, f->e, &t, o->err) != PN_OK ||
+                      !otf_letter_room(o)))
+            return -1;
+        const uint32_t *trans = o->actions ? pn_lazy_succ_trans(o->z, s) : NULL;
         const uint64_t *l = o->actions ? o->tletter + (uint64_t)trans[f->e] * o->L
                                        : otf_letter(o, t);
+        if (f->a == 0 && !o->actions)
+            otf_prefetch(o, t, bs, n_q);
         while (f->a < n_q) {
             uint32_t r = bs[f->a++];
             if (otf_holds(o, l, r)) {

@@ -29,7 +29,18 @@
  * With pn_lazy_keep_trans, a second arena parallel to the first holds the
  * transition of each successor entry: action-based logic (RERS) reads the
  * step's transition, which the successor id alone does not give (two
- * transitions with different labels may lead to the same state). */
+ * transitions with different labels may lead to the same state).
+ *
+ * Over a space whose successors are its enabled transitions fired
+ * (pn_space_defers: the P/T net without layers), an expansion only lists
+ * the enabled transitions (kept in that second arena) and defers their
+ * states: entry k is fired, hashed and inserted when a consumer first asks
+ * for it (pn_lazy_succ_at), as the depth-first searches of Spin and LTSmin
+ * take one successor at a time. A search that leaves a state early (a
+ * counterexample found, a value settled) then pays for the successors it
+ * visited, not for all of them: a state of Philosophers-PT-001000 enables
+ * up to a thousand transitions. pn_lazy_succ resolves every entry of the
+ * state it is asked for. */
 #include "petrel/lazy.h"
 
 #include <stdlib.h>
@@ -39,6 +50,7 @@
 #include "pn_table.h"
 
 #define LAZY_NOT_EXPANDED UINT64_MAX
+#define LAZY_UNRESOLVED UINT32_MAX /* a deferred entry: transition known, state not yet */
 #define LAZY_PROBE_STATES 2048
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)
 
@@ -55,6 +67,8 @@ struct pn_lazy {
     uint32_t *arena_trans;     /* parallel to arena; NULL unless keep_trans */
     uint64_t arena_n, arena_cap;
     bool keep_trans;
+    bool defer;                /* entries resolve on demand (the space does not reduce) */
+    uint64_t unresolved;       /* deferred entries not resolved yet */
     uint64_t *vec;             /* one state: the initial, then scratch */
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
@@ -141,7 +155,7 @@ void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille)
 
 uint64_t pn_lazy_states(const pn_lazy *z) { return z->count; }
 
-uint64_t pn_lazy_edges(const pn_lazy *z) { return z->arena_n; }
+uint64_t pn_lazy_edges(const pn_lazy *z) { return z->arena_n - z->unresolved; }
 
 uint64_t pn_lazy_widenings(const pn_lazy *z) { return z->widenings; }
 
@@ -248,17 +262,17 @@ static pn_status lazy_grow_arena(pn_lazy *z, uint64_t need, pn_error *err)
     return PN_OK;
 }
 
-/* Room for the successors of one state: every insert then succeeds. */
-static pn_status lazy_room(pn_lazy *z, pn_error *err)
+/* Room for `states` more states and `entries` more successor entries:
+ * every insert then succeeds. */
+static pn_status lazy_room(pn_lazy *z, uint64_t states, uint64_t entries, pn_error *err)
 {
-    uint64_t T = z->T;
     pn_status st = PN_OK;
-    if (z->count + T > z->cap)
-        st = lazy_grow_store(z, z->count + T, err);
-    if (st == PN_OK && (z->count + T) * 4 > (z->slot_mask + 1) * 3)
-        st = lazy_grow_slots(z, z->count + T, err);
-    if (st == PN_OK && z->arena_n + T > z->arena_cap)
-        st = lazy_grow_arena(z, z->arena_n + T, err);
+    if (z->count + states > z->cap)
+        st = lazy_grow_store(z, z->count + states, err);
+    if (st == PN_OK && (z->count + states) * 4 > (z->slot_mask + 1) * 3)
+        st = lazy_grow_slots(z, z->count + states, err);
+    if (st == PN_OK && z->arena_n + entries > z->arena_cap)
+        st = lazy_grow_arena(z, z->arena_n + entries, err);
     return st;
 }
 
@@ -336,7 +350,7 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
             return lazy_nomem(err);
         if (z->count + z->T > LAZY_MAX_STATES)
             return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
-        pn_status st = lazy_room(z, err);
+        pn_status st = lazy_room(z, z->T, z->T, err);
         if (st != PN_OK)
             return st;
         uint64_t start = z->arena_n;
@@ -360,25 +374,92 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
     }
 }
 
-pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
-                       pn_error *err)
+/* A deferred expansion: s's enabled transitions become unresolved
+ * entries. */
+static pn_status lazy_list(pn_lazy *z, uint32_t s, pn_error *err)
+{
+    if (z->broken)
+        return lazy_nomem(err);
+    pn_status st = lazy_room(z, 0, z->T, err);
+    if (st != PN_OK)
+        return st;
+    uint64_t start = z->arena_n;
+    uint32_t n = pn_space_enabled(z->sp, pn_lazy_state(z, s), z->arena_trans + start);
+    for (uint32_t k = 0; k < n; k++)
+        z->arena[start + k] = LAZY_UNRESOLVED;
+    z->arena_n += n;
+    z->unresolved += n;
+    z->soff[s] = start;
+    z->sdeg[s] = n;
+    z->expanded++;
+    return PN_OK;
+}
+
+/* Entry k of s (listed) gets its state: fired, widened on an overflow
+ * and fired again, inserted. */
+static pn_status lazy_resolve(pn_lazy *z, uint32_t s, uint32_t k, pn_error *err)
+{
+    uint64_t e = z->soff[s] + k;
+    while (z->arena[e] == LAZY_UNRESOLVED) {
+        if (z->broken)
+            return lazy_nomem(err);
+        if (z->count + 1 > LAZY_MAX_STATES)
+            return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
+        pn_status st = lazy_room(z, 1, 0, err);
+        if (st != PN_OK)
+            return st;
+        uint32_t of = pn_space_fire(z->sp, pn_lazy_state(z, s), z->arena_trans[e], z->vec);
+        if (of != 0) {
+            if ((st = lazy_widen(z, of - 1, err)) != PN_OK)
+                return st;
+            continue;
+        }
+        z->arena[e] = lazy_insert(z, z->vec, pn_space_hash(z->vec, z->words));
+        z->unresolved--;
+    }
+    return PN_OK;
+}
+
+pn_status pn_lazy_degree(pn_lazy *z, uint32_t s, uint32_t *n, pn_error *err)
 {
     if (z->soff[s] == LAZY_NOT_EXPANDED) {
-        pn_status st = lazy_expand(z, s, err);
+        pn_status st = z->defer ? lazy_list(z, s, err) : lazy_expand(z, s, err);
         if (st != PN_OK)
             return st;
     }
-    *succ = z->arena + z->soff[s];
     *n = z->sdeg[s];
+    return PN_OK;
+}
+
+pn_status pn_lazy_succ_at(pn_lazy *z, uint32_t s, uint32_t k, uint32_t *id, pn_error *err)
+{
+    uint32_t n;
+    pn_status st = pn_lazy_degree(z, s, &n, err);
+    if (st == PN_OK && z->defer)
+        st = lazy_resolve(z, s, k, err);
+    if (st == PN_OK)
+        *id = z->arena[z->soff[s] + k];
+    return st;
+}
+
+pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
+                       pn_error *err)
+{
+    pn_status st = pn_lazy_degree(z, s, n, err);
+    for (uint32_t k = 0; st == PN_OK && z->defer && k < *n; k++)
+        st = lazy_resolve(z, s, k, err);
+    if (st != PN_OK)
+        return st;
+    *succ = z->arena + z->soff[s];
     return PN_OK;
 }
 
 pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err)
 {
-    if (z->arena_n > 0)
-        return pn_fail(err, PN_ERR_INTERNAL, "pn_lazy_keep_trans after the first expansion");
     if (z->keep_trans)
         return PN_OK;
+    if (z->arena_n > 0)
+        return pn_fail(err, PN_ERR_INTERNAL, "pn_lazy_keep_trans after the first expansion");
     if (!pn_lazy_fits(z, z->arena_cap * 4))
         return lazy_nomem(err);
     z->arena_trans = malloc((z->arena_cap + 1) * sizeof *z->arena_trans);
@@ -392,7 +473,8 @@ bool pn_lazy_keeps_trans(const pn_lazy *z) { return z->keep_trans; }
 
 bool pn_lazy_complete(const pn_lazy *z)
 {
-    return !z->reduces && !z->broken && z->count > 0 && z->expanded == z->count;
+    return !z->reduces && !z->broken && z->count > 0 && z->expanded == z->count &&
+           z->unresolved == 0;
 }
 
 const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s)
@@ -442,7 +524,9 @@ static pn_status lazy_init(pn_lazy *z, pn_error *err)
         return st;
     pn_space_initial(z->sp, z->vec);
     lazy_insert(z, z->vec, pn_space_hash(z->vec, z->words));
-    return PN_OK;
+    /* Deferred entries keep their transitions: they are fired later. */
+    z->defer = pn_space_defers(z->sp);
+    return z->defer ? pn_lazy_keep_trans(z, err) : PN_OK;
 }
 
 pn_status pn_lazy_new_space(pn_space *sp, uint64_t memory_budget, pn_lazy **out,

@@ -115,6 +115,7 @@ const pn_space_ops pn_pt_ops = {
     .next_all = pt_next_all,
     .fire = pt_fire,
     .enabled = pt_enabled,
+    .next_is_enabled = true, /* pt_next_all: pn_state_enabled_list, then pn_state_fire */
     .marking = pt_marking,
     .widen = pt_widen,
     .repack = pt_repack,

@@ -55,6 +55,15 @@ uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
     return sp->ops->next_all(sp->self, sp->inner, s, fn, ctx);
 }
 
+bool pn_space_defers(pn_space *sp)
+{
+    pn_space *next = sp, *en = sp, *fire = sp;
+    SPACE_FIND(next, next_all);
+    SPACE_FIND(en, enabled);
+    SPACE_FIND(fire, fire);
+    return next->ops->next_is_enabled && next == en && next == fire;
+}
+
 uint32_t pn_space_next_all_unreduced(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
                                      void *ctx)
 {

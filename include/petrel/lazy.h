@@ -44,6 +44,13 @@ pn_space *pn_lazy_space(pn_lazy *z);
  * either, free z: a failed widening leaves its states unusable. */
 pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *n,
                        pn_error *err);
+/* The number of successor entries of s, expanding it on first use; then
+ * pn_lazy_succ_at gives entry k's id (k < n). Where the space lists its
+ * successors (pn_space_defers), that makes entry k's state alone, the
+ * others waiting until asked for: a depth-first search pays for the
+ * successors it visits. Errors as pn_lazy_succ. */
+pn_status pn_lazy_degree(pn_lazy *z, uint32_t s, uint32_t *n, pn_error *err);
+pn_status pn_lazy_succ_at(pn_lazy *z, uint32_t s, uint32_t k, uint32_t *id, pn_error *err);
 /* Over a space that reduces (space.h): from now on a state whose reduced
  * successors include itself or a state expanded before it gets all its
  * successors instead, so that every cycle holds a fully expanded state
@@ -59,7 +66,8 @@ void pn_lazy_probe_reduction(pn_lazy *z, uint32_t per_mille);
  * under the budget): call before the first pn_lazy_succ. */
 pn_status pn_lazy_keep_trans(pn_lazy *z, pn_error *err);
 bool pn_lazy_keeps_trans(const pn_lazy *z);
-/* With keep_trans, after pn_lazy_succ(s): the transitions of s's successor
+/* With keep_trans (always where pn_space_defers), after
+ * pn_lazy_succ(s) or pn_lazy_degree(s): the transitions of s's successor
  * entries, parallel to *succ (valid as long as it); else NULL. */
 const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s);
 /* Transitions enabled in s (all of them, also over a reducing space). */

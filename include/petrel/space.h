@@ -77,6 +77,10 @@ typedef struct pn_space_ops {
     /* Set by a layer whose next_all gives only some of the successors (a
      * partial-order reduction): pn_space_next_all_unreduced passes it by. */
     bool reduces;
+    /* Set by a module whose next_all fires each of its enabled transitions
+     * in enabled's order, by its fire, and nothing else: a consumer may
+     * list the transitions and fire each one later (pn_space_defers). */
+    bool next_is_enabled;
 } pn_space_ops;
 
 /* The P/T net with its starting layout (net/layout.h); cn is borrowed. */
@@ -93,6 +97,11 @@ uint32_t pn_space_words(pn_space *sp);
 void pn_space_initial(pn_space *sp, uint64_t *s);
 uint32_t pn_space_next_all(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn, void *ctx);
 uint32_t pn_space_fire(pn_space *sp, const uint64_t *s, uint32_t t, uint64_t *out);
+/* Whether the successors of a state are exactly its enabled transitions
+ * (pn_space_enabled), each fired by pn_space_fire, in that order: the
+ * next_all, enabled and fire the chain dispatches to are one module's,
+ * and that module says so (next_is_enabled). */
+bool pn_space_defers(pn_space *sp);
 /* The successors by every enabled transition, the reducing layers passed
  * by (the same as pn_space_next_all where none is in the chain). */
 uint32_t pn_space_next_all_unreduced(pn_space *sp, const uint64_t *s, pn_space_succ_fn fn,
