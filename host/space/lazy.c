@@ -67,7 +67,7 @@ struct pn_lazy {
     uint32_t *arena_trans;     /* parallel to arena; NULL unless keep_trans */
     uint64_t arena_n, arena_cap;
     bool keep_trans;
-    bool defer;                /* entries resolve on demand (the space does not reduce) */
+    bool defer;                /* entries resolve on demand (pn_space_defers) */
     uint64_t unresolved;       /* deferred entries not resolved yet */
     uint64_t *vec;             /* one state: the initial, then scratch */
     uint32_t *trans;           /* enabled transitions of one state */
