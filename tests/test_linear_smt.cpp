@@ -116,6 +116,25 @@ TEST(LinearSmt, DekkerIsDeadlockFreeByIntegerMarkings)
     EXPECT_TRUE(a.techniques & PN_TECH_LINEAR_EQUATIONS);
 }
 
+// Building a Z3 context cannot be interrupted: one whose build (10 us per
+// place, transition and non-zero effect) would outlast the time left is not
+// started, and the same net with time enough gets one.
+TEST(LinearSmt, AContextThatWouldOutlastTheTimeLeftIsNotBuilt)
+{
+    Net n = dekker(40); // 200 places, 1,680 transitions, ~11,000 effects: ~0.13 s
+    const pn_cnet *cn = n.cn.get();
+    lin_smt *s = nullptr;
+    pn_error err;
+    pn_error_clear(&err);
+    pn_budget tight = pn_budget_make(0.01, nullptr, 0);
+    EXPECT_EQ(lin_smt_new(cn, &tight, &s, &err), PN_ERR_TIMEOUT);
+    EXPECT_EQ(s, nullptr);
+    pn_error_clear(&err);
+    pn_budget ample = pn_budget_make(30.0, nullptr, 0);
+    ASSERT_EQ(lin_smt_new(cn, &ample, &s, &err), PN_OK) << err.msg;
+    lin_smt_free(s);
+}
+
 // Random bounded nets, random cardinality and fireability formulas and the
 // deadlock: whatever the SMT form calls unsatisfiable holds in no reachable
 // marking; a satisfiable one is a real solution of the state equation
