@@ -157,6 +157,51 @@ TEST(Walk, ProbeSeesMarkingsAndStopsTheWalks)
     EXPECT_EQ(never.calls, 2u * 2u * 2u); // 2 threads x 2 walks x (step 0 and the end)
 }
 
+// Directed walks (walk_aim.c): a token on a line of L places, stepping
+// forward or back, beside K two-place toggles that are always enabled. A
+// uniform step moves the line's token with probability 2 / (2K + 2), and
+// an unbiased walk on the line needs about L * L such moves: 1,000 steps
+// take it nowhere near the end. The directed walk (the first of a round)
+// steps forward half the time and meets pL within its first walk.
+TEST(Walk, DirectedWalkReachesTheEndOfOnePartOfMany)
+{
+    const uint32_t L = 60, K = 40;
+    RandomNetSpec s;
+    s.m0.assign(L + 1 + 2 * K, 0);
+    s.m0[0] = 1;
+    s.n_trans = 2 * L + 2 * K;
+    for (uint32_t i = 0; i < L; i++) {
+        s.arcs.push_back({i, 2 * i, true, 1}); // forward
+        s.arcs.push_back({i + 1, 2 * i, false, 1});
+        s.arcs.push_back({i + 1, 2 * i + 1, true, 1}); // back
+        s.arcs.push_back({i, 2 * i + 1, false, 1});
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        uint32_t a = L + 1 + 2 * k, b = a + 1, t = 2 * L + 2 * k;
+        s.m0[a] = 1;
+        s.arcs.push_back({a, t, true, 1});
+        s.arcs.push_back({b, t, false, 1});
+        s.arcs.push_back({b, t + 1, true, 1});
+        s.arcs.push_back({a, t + 1, false, 1});
+    }
+    Net n = build(s);
+    pn_error err;
+    pn_error_clear(&err);
+    std::vector<pn_fml_node *> roots = {ef(at_least(L, 1)), ef(at_least(L / 2, 2))};
+    SetPtr set = make_set(n.net.get(), roots);
+    pn_check *c = nullptr;
+    ASSERT_EQ(pn_check_new(n.cn.get(), PN_EXAM_REACH_CARDINALITY, set.get(), 2, &c, &err), PN_OK);
+    CheckPtr check(c);
+    pn_walk_opts o = walk_opts(1, 1, 1000);
+    o.seed = 7;
+    uint32_t decided = 0;
+    ASSERT_EQ(pn_walk_decide(n.cn.get(), c, &o, &decided, &err), PN_OK) << err.msg;
+    pn_check_finish(c, nullptr);
+    EXPECT_EQ(decided, 1u);
+    EXPECT_EQ(pn_check_answer(c, 0)->verdict, PN_VERDICT_TRUE);
+    EXPECT_EQ(pn_check_answer(c, 1)->verdict, PN_VERDICT_UNKNOWN); // one token: never 2
+}
+
 // A walk of 10 steps cannot reach a deadlock 300 steps deep.
 TEST(Walk, ShortWalksDecideNothingOutOfReach)
 {

@@ -26,6 +26,7 @@
 #include "petrel/space.h"
 #include "pn_items.h"
 #include "pn_walk.h"
+#include "space/walk_aim.h"
 #include "walk_moves.h"
 
 #define WALK_STEPS 100000
@@ -65,6 +66,7 @@ typedef struct walk_shared {
     uint32_t open;          /* atomic: goals not found yet */
     uint32_t probed;        /* atomic: o->probe said stop */
     uint64_t walks;         /* atomic: walks ended, every worker's */
+    uint64_t aimed, steps;  /* atomic: directed walks begun, steps walked (every worker's) */
     double t0;              /* when the walks began */
     uint64_t found_us;      /* atomic: microseconds after t0 when an LTL goal last fell */
     uint32_t **paths;       /* o->trace: per reach goal, its finder's prefix */
@@ -81,6 +83,18 @@ typedef struct walk_worker {
     uint32_t *enabled;
     pn_fire_seq fired;      /* o->trace: this walk's transitions so far */
     pn_prefix_trace prefix; /* the letters of the walk's first steps (LTL goals) */
+    uint64_t step;          /* the current walk's steps so far (0: it starts at m0) */
+    /* Directed walks (space/walk_aim.h), one open goal each in turn; the
+     * uniform walk waits meanwhile in the aside buffers (walk_swap). */
+    pn_walk_aim aim;
+    bool aimed;             /* the current walk is directed */
+    uint64_t aim_steps;     /* and ends after this many steps */
+    uint32_t next_aim;      /* the goal the next directed walk tries first */
+    uint32_t aim_goal;      /* the goal of the current directed walk */
+    uint32_t round;         /* rounds of directed walks begun */
+    uint8_t *aim_fails;     /* per goal: its directed walks that missed it (at most 8) */
+    uint64_t *aside_s, *aside_next, aside_step;
+    pn_fire_seq aside_fired;
     uint64_t rng;
     pn_status st;
     pn_error err;
@@ -133,7 +147,7 @@ static void walk_visit(walk_worker *w, uint64_t step, uint32_t n_enabled, bool e
     walk_shared *sh = w->sh;
     if (sh->n_atoms > 0)
         pn_space_atoms_eval(w->atoms, w->s, n_enabled, w->letter);
-    if (sh->ltl.n > 0 && step < PN_PREFIX_STEPS) {
+    if (sh->ltl.n > 0 && step < PN_PREFIX_STEPS && !w->aimed) { /* one prefix: the uniform walk's */
         pn_space_atoms_eval(w->ltl_atoms, w->s, n_enabled,
                             pn_prefix_trace_step(&w->prefix, (uint32_t)step));
         if (pn_prefix_due((uint32_t)step + 1, ends))
@@ -168,16 +182,31 @@ static void walk_visit(walk_worker *w, uint64_t step, uint32_t n_enabled, bool e
     }
 }
 
+/* (Re)allocates the states of both walks for the space's width now: both
+ * start again at m0. */
 static pn_status walk_buffers(walk_worker *w)
 {
     uint32_t words = pn_space_words(w->sp);
-    free(w->s);
-    free(w->next);
-    w->s = malloc(((size_t)words + 1) * sizeof *w->s);
-    w->next = malloc(((size_t)words + 1) * sizeof *w->next);
-    if (w->s == NULL || w->next == NULL)
-        return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
-    return PN_OK;
+    uint64_t **buf[4] = {&w->s, &w->next, &w->aside_s, &w->aside_next};
+    bool ok = true;
+    for (int i = 0; i < 4; i++) {
+        free(*buf[i]);
+        *buf[i] = malloc(((size_t)words + 1) * sizeof **buf[i]);
+        ok = ok && *buf[i] != NULL;
+    }
+    w->step = w->aside_step = 0;
+    return ok ? PN_OK : pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
+}
+
+/* Puts the current walk aside and takes up the other one. */
+static void walk_swap(walk_worker *w)
+{
+#define WALK_SWAP(a, b, type) do { type t_ = a; a = b; b = t_; } while (0)
+    WALK_SWAP(w->s, w->aside_s, uint64_t *);
+    WALK_SWAP(w->next, w->aside_next, uint64_t *);
+    WALK_SWAP(w->step, w->aside_step, uint64_t);
+    WALK_SWAP(w->fired, w->aside_fired, pn_fire_seq);
+#undef WALK_SWAP
 }
 
 /* Whether every goal left is an LTL one (no probe either). */
@@ -230,27 +259,42 @@ static bool walk_probe(walk_worker *w)
     return true;
 }
 
-/* One walk; false when the worker should stop (goals done, budget, error). */
-static bool walk_once(walk_worker *w, uint64_t max_steps)
+/* The current walk, from where it is (m0 when w->step is 0) for at most
+ * quota steps (it then waits there) or to its end; *used: the steps
+ * taken. False when the worker should stop (goals done, budget, error). */
+static bool walk_once(walk_worker *w, uint64_t max_steps, uint64_t quota, uint64_t *used)
 {
-    pn_space_initial(w->sp, w->s);
-    pn_fire_seq_restart(&w->fired);
-    for (uint64_t step = 0;; step++) {
+    if (w->step == 0) {
+        pn_space_initial(w->sp, w->s);
+        pn_fire_seq_restart(&w->fired);
+    }
+    for (uint64_t k = 0;; k++, w->step++) {
+        uint64_t step = w->step;
+        *used = k;
         uint32_t n = pn_space_enabled(w->sp, w->s, w->enabled);
         /* Only LTL goals left: a walk is read no further than its prefix,
          * so a new one starts there. */
         bool ends = n == 0 || step >= max_steps ||
                     (step + 1 == PN_PREFIX_STEPS && walk_only_ltl(w->sh));
         walk_visit(w, step, n, ends);
-        if (step % WALK_CHECK_EVERY == 0 && walk_stop(w))
+        if (step % WALK_CHECK_EVERY == 0 && walk_stop(w)) {
+            __atomic_add_fetch(&w->sh->steps, k, __ATOMIC_RELAXED);
             return false;
+        }
         if (w->sh->o->probe != NULL && (ends || step % WALK_PROBE_EVERY == 0) && walk_probe(w))
             return false;
         if (ends) {
             __atomic_add_fetch(&w->sh->walks, 1, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&w->sh->steps, k, __ATOMIC_RELAXED);
+            w->step = 0;
             return true;
         }
-        uint32_t t = w->enabled[pn_walk_rand(&w->rng) % n];
+        if (k >= quota) { /* it goes on from this state at its next turn */
+            __atomic_add_fetch(&w->sh->steps, k, __ATOMIC_RELAXED);
+            return true;
+        }
+        uint32_t t = w->aimed ? pn_walk_aim_pick(&w->aim, w->enabled, n, &w->rng)
+                              : w->enabled[pn_walk_rand(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
         if (over != 0) { /* a field overflowed: widen, walk again */
             uint32_t p = over - 1;
@@ -282,6 +326,9 @@ static pn_status walk_setup(walk_worker *w)
              PN_OK))
         return w->err.code;
     uint32_t lw = w->atoms != NULL ? pn_space_atoms_words(w->atoms) : 1;
+    w->aim_fails = calloc((size_t)sh->n_goals + 1, 1);
+    if (w->aim_fails == NULL || pn_walk_aim_init(&w->aim, sh->cn, &w->err) != PN_OK)
+        return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
     w->letter = calloc(lw, sizeof *w->letter);
     w->marking = calloc((size_t)sh->cn->n_places + 1, sizeof *w->marking);
     w->enabled = calloc((size_t)sh->cn->n_transitions + 1, sizeof *w->enabled);
@@ -290,15 +337,87 @@ static pn_status walk_setup(walk_worker *w)
     return walk_buffers(w);
 }
 
+/* A directed walk meets its goal in a few steps per unit of distance or
+ * wanders off (ShieldPPPt-PT-100B: within 600 steps at distances up to
+ * 130): it ends after AIM_STEPS_PER_DEPTH steps per unit of the goal's
+ * greatest distance plus AIM_STEPS, and the next goal has its turn. A goal
+ * whose directed walks missed it f times has one every 2^f rounds (f at
+ * most AIM_BACKOFF): where the goal is no place deep in one part but a
+ * configuration of the whole net (Philosophers-PT-001000's A G counter-
+ * examples), the uniform walk meets it and gets the time. */
+#define AIM_STEPS 2048
+#define AIM_STEPS_PER_DEPTH 16
+#define AIM_BACKOFF 6
+
+/* Aims the next walk at the next open goal of this round (from
+ * w->next_aim on) that has places to aim at (walk_aim.h); false at the
+ * round's end: that walk is uniform, and the next round starts again from
+ * the first goal. */
+static bool walk_aim_next(walk_worker *w)
+{
+    const walk_shared *sh = w->sh;
+    for (uint32_t k = w->next_aim; k < sh->n_goals; k++) {
+        const walk_goal *g = &sh->goals[k];
+        if (__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED) ||
+            w->round % (1u << w->aim_fails[k]) != 0)
+            continue;
+        uint32_t depth = pn_walk_aim_at(&w->aim, g->phi, g->places, g->n_places);
+        if (depth == 0) {
+            w->aim_fails[k] = AIM_BACKOFF; /* nothing to aim at: rarely asked again */
+            continue;
+        }
+        w->next_aim = k + 1;
+        w->aim_goal = k;
+        w->aim_steps = AIM_STEPS + (uint64_t)AIM_STEPS_PER_DEPTH * depth;
+        return true;
+    }
+    w->next_aim = 0;
+    w->round++;
+    return false;
+}
+
+/* One directed walk, from m0, with the uniform walk put aside; false:
+ * stop. */
+static bool walk_aimed_once(walk_worker *w, uint64_t max_steps, uint64_t *used)
+{
+    __atomic_add_fetch(&w->sh->aimed, 1, __ATOMIC_RELAXED);
+    walk_swap(w);
+    w->aimed = true;
+    w->step = 0;
+    bool go_on = walk_once(w, w->aim_steps < max_steps ? w->aim_steps : max_steps,
+                           UINT64_MAX, used);
+    w->aimed = false;
+    walk_swap(w);
+    uint32_t k = w->aim_goal;
+    if (!__atomic_load_n(&w->sh->found[k], __ATOMIC_RELAXED) && w->aim_fails[k] < AIM_BACKOFF)
+        w->aim_fails[k]++;
+    return go_on;
+}
+
+/* Rounds of one walk directed at each open goal in turn (for those deep
+ * in one part of a net of many), then the uniform walk, which tests every
+ * goal at once as the directed ones do, for as many steps as the round
+ * took: each kind has half the time. The uniform walk goes on from where
+ * it waited, and restarts at m0 after max_steps or a deadlock as before;
+ * without a goal to aim at, it is the only walk. */
 static void *walk_thread(void *arg)
 {
     walk_worker *w = arg;
     const pn_walk_opts *o = w->sh->o;
     w->st = walk_setup(w);
-    uint64_t steps = o->max_steps ? o->max_steps : WALK_STEPS;
-    for (uint64_t n = 0; w->st == PN_OK && (o->max_walks == 0 || n < o->max_walks); n++)
-        if (!walk_once(w, steps))
+    uint64_t steps = o->max_steps ? o->max_steps : WALK_STEPS, credit = 0, used = 0;
+    for (uint64_t n = 0; w->st == PN_OK && (o->max_walks == 0 || n < o->max_walks); n++) {
+        bool go_on;
+        if (walk_aim_next(w)) {
+            go_on = walk_aimed_once(w, steps, &used);
+            credit += used + 1;
+        } else {
+            go_on = walk_once(w, steps, credit > 0 ? credit : UINT64_MAX, &used);
+            credit = 0;
+        }
+        if (!go_on)
             break;
+    }
     return NULL;
 }
 
@@ -307,12 +426,17 @@ static void walk_worker_free(walk_worker *w)
     pn_space_atoms_free(w->atoms);
     pn_space_atoms_free(w->ltl_atoms);
     pn_space_free(w->sp);
+    pn_walk_aim_free(&w->aim);
     free(w->s);
     free(w->next);
+    free(w->aside_s);
+    free(w->aside_next);
+    free(w->aim_fails);
     free(w->letter);
     free(w->marking);
     free(w->enabled);
     pn_fire_seq_free(&w->fired);
+    pn_fire_seq_free(&w->aside_fired);
     pn_prefix_trace_free(&w->prefix);
 }
 
@@ -546,6 +670,10 @@ pn_status pn_walk_decide(const pn_cnet *cn, pn_check *c, const pn_walk_opts *o,
         !(gpu && walk_on_gpu(&sh, o->verbose)))
         st = walk_run(&sh, threads, err);
     uint32_t k = st == PN_OK && c != NULL ? walk_apply(&sh, c, o->verbose) : 0;
+    if (o->verbose != NULL && sh.walks > 0)
+        fprintf(o->verbose, "petrel: walk: %lu walks ended (%lu directed), %lu steps, in %.3f s\n",
+                (unsigned long)sh.walks, (unsigned long)sh.aimed, (unsigned long)sh.steps,
+                pn_clock_now() - sh.t0);
     if (decided != NULL)
         *decided = k;
     free(sh.goals);

@@ -48,7 +48,10 @@
  * witness: every state on it is reachable and satisfies a. Walks are cheap
  * per step (no ids, no table), where a depth-first step stores the state
  * it makes and lists the enabled transitions of each state it enters; a
- * node whose walks keep failing stops trying them.
+ * node whose walks keep failing stops trying them. Every other walk of a
+ * node is directed at the places its b reads (space/walk_aim.h: half its
+ * steps fire one of the enabled transitions nearest to them in the net's
+ * graph).
  *
  * Traces: the search of the root's until operator from the initial state
  * stops with the proof on its stack: the path to a b-state (E U), to a
@@ -60,6 +63,7 @@
 
 #include "petrel/ltl.h"
 #include "pn_walk.h"
+#include "space/walk_aim.h"
 #include <string.h>
 
 enum { V_UNKNOWN = 0, V_TRUE = 1, V_FALSE = 2, V_GRAY = 3, V_BLACK = 4 };
@@ -74,6 +78,7 @@ typedef struct onode {
     uint8_t *val;       /* per state (kinds 0, 4..7) */
     bool walkable;      /* EU with state-formula a and b: random walks */
     uint32_t walk_win, walk_fail;
+    uint32_t walks;     /* begun: every other one is directed at b (walk_aim.h) */
 } onode;
 
 typedef struct oframe {
@@ -106,6 +111,9 @@ typedef struct ootf {
     uint64_t *walk_s, *walk_next;  /* the walk's state and its successor */
     uint32_t *walk_en, *walk_path; /* enabled transitions; the walk so far */
     uint32_t walk_words;
+    pn_walk_aim aim;    /* the distances to one node's b (aim_node; ONONE: none yet) */
+    uint32_t aim_node;
+    bool aim_failed;    /* no memory for them: uniform walks only */
 } ootf;
 
 /* Walks per search and steps per walk; a node stops walking once its
@@ -470,18 +478,44 @@ static bool otf_walk_buffers(ootf *o, uint32_t words)
     return o->walk_en && o->walk_path && o->walk_s && o->walk_next;
 }
 
+/* Directs a walk of node id at the places its b reads: false when it
+ * cannot (no place, no memory), and the walk is uniform. */
+static bool otf_aim(ootf *o, uint32_t id)
+{
+    const onode *d = &o->nodes[id];
+    if (o->aim_failed || d->kids[1] == ONONE)
+        return false;
+    if (o->aim_node == id)
+        return true;
+    if (o->aim.dist == NULL) {
+        pn_error quiet = {0};
+        const pn_cnet *cn = pn_space_cnet(pn_lazy_space(o->z));
+        if (pn_walk_aim_init(&o->aim, cn, &quiet) != PN_OK) {
+            o->aim_failed = true;
+            return false;
+        }
+    }
+    o->aim_node = ONONE;
+    if (pn_walk_aim_at(&o->aim, o->nodes[d->kids[1]].f, NULL, 0) == 0)
+        return false;
+    o->aim_node = id;
+    return true;
+}
+
 /* Up to tries walks of up to steps steps from s (where a holds and b does
  * not) through a-states: 1 and *len steps in o->walk_path when one meets
  * b, 0 when none does (a field that overflows, which only the lazy space
  * may widen, ends the walks too), -1 on failure (o->err). */
-static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t tries, uint32_t steps,
+static int otf_walk(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t steps,
                     uint32_t *len)
 {
     pn_space *sp = pn_lazy_space(o->z);
     uint32_t words = pn_space_words(sp);
     if (!otf_walk_buffers(o, words))
         return 0; /* no memory for walks: the search goes on without them */
+    onode *d = &o->nodes[id];
     for (uint32_t try = 0; try < tries; try++) {
+        bool aimed = d->walks++ % 2 == 1 && otf_aim(o, id);
         memcpy(o->walk_s, pn_lazy_state(o->z, s), (size_t)words * sizeof *o->walk_s);
         for (uint32_t step = 0; step < steps; step++) {
             if (!otf_tick(o))
@@ -499,7 +533,8 @@ static int otf_walk(ootf *o, onode *d, uint32_t s, uint32_t tries, uint32_t step
             }
             if (n == 0)
                 break;
-            uint32_t t = o->walk_en[pn_walk_rand(&o->rng) % n];
+            uint32_t t = aimed ? pn_walk_aim_pick(&o->aim, o->walk_en, n, &o->rng)
+                               : o->walk_en[pn_walk_rand(&o->rng) % n];
             if (pn_space_fire(sp, o->walk_s, t, o->walk_next) != 0) {
                 d->walk_fail++;
                 return 0;
@@ -572,7 +607,7 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     bool top = s == 0 && id == o->top, by_walk = false;
     if (e == 2 && d->walkable &&
         (top || d->walk_fail <= OTF_WALK_PATIENCE + 4 * d->walk_win)) {
-        int w = otf_walk(o, d, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked);
+        int w = otf_walk(o, id, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked);
         e = w < 0 ? -1 : e;
         goal = by_walk = w == 1;
     }
@@ -582,7 +617,7 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
             break;
         }
         if (top && d->walkable && steps % OTF_TOP_WALK_STEPS == 0) {
-            int w = otf_walk(o, d, s, 1, OTF_TOP_WALK_STEPS, &walked);
+            int w = otf_walk(o, id, s, 1, OTF_TOP_WALK_STEPS, &walked);
             e = w < 0 ? -1 : e;
             goal = by_walk = w == 1;
             continue;
@@ -762,6 +797,7 @@ static void otf_free(ootf *o)
     free(o->walk_next);
     free(o->walk_en);
     free(o->walk_path);
+    pn_walk_aim_free(&o->aim);
     pn_space_atoms_free(o->sa);
     pn_lazy_set_other(o->z, 0);
 }
@@ -770,7 +806,7 @@ pn_status pn_ctl_check_otf_trace(pn_lazy *z, const pn_fml_node *phi, const pn_bu
                                  bool *value, pn_ltl_lasso *trace, pn_error *err)
 {
     ootf o = {.z = z, .budget = budget, .err = err, .trace_node = ONONE, .edge = ONONE,
-              .rng = 0x9e3779b97f4a7c15ull};
+              .rng = 0x9e3779b97f4a7c15ull, .aim_node = ONONE};
     pn_status st = PN_OK;
     uint32_t root = otf_add(&o, phi);
     if (root == ONONE)

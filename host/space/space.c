@@ -116,6 +116,8 @@ uint32_t pn_space_places(const pn_space *sp) { return sp->pt->cn->n_places; }
 
 uint32_t pn_space_transitions(const pn_space *sp) { return sp->pt->cn->n_transitions; }
 
+const pn_cnet *pn_space_cnet(const pn_space *sp) { return sp->pt->cn; }
+
 pn_space_csr pn_space_reads(const pn_space *sp)
 {
     return (pn_space_csr){sp->pt->rd_off, sp->pt->rd};

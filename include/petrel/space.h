@@ -139,6 +139,8 @@ void pn_space_atoms_eval(pn_space_atoms *a, const uint64_t *s, uint32_t n_enable
 
 uint32_t pn_space_places(const pn_space *sp);
 uint32_t pn_space_transitions(const pn_space *sp);
+/* The base net, borrowed (its arcs, e.g. for the distances of directed walks). */
+const pn_cnet *pn_space_cnet(const pn_space *sp);
 /* Places a transition tests (its input places). */
 pn_space_csr pn_space_reads(const pn_space *sp);
 /* Places a transition changes (non-zero effect). */
