@@ -92,7 +92,7 @@ typedef struct walk_worker {
     uint32_t next_aim;      /* the goal the next directed walk tries first */
     uint32_t aim_goal;      /* the goal of the current directed walk */
     uint32_t round;         /* rounds of directed walks begun */
-    uint8_t *aim_fails;     /* per goal: its directed walks that missed it (at most 8) */
+    uint8_t *aim_fails;     /* per goal: its directed walks that missed it (at most AIM_BACKOFF) */
     uint64_t *aside_s, *aside_next, aside_step;
     pn_fire_seq aside_fired;
     uint64_t rng;
