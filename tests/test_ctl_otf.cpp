@@ -242,6 +242,45 @@ TEST(CtlOtf, BranchingAndCycles)
     EXPECT_TRUE(m.check(lnot(q(PN_FML_A, PN_FML_F, has(1)))));
 }
 
+// E G by a lasso walk: a depth-first search of this net fires t0 first
+// (its input p0 is the first marked place) ten million times down a chain
+// before it tries the t1 / t2 cycle, while a random walk through the
+// states where p2 or p3 is marked closes that cycle within a few steps.
+// The counterexample to A F !(p2 | p3) is the walk: a prefix, then t1 t2.
+TEST(CtlOtf, LassoWalkClosesTheCycleTheSearchReachesLast)
+{
+    RandomNetSpec s = spec({10000000, 0, 1, 0}, 3, {{0, 0}, {2, 1}, {3, 2}},
+                           {{0, 1}, {1, 3}, {2, 2}});
+    pn_error err = {};
+    pn_net *net = pn_net_new("lasso");
+    for (size_t p = 0; p < s.m0.size(); p++)
+        ASSERT_GE(pn_net_add_place(net, ("p" + std::to_string(p)).c_str(), nullptr, s.m0[p], &err),
+                  0);
+    for (uint32_t t = 0; t < s.n_trans; t++)
+        ASSERT_GE(pn_net_add_transition(net, ("t" + std::to_string(t)).c_str(), nullptr, &err), 0);
+    for (const auto &a : s.arcs)
+        ASSERT_EQ(pn_net_add_arc(net, a.place, a.trans, a.to_trans, a.weight, &err), PN_OK);
+    pn_cnet *cn = nullptr;
+    ASSERT_EQ(pn_cnet_compile(net, &cn, &err), PN_OK) << err.msg;
+    pn_lazy *z = nullptr;
+    ASSERT_EQ(pn_lazy_new(cn, 0, &z, &err), PN_OK) << err.msg;
+    pn_fml_node *f = q(PN_FML_E, PN_FML_G, lor(has(2), has(3)));
+    pn_budget b = pn_budget_make(2.0, nullptr, 0);
+    pn_ltl_lasso l;
+    bool v = false;
+    ASSERT_EQ(pn_ctl_check_otf_trace(z, f, &b, &v, &l, &err), PN_OK) << err.msg;
+    EXPECT_TRUE(v);
+    ASSERT_NE(l.trans, nullptr);
+    EXPECT_EQ(l.cycle, 2u); // t1 then t2, or t2 then t1
+    EXPECT_NE(l.trans[l.prefix], l.trans[l.prefix + 1]);
+    EXPECT_LT(pn_lazy_states(z), 1000u); // the search did not go down the chain
+    pn_ltl_lasso_free(&l);
+    pn_fml_free(f);
+    pn_lazy_free(z);
+    pn_cnet_free(cn);
+    pn_net_free(net);
+}
+
 TEST(CtlOtf, MemoryBudgetGivesUp)
 {
     // Twenty tokens moving around a ring of five places: 10,626 states, and

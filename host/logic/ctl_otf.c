@@ -51,7 +51,8 @@
  * node whose walks keep failing stops trying them. Every other walk of a
  * node is directed at the places its b reads (space/walk_aim.h: half its
  * steps fire one of the enabled transitions nearest to them in the net's
- * graph).
+ * graph). An A[a U b] search (E G, A F) is preceded the same way by lasso
+ * walks, which look for its counterexample: below, "lasso walks".
  *
  * Traces: the search of the root's until operator from the initial state
  * stops with the proof on its stack: the path to a b-state (E U), to a
@@ -62,6 +63,7 @@
 #include <stdlib.h>
 
 #include "petrel/ltl.h"
+#include "pn_table.h"
 #include "pn_walk.h"
 #include "space/walk_aim.h"
 #include <string.h>
@@ -76,7 +78,7 @@ typedef struct onode {
     uint32_t *kids, n;  /* indices; EU/AU: kids[0] = a (UINT32_MAX: true), kids[1] = b */
     bool neg_b, neg_out; /* EG/AG: b is !kid, the result is negated */
     uint8_t *val;       /* per state (kinds 0, 4..7) */
-    bool walkable;      /* EU with state-formula a and b: random walks */
+    bool walkable;      /* EU / AU with state-formula a and b: random (lasso) walks */
     uint32_t walk_win, walk_fail;
     uint32_t walks;     /* begun: every other one is directed at b (walk_aim.h) */
 } onode;
@@ -111,6 +113,10 @@ typedef struct ootf {
     uint64_t *walk_s, *walk_next;  /* the walk's state and its successor */
     uint32_t *walk_en, *walk_path; /* enabled transitions; the walk so far */
     uint32_t walk_words;
+    uint32_t *walk_en2; /* a lasso walk's candidate's enabled transitions */
+    uint64_t *lasso_slots, *lasso_store; /* a lasso walk's states (pn_table.h) */
+    uint64_t lasso_count, lasso_bytes, lasso_mask;
+    uint32_t lasso_words;  /* of the store's states; 0: not made */
     pn_walk_aim aim;    /* the distances to one node's b (aim_node; ONONE: none yet) */
     uint32_t aim_node;
     bool aim_failed;    /* no memory for them: uniform walks only */
@@ -255,7 +261,8 @@ static uint32_t otf_add(ootf *o, const pn_fml_node *f)
 
 static uint64_t otf_bytes(const ootf *o)
 {
-    return o->val_cap * o->n_nodes + o->stack_cap * sizeof(oframe) + o->visited_cap * 4;
+    return o->val_cap * o->n_nodes + o->stack_cap * sizeof(oframe) + o->visited_cap * 4 +
+           o->lasso_bytes;
 }
 
 static bool otf_oom(ootf *o)
@@ -549,6 +556,170 @@ static int otf_walk(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t s
     return 0;
 }
 
+/* ---- lasso walks (A U) ------------------------------------------------------
+ * The random lassos of R. Grosu and S. A. Smolka, "Monte Carlo model
+ * checking" (TACAS 2005): a walk that ends when it enters a state it was
+ * in before. A[a U b], a and b state formulas, fails at s when a path
+ * from s keeps a and not b up to a state with neither, to a deadlock, or
+ * round a cycle. A random walk through such states that remembers its own
+ * (pn_table.h over the walk's store: full states compared, a state's id
+ * its step) closes a cycle when it enters a state it was in before: E G a
+ * = !A[true U !a] then holds by a lasso that no depth-first order closed
+ * in its time (ShieldPPPt-PT-100B's E G (p5661 <= p6410): TRUE in 6 ms on
+ * its net reduced for it, where the search alone ran out of time). Each
+ * step tries up to OTF_LASSO_PICKS enabled transitions from a random one
+ * on and takes the first whose successor has not b. Every state of the
+ * walk is reachable from s, and the counterexample is the walk itself:
+ * the verdict is exact. */
+#define OTF_LASSO_PICKS 16
+
+static bool otf_lasso_buffers(ootf *o, uint32_t words)
+{
+    if (!otf_walk_buffers(o, words))
+        return false;
+    if (o->walk_en2 == NULL) {
+        uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
+        o->walk_en2 = malloc(((size_t)T + 1) * sizeof *o->walk_en2);
+    }
+    if (o->lasso_words == words)
+        return o->walk_en2 != NULL;
+    free(o->lasso_slots);
+    free(o->lasso_store);
+    o->lasso_slots = o->lasso_store = NULL;
+    o->lasso_bytes = 0;
+    o->lasso_words = 0;
+    uint64_t slots = 4 * (uint64_t)OTF_TOP_WALK_STEPS;
+    uint64_t bytes = (slots + ((uint64_t)OTF_TOP_WALK_STEPS + 1) * words) * sizeof(uint64_t);
+    if (o->walk_en2 == NULL || !pn_lazy_fits(o->z, bytes))
+        return false;
+    o->lasso_slots = malloc(slots * sizeof *o->lasso_slots);
+    o->lasso_store = malloc(((size_t)OTF_TOP_WALK_STEPS + 1) * words * sizeof *o->lasso_store);
+    if (o->lasso_slots == NULL || o->lasso_store == NULL)
+        return false;
+    o->lasso_words = words;
+    o->lasso_bytes = bytes;
+    pn_lazy_set_other(o->z, otf_bytes(o));
+    return true;
+}
+
+static pn_table_view otf_lasso_view(ootf *o)
+{
+    pn_table_view v;
+    memset(&v, 0, sizeof v);
+    v.slots = o->lasso_slots;
+    v.slot_mask = o->lasso_mask;
+    v.store = o->lasso_store;
+    v.count = &o->lasso_count;
+    v.words = o->lasso_words;
+    return v;
+}
+
+/* One step of a lasso walk from the last state of the store, which
+ * enables the n transitions in o->walk_en: 1 the walk ends a
+ * counterexample (*start: the step its cycle starts at, UINT32_MAX: at a
+ * state with neither a nor b), 2 it goes on (its new state stored, its
+ * enabled transitions in o->walk_en, *n), 0 it is stuck or overflows. */
+static int otf_lasso_step(ootf *o, onode *d, uint32_t step, uint32_t *n, uint32_t *start)
+{
+    pn_space *sp = pn_lazy_space(o->z);
+    uint32_t words = o->lasso_words;
+    const uint64_t *x = o->lasso_store + (uint64_t)step * words;
+    uint32_t first = pn_walk_rand(&o->rng) % *n;
+    uint32_t picks = *n < OTF_LASSO_PICKS ? *n : OTF_LASSO_PICKS;
+    for (uint32_t k = 0; k < picks; k++) {
+        uint32_t t = o->walk_en[(first + k) % *n];
+        if (pn_space_fire(sp, x, t, o->walk_next) != 0)
+            return 0;
+        uint32_t n2 = pn_space_enabled(sp, o->walk_next, o->walk_en2);
+        pn_space_atoms_eval(o->sa, o->walk_next, n2, o->letter);
+        if (otf_letter(o, d->kids[1]) != d->neg_b)
+            continue; /* b: not this way */
+        o->walk_path[step] = t;
+        if (!otf_letter(o, d->kids[0])) {
+            *start = UINT32_MAX;
+            return 1;
+        }
+        pn_table_view v = otf_lasso_view(o);
+        uint64_t id;
+        if (pn_table_insert(&v, o->walk_next, pn_space_hash(o->walk_next, words), &id) ==
+            PN_INSERT_OLD) {
+            *start = (uint32_t)id;
+            return 1;
+        }
+        uint32_t *tmp = o->walk_en;
+        o->walk_en = o->walk_en2;
+        o->walk_en2 = tmp;
+        *n = n2;
+        return 2;
+    }
+    return 0;
+}
+
+/* Up to tries lasso walks of up to steps steps (at most
+ * OTF_TOP_WALK_STEPS) from s, where a holds and b does not: 1 when one
+ * ends a counterexample to A[a U b] (*len steps in o->walk_path; *start
+ * as otf_lasso_step, or *len itself at a deadlock), 0 when none does, -1
+ * on failure (o->err). */
+static int otf_lasso(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t steps,
+                     uint32_t *len, uint32_t *start)
+{
+    pn_space *sp = pn_lazy_space(o->z);
+    uint32_t words = pn_space_words(sp);
+    if (!otf_lasso_buffers(o, words))
+        return 0; /* no memory for them: the search goes on without */
+    onode *d = &o->nodes[id];
+    steps = steps < OTF_TOP_WALK_STEPS ? steps : OTF_TOP_WALK_STEPS;
+    for (o->lasso_mask = 1023; o->lasso_mask < 4 * (uint64_t)steps - 1;)
+        o->lasso_mask = 2 * o->lasso_mask + 1; /* at most a quarter full: short probes */
+    for (uint32_t try = 0; try < tries; try++) {
+        memset(o->lasso_slots, 0, (o->lasso_mask + 1) * sizeof *o->lasso_slots);
+        o->lasso_count = 0;
+        pn_table_view v = otf_lasso_view(o);
+        const uint64_t *x = pn_lazy_state(o->z, s);
+        uint64_t first;
+        pn_table_insert(&v, x, pn_space_hash(x, words), &first);
+        uint32_t n = pn_space_enabled(sp, o->lasso_store, o->walk_en);
+        for (uint32_t step = 0; step < steps; step++) {
+            if (!otf_tick(o))
+                return -1;
+            if (n == 0) { /* a deadlock with a and not b */
+                *len = *start = step;
+                d->walk_win++;
+                return 1;
+            }
+            int r = otf_lasso_step(o, d, step, &n, start);
+            if (r == 1) {
+                *len = step + 1;
+                d->walk_win++;
+                return 1;
+            }
+            if (r == 0)
+                break;
+        }
+    }
+    d->walk_fail++;
+    return 0;
+}
+
+/* The root's counterexample by a lasso walk from the initial state: the
+ * path, then the cycle back to step start, the deadlock at its end
+ * (start == len), or nothing (a state with neither a nor b). */
+static void otf_trace_lasso(ootf *o, uint32_t len, uint32_t start)
+{
+    pn_ltl_lasso *l = o->trace;
+    l->trans = malloc(((size_t)len + 2) * sizeof *l->trans);
+    if (l->trans == NULL)
+        return;
+    memcpy(l->trans, o->walk_path, (size_t)len * sizeof *l->trans);
+    l->prefix = start < len ? start : len;
+    l->cycle = start < len ? len - start : 0;
+    if (start == len) {
+        l->trans[len] = UINT32_MAX;
+        l->cycle = 1;
+    }
+    o->trace_node = ONONE;
+}
+
 /* The trace of a walk from the initial state. */
 static void otf_trace_walk(ootf *o, uint32_t len)
 {
@@ -603,11 +774,12 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     o->stack_cap = o->visited_cap = 0;
     int e = otf_enter(o, d, au, s, &sp, &nv);
     bool goal = e == 1;
-    uint32_t walked = 0;
+    uint32_t walked = 0, cycle = 0;
     bool top = s == 0 && id == o->top, by_walk = false;
     if (e == 2 && d->walkable &&
         (top || d->walk_fail <= OTF_WALK_PATIENCE + 4 * d->walk_win)) {
-        int w = otf_walk(o, id, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked);
+        int w = au ? otf_lasso(o, id, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked, &cycle)
+                   : otf_walk(o, id, s, OTF_WALK_TRIES, OTF_WALK_STEPS, &walked);
         e = w < 0 ? -1 : e;
         goal = by_walk = w == 1;
     }
@@ -617,7 +789,8 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
             break;
         }
         if (top && d->walkable && steps % OTF_TOP_WALK_STEPS == 0) {
-            int w = otf_walk(o, id, s, 1, OTF_TOP_WALK_STEPS, &walked);
+            int w = au ? otf_lasso(o, id, s, 1, OTF_TOP_WALK_STEPS, &walked, &cycle)
+                       : otf_walk(o, id, s, 1, OTF_TOP_WALK_STEPS, &walked);
             e = w < 0 ? -1 : e;
             goal = by_walk = w == 1;
             continue;
@@ -654,10 +827,12 @@ static int otf_until(ootf *o, uint32_t id, uint32_t s, bool au)
     if (goal && sp == 0 && id == o->trace_node && s == 0) /* decided at s itself */
         otf_trace(o, 0, s, false);
     d = &o->nodes[id];
-    if (by_walk && e >= 0) { /* s reaches b; what the search met may not */
+    if (by_walk && e >= 0) { /* s reaches b (E U) or fails (A U); what the search met may not */
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
-        r = 1;
-        if (id == o->trace_node && s == 0)
+        r = !au;
+        if (id == o->trace_node && s == 0 && au)
+            otf_trace_lasso(o, walked, cycle);
+        else if (id == o->trace_node && s == 0)
             otf_trace_walk(o, walked);
     } else if (e < 0) {
         otf_settle(o, d->val, nv, V_UNKNOWN, V_UNKNOWN);
@@ -796,7 +971,10 @@ static void otf_free(ootf *o)
     free(o->walk_s);
     free(o->walk_next);
     free(o->walk_en);
+    free(o->walk_en2);
     free(o->walk_path);
+    free(o->lasso_slots);
+    free(o->lasso_store);
     pn_walk_aim_free(&o->aim);
     pn_space_atoms_free(o->sa);
     pn_lazy_set_other(o->z, 0);
@@ -813,7 +991,7 @@ pn_status pn_ctl_check_otf_trace(pn_lazy *z, const pn_fml_node *phi, const pn_bu
         st = err->code != PN_OK ? err->code : pn_fail(err, PN_ERR_INTERNAL, "CTL failed");
     for (uint32_t i = 0; st == PN_OK && i < o.n_nodes; i++) {
         onode *d = &o.nodes[i];
-        d->walkable = d->kind == 6 && otf_statelike(&o, d->kids[0]) &&
+        d->walkable = (d->kind == 6 || d->kind == 7) && otf_statelike(&o, d->kids[0]) &&
                       otf_statelike(&o, d->kids[1]);
     }
     for (o.top = root; st == PN_OK && o.nodes[o.top].kind == 1;)
