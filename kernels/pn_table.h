@@ -42,6 +42,25 @@ typedef struct pn_table_view {
 
 enum { PN_INSERT_OLD = 0, PN_INSERT_NEW = 1 };
 
+/* A plain table's view: states themselves in the store from id 0, neither
+ * compact nor tree mode (the on-demand space, a walk's own states). */
+PN_HD static pn_table_view pn_table_plain(uint64_t *slots, uint64_t slot_mask, uint64_t *store,
+                                          uint64_t *count, uint32_t words)
+{
+    pn_table_view v;
+    v.slots = slots;
+    v.slot_mask = slot_mask;
+    v.store = store;
+    v.count = count;
+    v.words = words;
+    v.ctable.slots = 0;
+    v.ctable.n = 0;
+    v.ctable.has_zero = 0;
+    v.base = 0;
+    v.tree = 0;
+    return v;
+}
+
 PN_HD static void pn_store_write(uint64_t *dst, const uint64_t *s, uint32_t words)
 {
     for (uint32_t w = 0; w < words; w++)

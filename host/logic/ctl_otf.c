@@ -604,14 +604,8 @@ static bool otf_lasso_buffers(ootf *o, uint32_t words)
 
 static pn_table_view otf_lasso_view(ootf *o)
 {
-    pn_table_view v;
-    memset(&v, 0, sizeof v);
-    v.slots = o->lasso_slots;
-    v.slot_mask = o->lasso_mask;
-    v.store = o->lasso_store;
-    v.count = &o->lasso_count;
-    v.words = o->lasso_words;
-    return v;
+    return pn_table_plain(o->lasso_slots, o->lasso_mask, o->lasso_store, &o->lasso_count,
+                          o->lasso_words);
 }
 
 /* One step of a lasso walk from the last state of the store, which

@@ -169,14 +169,7 @@ const uint64_t *pn_lazy_state(const pn_lazy *z, uint32_t s)
 /* The table over the current store and slots (both move when they grow). */
 static pn_table_view lazy_view(pn_lazy *z)
 {
-    pn_table_view v;
-    memset(&v, 0, sizeof v);
-    v.slots = z->slots;
-    v.slot_mask = z->slot_mask;
-    v.store = z->store;
-    v.count = &z->count;
-    v.words = z->words;
-    return v;
+    return pn_table_plain(z->slots, z->slot_mask, z->store, &z->count, z->words);
 }
 
 /* The id of state s (hash h), inserting it when new. The caller made room
