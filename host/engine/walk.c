@@ -80,7 +80,7 @@ typedef struct walk_worker {
     pn_space_atoms *atoms;     /* the reach goals', on every step */
     pn_space_atoms *ltl_atoms; /* the LTL goals', on the prefix's steps only */
     uint64_t *s, *next, *letter, *marking;
-    uint32_t *enabled;
+    pn_space_enset en;      /* the transitions enabled in s (space.h: kept across steps) */
     pn_fire_seq fired;      /* o->trace: this walk's transitions so far */
     pn_prefix_trace prefix; /* the letters of the walk's first steps (LTL goals) */
     uint64_t step;          /* the current walk's steps so far (0: it starts at m0) */
@@ -94,6 +94,7 @@ typedef struct walk_worker {
     uint32_t round;         /* rounds of directed walks begun */
     uint8_t *aim_fails;     /* per goal: its directed walks that missed it (at most AIM_BACKOFF) */
     uint64_t *aside_s, *aside_next, aside_step;
+    pn_space_enset aside_en;
     pn_fire_seq aside_fired;
     uint64_t rng;
     pn_status st;
@@ -155,7 +156,7 @@ static void walk_visit(walk_worker *w, uint64_t step, uint32_t n_enabled, bool e
     }
     bool marked = false;
     for (uint32_t i = 0; sh->n_tested < sh->n_goals && i < n_enabled; i++) {
-        uint32_t t = w->enabled[i];
+        uint32_t t = w->en.list[i];
         uint32_t k = sh->fire_goal[t];
         if (k != UINT32_MAX && !__atomic_load_n(&sh->found[k], __ATOMIC_RELAXED))
             walk_found(w, k);
@@ -205,6 +206,7 @@ static void walk_swap(walk_worker *w)
     WALK_SWAP(w->s, w->aside_s, uint64_t *);
     WALK_SWAP(w->next, w->aside_next, uint64_t *);
     WALK_SWAP(w->step, w->aside_step, uint64_t);
+    WALK_SWAP(w->en, w->aside_en, pn_space_enset);
     WALK_SWAP(w->fired, w->aside_fired, pn_fire_seq);
 #undef WALK_SWAP
 }
@@ -266,12 +268,13 @@ static bool walk_once(walk_worker *w, uint64_t max_steps, uint64_t quota, uint64
 {
     if (w->step == 0) {
         pn_space_initial(w->sp, w->s);
+        pn_space_enset_fill(w->sp, &w->en, w->s);
         pn_fire_seq_restart(&w->fired);
     }
     for (uint64_t k = 0;; k++, w->step++) {
         uint64_t step = w->step;
         *used = k;
-        uint32_t n = pn_space_enabled(w->sp, w->s, w->enabled);
+        uint32_t n = w->en.n;
         /* Only LTL goals left: a walk is read no further than its prefix,
          * so a new one starts there. */
         bool ends = n == 0 || step >= max_steps ||
@@ -293,8 +296,8 @@ static bool walk_once(walk_worker *w, uint64_t max_steps, uint64_t quota, uint64
             __atomic_add_fetch(&w->sh->steps, k, __ATOMIC_RELAXED);
             return true;
         }
-        uint32_t t = w->aimed ? pn_walk_aim_pick(&w->aim, w->enabled, n, &w->rng)
-                              : w->enabled[pn_walk_rand(&w->rng) % n];
+        uint32_t t = w->aimed ? pn_walk_aim_pick(&w->aim, w->en.list, n, &w->rng)
+                              : w->en.list[pn_walk_rand(&w->rng) % n];
         uint32_t over = pn_space_fire(w->sp, w->s, t, w->next);
         if (over != 0) { /* a field overflowed: widen, walk again */
             uint32_t p = over - 1;
@@ -308,6 +311,7 @@ static bool walk_once(walk_worker *w, uint64_t max_steps, uint64_t quota, uint64
         uint64_t *tmp = w->s;
         w->s = w->next;
         w->next = tmp;
+        pn_space_enset_fired(w->sp, &w->en, w->s, t);
     }
 }
 
@@ -331,9 +335,11 @@ static pn_status walk_setup(walk_worker *w)
         return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
     w->letter = calloc(lw, sizeof *w->letter);
     w->marking = calloc((size_t)sh->cn->n_places + 1, sizeof *w->marking);
-    w->enabled = calloc((size_t)sh->cn->n_transitions + 1, sizeof *w->enabled);
-    if (w->letter == NULL || w->marking == NULL || w->enabled == NULL)
+    if (w->letter == NULL || w->marking == NULL)
         return pn_fail(&w->err, PN_ERR_NOMEM, "out of memory for random walks");
+    if (pn_space_enset_init(w->sp, &w->en, &w->err) != PN_OK ||
+        pn_space_enset_init(w->sp, &w->aside_en, &w->err) != PN_OK)
+        return w->err.code;
     return walk_buffers(w);
 }
 
@@ -434,7 +440,8 @@ static void walk_worker_free(walk_worker *w)
     free(w->aim_fails);
     free(w->letter);
     free(w->marking);
-    free(w->enabled);
+    pn_space_enset_free(&w->en);
+    pn_space_enset_free(&w->aside_en);
     pn_fire_seq_free(&w->fired);
     pn_fire_seq_free(&w->aside_fired);
     pn_prefix_trace_free(&w->prefix);

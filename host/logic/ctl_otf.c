@@ -111,9 +111,10 @@ typedef struct ootf {
     pn_ltl_lasso *trace;
     uint64_t rng;
     uint64_t *walk_s, *walk_next;  /* the walk's state and its successor */
-    uint32_t *walk_en, *walk_path; /* enabled transitions; the walk so far */
+    pn_space_enset walk_en;        /* the walk's state's enabled transitions */
+    bool walk_en_made;
+    uint32_t *walk_path;           /* the walk so far */
     uint32_t walk_words;
-    uint32_t *walk_en2; /* a lasso walk's candidate's enabled transitions */
     uint64_t *lasso_slots, *lasso_store; /* a lasso walk's states (pn_table.h) */
     uint64_t lasso_count, lasso_bytes, lasso_mask;
     uint32_t lasso_words;  /* of the store's states; 0: not made */
@@ -470,9 +471,9 @@ static bool otf_letter(const ootf *o, uint32_t id)
 
 static bool otf_walk_buffers(ootf *o, uint32_t words)
 {
-    if (o->walk_en == NULL) {
-        uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
-        o->walk_en = malloc(((size_t)T + 1) * sizeof *o->walk_en);
+    if (o->walk_path == NULL) {
+        pn_error quiet = {0}; /* no memory for walks: the searches go on without */
+        o->walk_en_made = pn_space_enset_init(pn_lazy_space(o->z), &o->walk_en, &quiet) == PN_OK;
         o->walk_path = malloc(OTF_TOP_WALK_STEPS * sizeof *o->walk_path);
     }
     if (words != o->walk_words) {
@@ -482,7 +483,7 @@ static bool otf_walk_buffers(ootf *o, uint32_t words)
         o->walk_next = malloc((size_t)words * sizeof *o->walk_next);
         o->walk_words = words;
     }
-    return o->walk_en && o->walk_path && o->walk_s && o->walk_next;
+    return o->walk_en_made && o->walk_path && o->walk_s && o->walk_next;
 }
 
 /* Directs a walk of node id at the places its b reads: false when it
@@ -524,10 +525,11 @@ static int otf_walk(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t s
     for (uint32_t try = 0; try < tries; try++) {
         bool aimed = d->walks++ % 2 == 1 && otf_aim(o, id);
         memcpy(o->walk_s, pn_lazy_state(o->z, s), (size_t)words * sizeof *o->walk_s);
+        pn_space_enset_fill(sp, &o->walk_en, o->walk_s);
         for (uint32_t step = 0; step < steps; step++) {
             if (!otf_tick(o))
                 return -1;
-            uint32_t n = pn_space_enabled(sp, o->walk_s, o->walk_en);
+            uint32_t n = o->walk_en.n;
             if (step > 0) {
                 pn_space_atoms_eval(o->sa, o->walk_s, n, o->letter);
                 if (otf_letter(o, d->kids[1]) != d->neg_b) {
@@ -540,8 +542,8 @@ static int otf_walk(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t s
             }
             if (n == 0)
                 break;
-            uint32_t t = aimed ? pn_walk_aim_pick(&o->aim, o->walk_en, n, &o->rng)
-                               : o->walk_en[pn_walk_rand(&o->rng) % n];
+            uint32_t t = aimed ? pn_walk_aim_pick(&o->aim, o->walk_en.list, n, &o->rng)
+                               : o->walk_en.list[pn_walk_rand(&o->rng) % n];
             if (pn_space_fire(sp, o->walk_s, t, o->walk_next) != 0) {
                 d->walk_fail++;
                 return 0;
@@ -549,6 +551,7 @@ static int otf_walk(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t s
             uint64_t *tmp = o->walk_s;
             o->walk_s = o->walk_next;
             o->walk_next = tmp;
+            pn_space_enset_fired(sp, &o->walk_en, o->walk_s, t);
             o->walk_path[step] = t;
         }
     }
@@ -577,12 +580,8 @@ static bool otf_lasso_buffers(ootf *o, uint32_t words)
 {
     if (!otf_walk_buffers(o, words))
         return false;
-    if (o->walk_en2 == NULL) {
-        uint32_t T = pn_space_transitions(pn_lazy_space(o->z));
-        o->walk_en2 = malloc(((size_t)T + 1) * sizeof *o->walk_en2);
-    }
     if (o->lasso_words == words)
-        return o->walk_en2 != NULL;
+        return true;
     free(o->lasso_slots);
     free(o->lasso_store);
     o->lasso_slots = o->lasso_store = NULL;
@@ -590,7 +589,7 @@ static bool otf_lasso_buffers(ootf *o, uint32_t words)
     o->lasso_words = 0;
     uint64_t slots = 4 * (uint64_t)OTF_TOP_WALK_STEPS;
     uint64_t bytes = (slots + ((uint64_t)OTF_TOP_WALK_STEPS + 1) * words) * sizeof(uint64_t);
-    if (o->walk_en2 == NULL || !pn_lazy_fits(o->z, bytes))
+    if (!pn_lazy_fits(o->z, bytes))
         return false;
     o->lasso_slots = malloc(slots * sizeof *o->lasso_slots);
     o->lasso_store = malloc(((size_t)OTF_TOP_WALK_STEPS + 1) * words * sizeof *o->lasso_store);
@@ -608,26 +607,34 @@ static pn_table_view otf_lasso_view(ootf *o)
                           o->lasso_words);
 }
 
-/* One step of a lasso walk from the last state of the store, which
- * enables the n transitions in o->walk_en: 1 the walk ends a
+/* One step of a lasso walk from the last state of the store, whose
+ * enabled transitions are in o->walk_en (some): 1 the walk ends a
  * counterexample (*start: the step its cycle starts at, UINT32_MAX: at a
  * state with neither a nor b), 2 it goes on (its new state stored, its
- * enabled transitions in o->walk_en, *n), 0 it is stuck or overflows. */
-static int otf_lasso_step(ootf *o, onode *d, uint32_t step, uint32_t *n, uint32_t *start)
+ * enabled transitions in o->walk_en), 0 it is stuck or overflows. A
+ * candidate turned down gives its enabled set back (the same transitions
+ * tested again on the state before it). */
+static int otf_lasso_step(ootf *o, onode *d, uint32_t step, uint32_t *start)
 {
     pn_space *sp = pn_lazy_space(o->z);
+    pn_space_enset *e = &o->walk_en;
     uint32_t words = o->lasso_words;
     const uint64_t *x = o->lasso_store + (uint64_t)step * words;
-    uint32_t first = pn_walk_rand(&o->rng) % *n;
-    uint32_t picks = *n < OTF_LASSO_PICKS ? *n : OTF_LASSO_PICKS;
+    uint32_t cand[OTF_LASSO_PICKS];
+    uint32_t first = pn_walk_rand(&o->rng) % e->n;
+    uint32_t picks = e->n < OTF_LASSO_PICKS ? e->n : OTF_LASSO_PICKS;
+    for (uint32_t k = 0; k < picks; k++) /* the list changes order as candidates are tried */
+        cand[k] = e->list[(first + k) % e->n];
     for (uint32_t k = 0; k < picks; k++) {
-        uint32_t t = o->walk_en[(first + k) % *n];
+        uint32_t t = cand[k];
         if (pn_space_fire(sp, x, t, o->walk_next) != 0)
             return 0;
-        uint32_t n2 = pn_space_enabled(sp, o->walk_next, o->walk_en2);
-        pn_space_atoms_eval(o->sa, o->walk_next, n2, o->letter);
-        if (otf_letter(o, d->kids[1]) != d->neg_b)
+        pn_space_enset_fired(sp, e, o->walk_next, t);
+        pn_space_atoms_eval(o->sa, o->walk_next, e->n, o->letter);
+        if (otf_letter(o, d->kids[1]) != d->neg_b) {
+            pn_space_enset_fired(sp, e, x, t);
             continue; /* b: not this way */
+        }
         o->walk_path[step] = t;
         if (!otf_letter(o, d->kids[0])) {
             *start = UINT32_MAX;
@@ -640,10 +647,6 @@ static int otf_lasso_step(ootf *o, onode *d, uint32_t step, uint32_t *n, uint32_
             *start = (uint32_t)id;
             return 1;
         }
-        uint32_t *tmp = o->walk_en;
-        o->walk_en = o->walk_en2;
-        o->walk_en2 = tmp;
-        *n = n2;
         return 2;
     }
     return 0;
@@ -672,16 +675,16 @@ static int otf_lasso(ootf *o, uint32_t id, uint32_t s, uint32_t tries, uint32_t 
         const uint64_t *x = pn_lazy_state(o->z, s);
         uint64_t first;
         pn_table_insert(&v, x, pn_space_hash(x, words), &first);
-        uint32_t n = pn_space_enabled(sp, o->lasso_store, o->walk_en);
+        pn_space_enset_fill(sp, &o->walk_en, o->lasso_store);
         for (uint32_t step = 0; step < steps; step++) {
             if (!otf_tick(o))
                 return -1;
-            if (n == 0) { /* a deadlock with a and not b */
+            if (o->walk_en.n == 0) { /* a deadlock with a and not b */
                 *len = *start = step;
                 d->walk_win++;
                 return 1;
             }
-            int r = otf_lasso_step(o, d, step, &n, start);
+            int r = otf_lasso_step(o, d, step, start);
             if (r == 1) {
                 *len = step + 1;
                 d->walk_win++;
@@ -964,8 +967,7 @@ static void otf_free(ootf *o)
     free(o->visited);
     free(o->walk_s);
     free(o->walk_next);
-    free(o->walk_en);
-    free(o->walk_en2);
+    pn_space_enset_free(&o->walk_en);
     free(o->walk_path);
     free(o->lasso_slots);
     free(o->lasso_store);

@@ -151,6 +151,28 @@ pn_space_csr pn_space_writes(const pn_space *sp);
  * when that fails. */
 pn_status pn_space_may_enable(pn_space *sp, pn_space_csr *out, pn_error *err);
 pn_status pn_space_may_disable(pn_space *sp, pn_space_csr *out, pn_error *err);
+/* ---- enabled sets kept across firings (walks) ----------------------------
+ * The transitions enabled in a state, kept up to date while a walk fires
+ * one transition after another: after t, only the transitions t may enable
+ * or disable are tested again (pn_space_may_enable / _disable), where
+ * pn_space_enabled tests every transition a marked place triggers (on a
+ * net of thousands of marked places, most of a walk step's time). */
+typedef struct pn_space_enset {
+    uint32_t *list;   /* the enabled transitions, n of them, in no order */
+    uint32_t *pos;    /* per transition: its index in list, UINT32_MAX: not enabled */
+    uint32_t n;
+    pn_space_csr en, dis;
+} pn_space_enset;
+
+/* Allocates e for sp's transitions (and the static relations); PN_ERR_NOMEM. */
+pn_status pn_space_enset_init(pn_space *sp, pn_space_enset *e, pn_error *err);
+/* e becomes the transitions enabled in s. */
+void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s);
+/* e held the transitions enabled before t fired; s is the state after:
+ * e becomes the transitions enabled in s. */
+void pn_space_enset_fired(pn_space *sp, pn_space_enset *e, const uint64_t *s, uint32_t t);
+void pn_space_enset_free(pn_space_enset *e);
+
 /* The layout now (it changes with widening). */
 pn_space_field pn_space_place_field(pn_space *sp, uint32_t place);
 /* The place owning bit b of word w, UINT32_MAX for an unused bit. */
