@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linear/lin.h"
+#include "petrel/space.h"
 #include "pn_walk.h"
 
 
@@ -114,31 +115,19 @@ pn_status lin_path_walk(const pn_cnet *cn, const double *x, uint64_t max_steps, 
 
 typedef struct path_enabled {
     uint32_t *cons_off, *cons; /* the consumers of each place */
-    uint32_t *list, *pos;      /* the enabled transitions; pos[t]: index + 1, 0 when not */
-    uint32_t n;
+    pn_space_enset set;        /* the enabled transitions (its list alone) */
     uint8_t *seen;             /* NULL, or set for each transition found enabled */
 } path_enabled;
 
 static void path_en_set(path_enabled *e, uint32_t t, bool on)
 {
-    if (on && e->pos[t] == 0) {
-        e->list[e->n] = t;
-        e->pos[t] = ++e->n;
-        if (e->seen != NULL)
-            e->seen[t] = 1;
-    } else if (!on && e->pos[t] != 0) {
-        uint32_t i = e->pos[t] - 1, u = e->list[--e->n];
-        e->list[i] = u;
-        e->pos[u] = i + 1;
-        e->pos[t] = 0;
-    }
+    pn_space_enset_put(&e->set, t, on);
+    if (on && e->seen != NULL)
+        e->seen[t] = 1;
 }
 
 static void path_en_all(path_enabled *e, const pn_cnet *cn, const uint64_t *m)
 {
-    for (uint32_t i = 0; i < e->n; i++)
-        e->pos[e->list[i]] = 0;
-    e->n = 0;
     for (uint32_t t = 0; t < cn->n_transitions; t++)
         path_en_set(e, t, pn_cnet_enabled(cn, m, t));
 }
@@ -157,8 +146,7 @@ static void path_en_free(path_enabled *e)
 {
     free(e->cons_off);
     free(e->cons);
-    free(e->list);
-    free(e->pos);
+    pn_space_enset_free(&e->set);
 }
 
 /* A random walk (no guide): each step fires a uniformly chosen enabled
@@ -171,21 +159,20 @@ pn_status lin_path_random(const pn_cnet *cn, uint64_t max_steps, uint32_t tries,
     path_buf b = {.budget = budget, .fired = fired};
     path_enabled e = {.seen = seen};
     b.m = malloc(((size_t)P + 1) * sizeof *b.m);
-    e.list = malloc(((size_t)T + 1) * sizeof *e.list);
-    e.pos = calloc((size_t)T + 1, sizeof *e.pos);
-    pn_status st = b.m == NULL || e.list == NULL || e.pos == NULL
-                       ? pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk")
-                       : pn_cnet_place_index(cn, false, &e.cons_off, &e.cons, err);
+    pn_status st = b.m == NULL ? pn_fail(err, PN_ERR_NOMEM, "out of memory for a random walk")
+                               : pn_space_enset_alloc(&e.set, T, err);
+    if (st == PN_OK)
+        st = pn_cnet_place_index(cn, false, &e.cons_off, &e.cons, err);
     uint64_t seed = 0x2545f4914f6cdd1dULL, steps = tries > 0 ? max_steps / tries : 0;
     *stopped = false;
     for (uint32_t i = 0; st == PN_OK && i < tries && !*stopped && !path_late(&b); i++) {
         path_restart(&b, cn);
         path_en_all(&e, cn, b.m);
         *stopped = visit(ctx, b.m);
-        for (uint64_t s = 0; s < steps && !*stopped && e.n > 0; s++) {
+        for (uint64_t s = 0; s < steps && !*stopped && e.set.n > 0; s++) {
             if ((s & 255) == 255 && path_late(&b))
                 break;
-            uint32_t t = e.list[pn_walk_rand(&seed) % e.n];
+            uint32_t t = e.set.list[pn_walk_rand(&seed) % e.set.n];
             if (!pn_cnet_fire_here(cn, b.m, t))
                 break;
             if (b.fired != NULL)

@@ -1,32 +1,54 @@
 /* Enabled sets kept across firings (petrel/space.h): the incremental
- * enabledness of LoLA's and ITS-Tools' random walks. Firing t changes the
+ * enabledness of ITS-Tools' random walker (Y. Thierry-Mieg, "Structural
+ * reductions revisited", Petri Nets 2020). Firing t changes the
  * token counts of t's write set only, so a transition u changes its
  * enabledness only when t adds to or takes from one of u's input places:
  * the static may-enable and may-disable relations (pt_static.c) list
- * exactly those u. */
+ * exactly those u. The list itself (pn_space_enset_put) also serves walks
+ * on unpacked markings that test on their own (host/linear/lin_path.c). */
 #include <stdlib.h>
 
 #include "pn_state.h"
 #include "space/pt.h"
 
-pn_status pn_space_enset_init(pn_space *sp, pn_space_enset *e, pn_error *err)
+pn_status pn_space_enset_alloc(pn_space_enset *e, uint32_t transitions, pn_error *err)
 {
     *e = (pn_space_enset){0};
-    pn_status st = pn_space_may_enable(sp, &e->en, err);
-    if (st == PN_OK)
-        st = pn_space_may_disable(sp, &e->dis, err);
-    if (st != PN_OK)
-        return st;
-    size_t T = pn_space_transitions(sp);
-    e->list = malloc((T + 1) * sizeof *e->list);
-    e->pos = malloc((T + 1) * sizeof *e->pos);
+    e->list = malloc(((size_t)transitions + 1) * sizeof *e->list);
+    e->pos = malloc(((size_t)transitions + 1) * sizeof *e->pos);
     if (e->list == NULL || e->pos == NULL) {
         pn_space_enset_free(e);
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for an enabled set");
     }
-    for (size_t t = 0; t < T; t++)
+    for (uint32_t t = 0; t < transitions; t++)
         e->pos[t] = UINT32_MAX;
     return PN_OK;
+}
+
+pn_status pn_space_enset_init(pn_space *sp, pn_space_enset *e, pn_error *err)
+{
+    pn_status st = pn_space_enset_alloc(e, pn_space_transitions(sp), err);
+    if (st == PN_OK)
+        st = pn_space_may_enable(sp, &e->en, err);
+    if (st == PN_OK)
+        st = pn_space_may_disable(sp, &e->dis, err);
+    if (st != PN_OK)
+        pn_space_enset_free(e);
+    return st;
+}
+
+void pn_space_enset_put(pn_space_enset *e, uint32_t u, bool enabled)
+{
+    uint32_t k = e->pos[u];
+    if (enabled && k == UINT32_MAX) {
+        e->pos[u] = e->n;
+        e->list[e->n++] = u;
+    } else if (!enabled && k != UINT32_MAX) { /* the last one takes its place */
+        uint32_t last = e->list[--e->n];
+        e->list[k] = last;
+        e->pos[last] = k;
+        e->pos[u] = UINT32_MAX;
+    }
 }
 
 void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s)
@@ -38,28 +60,13 @@ void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s)
         e->pos[e->list[k]] = k;
 }
 
-static void enset_test(const pn_prog *g, pn_space_enset *e, const uint64_t *s, uint32_t u)
-{
-    bool now = pn_state_enabled(g, s, u);
-    uint32_t k = e->pos[u];
-    if (now && k == UINT32_MAX) {
-        e->pos[u] = e->n;
-        e->list[e->n++] = u;
-    } else if (!now && k != UINT32_MAX) { /* the last one takes its place */
-        uint32_t last = e->list[--e->n];
-        e->list[k] = last;
-        e->pos[last] = k;
-        e->pos[u] = UINT32_MAX;
-    }
-}
-
 void pn_space_enset_fired(pn_space *sp, pn_space_enset *e, const uint64_t *s, uint32_t t)
 {
     const pn_prog *g = &sp->pt->lay->prog;
     for (uint32_t k = e->dis.off[t]; k < e->dis.off[t + 1]; k++)
-        enset_test(g, e, s, e->dis.items[k]);
+        pn_space_enset_put(e, e->dis.items[k], pn_state_enabled(g, s, e->dis.items[k]));
     for (uint32_t k = e->en.off[t]; k < e->en.off[t + 1]; k++)
-        enset_test(g, e, s, e->en.items[k]);
+        pn_space_enset_put(e, e->en.items[k], pn_state_enabled(g, s, e->en.items[k]));
 }
 
 void pn_space_enset_free(pn_space_enset *e)

@@ -166,6 +166,11 @@ typedef struct pn_space_enset {
 
 /* Allocates e for sp's transitions (and the static relations); PN_ERR_NOMEM. */
 pn_status pn_space_enset_init(pn_space *sp, pn_space_enset *e, pn_error *err);
+/* The list alone, empty, without relations (en, dis): for a caller that
+ * tests the transitions itself and records them with pn_space_enset_put. */
+pn_status pn_space_enset_alloc(pn_space_enset *e, uint32_t transitions, pn_error *err);
+/* Records whether u is enabled (adds or removes it). */
+void pn_space_enset_put(pn_space_enset *e, uint32_t u, bool enabled);
 /* e becomes the transitions enabled in s. */
 void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s);
 /* e held the transitions enabled before t fired; s is the state after:
