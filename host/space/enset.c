@@ -25,9 +25,19 @@ pn_status pn_space_enset_alloc(pn_space_enset *e, uint32_t transitions, pn_error
     return PN_OK;
 }
 
+/* A listing afresh tests at most every transition once (each sits in its
+ * trigger place's list); testing again what t may enable or disable pays
+ * where that is a small part of the net. Where one place feeds most
+ * transitions (a bridge's or an election's shared places:
+ * BridgeAndVehicles-PT-V80P20N10's transitions may enable or disable 1,035
+ * of its 2,108 on average, NeoElection-PT-4's 401 of 2,340) the set is
+ * listed afresh after t instead: beyond a quarter of the transitions. */
+#define ENSET_REFILL_PARTS 4
+
 pn_status pn_space_enset_init(pn_space *sp, pn_space_enset *e, pn_error *err)
 {
     pn_status st = pn_space_enset_alloc(e, pn_space_transitions(sp), err);
+    e->refill_above = pn_space_transitions(sp) / ENSET_REFILL_PARTS;
     if (st == PN_OK)
         st = pn_space_may_enable(sp, &e->en, err);
     if (st == PN_OK)
@@ -62,6 +72,11 @@ void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s)
 
 void pn_space_enset_fired(pn_space *sp, pn_space_enset *e, const uint64_t *s, uint32_t t)
 {
+    uint32_t work = e->dis.off[t + 1] - e->dis.off[t] + e->en.off[t + 1] - e->en.off[t];
+    if (work > e->refill_above) {
+        pn_space_enset_fill(sp, e, s);
+        return;
+    }
     const pn_prog *g = &sp->pt->lay->prog;
     for (uint32_t k = e->dis.off[t]; k < e->dis.off[t + 1]; k++)
         pn_space_enset_put(e, e->dis.items[k], pn_state_enabled(g, s, e->dis.items[k]));

@@ -162,6 +162,7 @@ typedef struct pn_space_enset {
     uint32_t *pos;    /* per transition: its index in list, UINT32_MAX: not enabled */
     uint32_t n;
     pn_space_csr en, dis;
+    uint32_t refill_above; /* listed afresh after a transition that may change more */
 } pn_space_enset;
 
 /* Allocates e for sp's transitions (and the static relations); PN_ERR_NOMEM. */
@@ -174,7 +175,8 @@ void pn_space_enset_put(pn_space_enset *e, uint32_t u, bool enabled);
 /* e becomes the transitions enabled in s. */
 void pn_space_enset_fill(pn_space *sp, pn_space_enset *e, const uint64_t *s);
 /* e held the transitions enabled before t fired; s is the state after:
- * e becomes the transitions enabled in s. */
+ * e becomes the transitions enabled in s (listed afresh where t may enable
+ * or disable too many for testing them again to pay). */
 void pn_space_enset_fired(pn_space *sp, pn_space_enset *e, const uint64_t *s, uint32_t t);
 void pn_space_enset_free(pn_space_enset *e);
 
