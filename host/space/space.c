@@ -23,6 +23,7 @@ pn_status pn_space_layer_new(const pn_space_ops *ops, void *self, pn_space *inne
     (*out)->self = self;
     (*out)->inner = inner;
     (*out)->pt = inner->pt;
+    (*out)->mod = inner->mod;
     return PN_OK;
 }
 
@@ -112,24 +113,38 @@ void pn_space_repack(pn_space *sp, const uint64_t *old_s, uint64_t *s)
 
 uint64_t pn_space_hash(const uint64_t *s, uint32_t words) { return pn_state_hash(s, words); }
 
-uint32_t pn_space_places(const pn_space *sp) { return sp->pt->cn->n_places; }
+uint32_t pn_space_places(const pn_space *sp)
+{
+    return sp->pt != NULL ? sp->pt->cn->n_places : sp->mod->places;
+}
 
-uint32_t pn_space_transitions(const pn_space *sp) { return sp->pt->cn->n_transitions; }
+uint32_t pn_space_transitions(const pn_space *sp)
+{
+    return sp->pt != NULL ? sp->pt->cn->n_transitions : sp->mod->transitions;
+}
 
-const pn_cnet *pn_space_cnet(const pn_space *sp) { return sp->pt->cn; }
+const pn_cnet *pn_space_cnet(const pn_space *sp) { return sp->pt != NULL ? sp->pt->cn : NULL; }
 
 pn_space_csr pn_space_reads(const pn_space *sp)
 {
+    if (sp->pt == NULL)
+        return (pn_space_csr){sp->mod->rd_off, sp->mod->rd};
     return (pn_space_csr){sp->pt->rd_off, sp->pt->rd};
 }
 
 pn_space_csr pn_space_writes(const pn_space *sp)
 {
+    if (sp->pt == NULL)
+        return (pn_space_csr){sp->mod->wr_off, sp->mod->wr};
     return (pn_space_csr){sp->pt->wr_off, sp->pt->wr};
 }
 
 pn_status pn_space_may_enable(pn_space *sp, pn_space_csr *out, pn_error *err)
 {
+    if (sp->pt == NULL) {
+        *out = (pn_space_csr){sp->mod->en_off, sp->mod->en};
+        return PN_OK;
+    }
     pn_status st = pn_pt_static_relations(sp->pt, err);
     *out = (pn_space_csr){sp->pt->en_off, sp->pt->en};
     return st;
@@ -137,6 +152,10 @@ pn_status pn_space_may_enable(pn_space *sp, pn_space_csr *out, pn_error *err)
 
 pn_status pn_space_may_disable(pn_space *sp, pn_space_csr *out, pn_error *err)
 {
+    if (sp->pt == NULL) {
+        *out = (pn_space_csr){sp->mod->dis_off, sp->mod->dis};
+        return PN_OK;
+    }
     pn_status st = pn_pt_static_relations(sp->pt, err);
     *out = (pn_space_csr){sp->pt->dis_off, sp->pt->dis};
     return st;
@@ -144,11 +163,15 @@ pn_status pn_space_may_disable(pn_space *sp, pn_space_csr *out, pn_error *err)
 
 pn_space_field pn_space_place_field(pn_space *sp, uint32_t place)
 {
+    if (sp->pt == NULL)
+        return sp->mod->field[place];
     const pn_op *f = &sp->pt->lay->prog.field[place];
     return (pn_space_field){f->word, f->shift, sp->pt->lay->width[place]};
 }
 
 uint32_t pn_space_bit_place(pn_space *sp, uint32_t w, uint32_t b)
 {
+    if (sp->pt == NULL)
+        return sp->mod->bit_place[w * 64 + b];
     return sp->pt->lay->prog.bit_place[w * 64 + b]; /* UINT32_MAX for unused bits */
 }

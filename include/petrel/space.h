@@ -8,7 +8,10 @@
  * between transitions, the place <-> bit layout).
  *
  * A state is a vector of pn_space_words() 64-bit words. The P/T net
- * (pn_space_pt_new) is the first implementation. A layer (a stubborn-set
+ * (pn_space_pt_new) is the first implementation; MCMT array-based systems
+ * (pn_mcmt_space_new, petrel/mcmt.h) the second, whose places are array
+ * cells and whose transitions are transitions with their process
+ * variables bound. A layer (a stubborn-set
  * filter, a reduced net, a partition, random walks) wraps a pn_space and is
  * a pn_space: it gives the operations it changes in a pn_space_ops table
  * and leaves the others NULL, which forwards them to the inner space.
@@ -139,7 +142,9 @@ void pn_space_atoms_eval(pn_space_atoms *a, const uint64_t *s, uint32_t n_enable
 
 uint32_t pn_space_places(const pn_space *sp);
 uint32_t pn_space_transitions(const pn_space *sp);
-/* The base net, borrowed (its arcs, e.g. for the distances of directed walks). */
+/* The base net, borrowed (its arcs, e.g. for the distances of directed
+ * walks); NULL over a language module other than the P/T net (petrel/mcmt.h),
+ * whose "places" are its state variables. */
 const pn_cnet *pn_space_cnet(const pn_space *sp);
 /* Places a transition tests (its input places). */
 pn_space_csr pn_space_reads(const pn_space *sp);
