@@ -500,6 +500,33 @@ uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t)
     return UINT32_MAX;
 }
 
+pn_status pn_lazy_insert(pn_lazy *z, const uint64_t *s, uint32_t *id, bool *is_new,
+                         pn_error *err)
+{
+    if (z->broken)
+        return lazy_nomem(err);
+    if (z->count + 1 > LAZY_MAX_STATES)
+        return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
+    pn_status st = lazy_room(z, 1, 0, err);
+    if (st != PN_OK)
+        return st;
+    uint64_t before = z->count;
+    *id = lazy_insert(z, s, pn_space_hash(s, z->words));
+    *is_new = z->count > before;
+    return PN_OK;
+}
+
+void pn_lazy_release(pn_lazy *z, uint32_t s)
+{
+    if (z->soff[s] == LAZY_NOT_EXPANDED || z->soff[s] + z->sdeg[s] != z->arena_n)
+        return;
+    for (uint64_t k = z->soff[s]; k < z->arena_n; k++)
+        z->unresolved -= z->arena[k] == LAZY_UNRESOLVED;
+    z->arena_n = z->soff[s];
+    z->soff[s] = LAZY_NOT_EXPANDED;
+    z->expanded--;
+}
+
 /* The initial state becomes state 0. */
 static pn_status lazy_init(pn_lazy *z, pn_error *err)
 {

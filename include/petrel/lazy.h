@@ -51,6 +51,14 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
  * successors it visits. Errors as pn_lazy_succ. */
 pn_status pn_lazy_degree(pn_lazy *z, uint32_t s, uint32_t *n, pn_error *err);
 pn_status pn_lazy_succ_at(pn_lazy *z, uint32_t s, uint32_t k, uint32_t *id, pn_error *err);
+/* Inserts s (a further initial state, for a space that has several):
+ * its id, and whether it is new. Errors as pn_lazy_succ. */
+pn_status pn_lazy_insert(pn_lazy *z, const uint64_t *s, uint32_t *id, bool *is_new,
+                         pn_error *err);
+/* Gives back the successor list of s when it is the last one made (a
+ * breadth-first search that is done with s): the memory of its entries is
+ * reused; asked again, s is expanded again. Otherwise nothing. */
+void pn_lazy_release(pn_lazy *z, uint32_t s);
 /* Over a space that reduces (space.h): from now on a state whose reduced
  * successors include itself or a state expanded before it gets all its
  * successors instead, so that every cycle holds a fully expanded state
