@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "options.h"
+#include "mcmt_cli.h"
 #include "rers_cli.h"
 #include "path.h"
 #include "properties.h"
@@ -594,6 +595,8 @@ static int cli_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "rers") == 0)
         return cli_rers_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "mcmt") == 0)
+        return cli_mcmt_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "batch") == 0)
         return cli_batch_main(argc - 1, argv + 1);
     cli_run r;

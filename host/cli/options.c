@@ -13,6 +13,7 @@ static void cli_usage(FILE *f)
     fputs(
         "Usage: petrel [options] MODEL\n"
         "       petrel rers [options] SYSTEM.dot|SYSTEM.pnml PROPERTIES\n"
+        "       petrel mcmt [options] FILE (bounded MCMT systems, see petrel mcmt --help)\n"
         "       petrel properties [options] MODEL\n"
         "       petrel batch [options] --out FILE MODEL... (see petrel batch --help)\n"
         "Explicit-state model checker for Petri nets (MCC examinations), and for the\n"
