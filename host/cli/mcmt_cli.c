@@ -19,8 +19,9 @@
 typedef struct mcmt_opts {
     const char *file;
     uint32_t procs_lo, procs_hi;
+    /* --int-range: each end an integer, plus N times n_lo / n_hi (0 or 1) */
     int64_t int_lo, int_hi;
-    bool int_set;
+    int n_lo, n_hi;
     int64_t idx_from;
     double timeout_s;
     uint64_t memory;
@@ -48,8 +49,8 @@ static void mcmt_usage(FILE *f)
         "\n"
         "Options:\n"
         "      --procs N|A..B      the instances: N processes, or each of A..B (default 2..4)\n"
-        "      --int-range LO..HI  the values of nat and int arrays and constants\n"
-        "                          (default 0..N+1 for N processes)\n"
+        "      --int-range LO..HI  the values of nat and int arrays and constants; an end\n"
+        "                          may be N, N+K or N-K for N processes (default 0..N+1)\n"
         "      --index-from K      processes are numbered K .. K+N-1 (default 1)\n"
         "      --timeout SECONDS   wall-clock budget for all instances (default: none)\n"
         "      --memory SIZE       memory budget, e.g. 512M, 3G (default: the memory\n"
@@ -93,6 +94,37 @@ static int mcmt_range(const char *s, int64_t *a, int64_t *b)
     return 0;
 }
 
+/* One end of --int-range: K, N, N+K or N-K; the end of it in *end. */
+static int mcmt_end(const char *s, const char **end, int64_t *k, int *n)
+{
+    char *e;
+    *n = 0;
+    *k = 0;
+    if (*s == 'N') {
+        *n = 1;
+        s++;
+        if (*s != '+' && *s != '-') {
+            *end = s;
+            return 0;
+        }
+    }
+    long long v = strtoll(s, &e, 10);
+    if (e == s || v < -(1LL << 40) || v > (1LL << 40))
+        return -1;
+    *k = v;
+    *end = e;
+    return 0;
+}
+
+static int mcmt_int_range(const char *s, mcmt_opts *o)
+{
+    const char *e;
+    if (mcmt_end(s, &e, &o->int_lo, &o->n_lo) != 0 || strncmp(e, "..", 2) != 0 ||
+        mcmt_end(e + 2, &e, &o->int_hi, &o->n_hi) != 0 || *e != '\0')
+        return -1;
+    return 0;
+}
+
 enum { MO_PROCS = 256, MO_INT, MO_INDEX, MO_TIMEOUT, MO_MEMORY, MO_NO_TRACE, MO_WRITE };
 
 /* 0: run; 1: help printed; 2: usage error. */
@@ -113,6 +145,8 @@ static int mcmt_parse_args(int argc, char **argv, mcmt_opts *o)
     o->procs_lo = 2;
     o->procs_hi = 4;
     o->idx_from = 1;
+    o->int_hi = 1; /* 0..N+1 */
+    o->n_hi = 1;
     opterr = 0;
     optind = 1;
     int c;
@@ -126,9 +160,8 @@ static int mcmt_parse_args(int argc, char **argv, mcmt_opts *o)
             o->procs_hi = (uint32_t)b;
             break;
         case MO_INT:
-            if (mcmt_range(optarg, &o->int_lo, &o->int_hi) != 0)
-                return mcmt_bad("bad --int-range (LO..HI)", optarg);
-            o->int_set = true;
+            if (mcmt_int_range(optarg, o) != 0)
+                return mcmt_bad("bad --int-range (LO..HI, each end K, N, N+K or N-K)", optarg);
             break;
         case MO_INDEX:
             if (mcmt_range(optarg, &a, &b) != 0 || a != b)
@@ -160,8 +193,8 @@ static int mcmt_parse_args(int argc, char **argv, mcmt_opts *o)
 
 static pn_mcmt_bound mcmt_bound(const mcmt_opts *o, uint32_t n)
 {
-    return (pn_mcmt_bound){n, o->idx_from, o->int_set ? o->int_lo : 0,
-                           o->int_set ? o->int_hi : (int64_t)n + 1};
+    return (pn_mcmt_bound){n, o->idx_from, o->int_lo + o->n_lo * (int64_t)n,
+                           o->int_hi + o->n_hi * (int64_t)n};
 }
 
 /* --write-pnml: the instance's net; the exit status. */
