@@ -53,6 +53,11 @@
 #define LAZY_UNRESOLVED UINT32_MAX /* a deferred entry: transition known, state not yet */
 #define LAZY_PROBE_STATES 2048
 #define LAZY_MAX_STATES (UINT32_MAX - 1u)
+/* Successors of one expansion inserted together: their slots, then the
+ * stored states their tags point at, are prefetched before any is probed
+ * (the engines' batches, kernels/pn_expand.h), so that the search waits
+ * for several cache misses at once rather than one after the other. */
+#define LAZY_BATCH 32
 
 struct pn_lazy {
     pn_space *sp;
@@ -70,6 +75,10 @@ struct pn_lazy {
     bool defer;                /* entries resolve on demand (pn_space_defers) */
     uint64_t unresolved;       /* deferred entries not resolved yet */
     uint64_t *vec;             /* one state: the initial, then scratch */
+    uint64_t *batch;           /* LAZY_BATCH successors waiting to be inserted */
+    uint64_t bhash[LAZY_BATCH];
+    uint32_t btrans[LAZY_BATCH];
+    uint32_t bn;
     uint32_t *trans;           /* enabled transitions of one state */
     uint64_t budget, other;
     pn_lazy_pool *pool;        /* shared account; NULL: none */
@@ -280,9 +289,11 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
     uint64_t *ns = pn_lazy_fits(z, z->cap * (uint64_t)nw * 8)
                        ? malloc((z->cap + 1) * nw * sizeof *ns) : NULL;
     uint64_t *vec = malloc((size_t)nw * sizeof *vec);
-    if (ns == NULL || vec == NULL) {
+    uint64_t *batch = malloc((size_t)LAZY_BATCH * nw * sizeof *batch);
+    if (ns == NULL || vec == NULL || batch == NULL) {
         free(ns);
         free(vec);
+        free(batch);
         z->broken = true;
         return lazy_nomem(err);
     }
@@ -290,20 +301,46 @@ static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
         pn_space_repack(z->sp, z->store + id * ow, ns + id * nw);
     free(z->store);
     free(z->vec);
+    free(z->batch);
     z->store = ns;
     z->vec = vec;
+    z->batch = batch;
     z->words = nw;
     z->widenings++;
     lazy_rehash(z);
     return PN_OK;
 }
 
+/* The waiting successors into the table and the arena, in their order. */
+static void lazy_flush(pn_lazy *z)
+{
+    uint32_t w = z->words;
+    for (uint32_t i = 0; i < z->bn; i++) {
+        z->bhash[i] = pn_space_hash(z->batch + (size_t)i * w, w);
+        PN_PREFETCH(&z->slots[z->bhash[i] & z->slot_mask]);
+    }
+    for (uint32_t i = 0; i < z->bn; i++) {
+        uint64_t slot = z->slots[z->bhash[i] & z->slot_mask];
+        uint64_t sid = slot & PN_SLOT_ID_MASK;
+        if (sid != 0 && sid != PN_SLOT_BUSY &&
+            (slot >> PN_SLOT_ID_BITS) == (z->bhash[i] >> PN_SLOT_ID_BITS))
+            PN_PREFETCH(z->store + (sid - 1) * w);
+    }
+    for (uint32_t i = 0; i < z->bn; i++) {
+        if (z->keep_trans)
+            z->arena_trans[z->arena_n] = z->btrans[i];
+        z->arena[z->arena_n++] = lazy_insert(z, z->batch + (size_t)i * w, z->bhash[i]);
+    }
+    z->bn = 0;
+}
+
 static void lazy_record(void *ctx, uint32_t trans, const uint64_t *succ)
 {
     pn_lazy *z = ctx;
-    if (z->keep_trans)
-        z->arena_trans[z->arena_n] = trans;
-    z->arena[z->arena_n++] = lazy_insert(z, succ, pn_space_hash(succ, z->words));
+    memcpy(z->batch + (size_t)z->bn * z->words, succ, z->words * sizeof *succ);
+    z->btrans[z->bn] = trans;
+    if (++z->bn == LAZY_BATCH)
+        lazy_flush(z);
 }
 
 /* The cycle proviso: whether the reduced successors of s, arena[start..),
@@ -349,9 +386,13 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         uint64_t start = z->arena_n;
         /* Successors go straight into the store: s stays put (room made). */
         uint32_t of = pn_space_next_all(z->sp, pn_lazy_state(z, s), lazy_record, z);
+        if (of == 0)
+            lazy_flush(z);
         if (of == 0 && lazy_proviso_fails(z, s, start)) {
             z->arena_n = start;
             of = pn_space_next_all_unreduced(z->sp, pn_lazy_state(z, s), lazy_record, z);
+            if (of == 0)
+                lazy_flush(z);
         }
         if (of == 0) {
             z->soff[s] = start;
@@ -361,6 +402,7 @@ static pn_status lazy_expand(pn_lazy *z, uint32_t s, pn_error *err)
         }
         /* The states inserted before the overflow stay (they are states of
          * the net); only the list of s is redone. */
+        z->bn = 0;
         z->arena_n = start;
         if ((st = lazy_widen(z, of - 1, err)) != PN_OK)
             return st;
@@ -535,8 +577,9 @@ static pn_status lazy_init(pn_lazy *z, pn_error *err)
     z->reduces = pn_space_reduces(z->sp);
     z->trans = malloc(((size_t)z->T + 1) * sizeof *z->trans);
     z->vec = malloc((size_t)z->words * sizeof *z->vec);
+    z->batch = malloc((size_t)LAZY_BATCH * z->words * sizeof *z->batch);
     z->slots = calloc(1024, sizeof *z->slots);
-    if (z->trans == NULL || z->vec == NULL || z->slots == NULL)
+    if (z->trans == NULL || z->vec == NULL || z->batch == NULL || z->slots == NULL)
         return lazy_nomem(err);
     z->slot_mask = 1023;
     pn_status st = lazy_grow_store(z, 1024, err);
@@ -597,6 +640,7 @@ void pn_lazy_free(pn_lazy *z)
     free(z->arena);
     free(z->arena_trans);
     free(z->vec);
+    free(z->batch);
     free(z->trans);
     free(z);
 }
