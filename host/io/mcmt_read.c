@@ -32,6 +32,7 @@ typedef struct mr {
     uint32_t vars_ok;       /* index variables the formula may use (bits) */
     uint32_t vars_used;
     bool z_from_xy;         /* an old-style unsafe formula: x, y stand for z1, z2 */
+    bool flat;              /* reads a[t] only with t a variable (section 3.5) */
     int depth;
     mr_block block;
     uint32_t block_vars;    /* :var lines of the block */
@@ -223,6 +224,10 @@ static pn_status mr_atom(mr *r, uint32_t *out)
         return mr_fail(r, PN_ERR_INPUT, "']' expected after the index of %s",
                        r->sys->arrays[a].name);
     r->p++;
+    if (r->flat && r->sys->terms[idx].kind != PN_MCMT_VAR)
+        return mr_fail(r, PN_ERR_INPUT, "%s[...] reads at a term: initial, unsafe and axiom "
+                       "formulas are dereference-flat (a[t] with t a variable)",
+                       r->sys->arrays[a].name);
     if (r->sys->arrays[a].global)
         return PN_OK; /* v[x] of a global is v (section 2.3) */
     return mr_term_kids(r, *out, &idx, 1);
@@ -564,7 +569,10 @@ static pn_status mr_cnj(mr *r, pn_mcmt_list *l, uint32_t vars)
 {
     r->vars_ok = vars;
     r->vars_used = 0;
-    return mr_list(r, l);
+    r->flat = r->block != MR_TRANS;
+    pn_status st = mr_list(r, l);
+    r->flat = false;
+    return st;
 }
 
 /* The highest z the cube uses or declares. */

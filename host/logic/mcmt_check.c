@@ -225,8 +225,11 @@ void pn_mcmt_print_trace(FILE *f, const pn_mcmt_sys *sys, pn_mcmt_bound b,
                          const pn_mcmt_result *res)
 {
     uint32_t n = res->n_vals;
+    uint32_t flags = n - b.procs; /* the crash flags: printed where set */
     fprintf(f, "initial:");
     for (uint32_t k = 0; k < n; k++) {
+        if (k >= flags && res->trace_vals[k] == 0)
+            continue;
         fputc(' ', f);
         mcc_val_name(f, sys, b, k);
         fprintf(f, "=%lld", (long long)res->trace_vals[k]);
