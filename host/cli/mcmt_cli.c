@@ -15,6 +15,7 @@
 #include "petrel/mcmt.h"
 #include "petrel/pnml.h"
 #include "petrel/sysinfo.h"
+#include "ticker.h"
 
 typedef struct mcmt_opts {
     const char *file;
@@ -275,8 +276,12 @@ int cli_mcmt_main(int argc, char **argv)
         pn_mcmt_free(sys);
         return rc;
     }
+    /* A progress line on stderr when an instance runs 5 s without one. */
+    cli_ticker *ticker = o.quiet ? NULL : cli_ticker_start(t0, 5.0);
+    budget.phase = cli_ticker_phase(ticker);
     for (uint32_t n = o.procs_lo; rc == 0 && n <= o.procs_hi; n++)
         rc = mcmt_one(&o, sys, n, &budget);
+    cli_ticker_stop(ticker);
     if (rc == 0 && !o.quiet)
         fprintf(stderr, "petrel mcmt: %u instances, %.3f s, peak RSS %.1f MB\n",
                 o.procs_hi - o.procs_lo + 1, pn_clock_now() - t0,

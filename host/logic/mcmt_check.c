@@ -14,6 +14,7 @@
 #include "petrel/mcmt.h"
 
 #define MCC_POLL 1024 /* states between two looks at the budget */
+#define MCC_DETAIL (1u << 20) /* states between two progress details (phase.h) */
 
 typedef struct mcc {
     pn_space *sp;
@@ -116,6 +117,9 @@ static pn_status mcc_search(mcc *c, const pn_mcmt_sys *sys, pn_mcmt_bound b,
         }
         if (s % MCC_POLL == 0 && (st = pn_budget_status(budget)) != PN_OK)
             return st;
+        if (s % MCC_DETAIL == 0 && s > 0)
+            pn_budget_detail(budget, "%llu states met, %llu expanded",
+                             (unsigned long long)pn_lazy_states(c->z), (unsigned long long)s);
         uint64_t known = pn_lazy_states(c->z);
         const uint32_t *succ;
         uint32_t n;
@@ -147,6 +151,7 @@ pn_status pn_mcmt_check(const pn_mcmt_sys *sys, pn_mcmt_bound b, const pn_budget
                         pn_mcmt_result *res, pn_error *err)
 {
     memset(res, 0, sizeof *res);
+    pn_budget_phase(budget, "mcmt: %u processes: breadth-first search", b.procs);
     mcc c = {0};
     pn_status st = pn_mcmt_space_new(sys, b, &c.sp, err);
     if (st != PN_OK)
