@@ -269,17 +269,16 @@ static pn_status mr_app(mr *r, uint32_t *out)
     for (mr_space(r); *r->p != ')'; mr_space(r)) {
         if (*r->p == '\0')
             return mr_fail(r, PN_ERR_INPUT, "')' missing after (%s", op->name);
+        if (k == op->max && op->op == PN_MCMT_NEG)
+            return mr_fail(r, PN_ERR_INPUT, "subtraction is not MCMT's: write (+ a (* -1 b))");
         if (k == op->max)
             return mr_fail(r, PN_ERR_INPUT, "%s takes at most %u arguments", op->name, op->max);
         if ((st = mr_term(r, &kids[k++])) != PN_OK)
             return st;
     }
     r->p++;
-    if (k < op->min) {
-        if (op->op == PN_MCMT_NEG && k == 2)
-            return mr_fail(r, PN_ERR_INPUT, "subtraction is not MCMT's: write (+ a (* -1 b))");
+    if (k < op->min)
         return mr_fail(r, PN_ERR_INPUT, "%s takes at least %u arguments", op->name, op->min);
-    }
     if (op->op < 0) { /* (/= a b): (not (= a b)) */
         uint32_t eq;
         if ((st = mr_term_new(r, PN_MCMT_OP, PN_MCMT_EQ, 0, &eq)) != PN_OK ||

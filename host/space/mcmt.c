@@ -26,6 +26,7 @@
 #define MC_MAX_INITIAL (1ULL << 24)  /* initial states enumerated at most */
 #define MC_MAX_TUPLES (1ULL << 20)   /* local value tuples of one process */
 #define MC_MAX_GLOBALS (1ULL << 24)  /* assignments of the globals and constants */
+#define MC_MAX_WORK (1ULL << 26)     /* valuations tried for the initial states, in all */
 
 static bool mc_crashed(const mc *m, const uint64_t *s, uint32_t p)
 {
@@ -388,8 +389,22 @@ typedef struct mc_init {
     int64_t **cand;         /* per process: its tuples, n_loc values each */
     uint64_t *n_cand;
     uint64_t cap;
+    uint64_t work;          /* valuations tried so far (MC_MAX_WORK) */
     pn_error *err;
 } mc_init;
+
+/* Counts n more valuations to try; false past MC_MAX_WORK (err set). */
+static bool mc_init_work(mc_init *in, uint64_t n)
+{
+    if (n <= MC_MAX_WORK && in->work + n <= MC_MAX_WORK) {
+        in->work += n;
+        return true;
+    }
+    pn_fail(in->err, PN_ERR_UNSUPPORTED, "the initial states need more than %llu valuations "
+            "tried (constrain the :initial formula or narrow --int-range)",
+            (unsigned long long)MC_MAX_WORK);
+    return false;
+}
 
 /* The conjuncts of class cls (MC_ONE: of variable var bound to process p)
  * hold in s. */
@@ -441,6 +456,8 @@ static pn_status mc_init_cands(mc_init *in, uint32_t p)
             return pn_fail(in->err, PN_ERR_UNSUPPORTED, "a process has more than %llu initial "
                            "local valuations to try", (unsigned long long)MC_MAX_TUPLES);
     }
+    if (!mc_init_work(in, total))
+        return in->err->code;
     free(in->cand[p]);
     in->cand[p] = malloc((total * in->n_loc + 1) * sizeof **in->cand);
     if (in->cand[p] == NULL)
@@ -472,9 +489,16 @@ static pn_status mc_init_product(mc_init *in)
     if (pick == NULL)
         return pn_fail(in->err, PN_ERR_NOMEM, "out of memory for the initial states");
     pn_status st = PN_OK;
-    for (uint32_t p = 0; p < m->N; p++)
+    uint64_t combos = 1;
+    for (uint32_t p = 0; p < m->N; p++) {
         if (in->n_cand[p] == 0)
             goto done;
+        combos = combos > MC_MAX_WORK / in->n_cand[p] ? MC_MAX_WORK + 1 : combos * in->n_cand[p];
+    }
+    if (!mc_init_work(in, combos)) {
+        st = in->err->code;
+        goto done;
+    }
     for (;;) {
         for (uint32_t p = 0; p < m->N; p++)
             for (uint32_t i = 0; i < in->n_loc; i++)
