@@ -50,7 +50,65 @@ static void mc_defect(mc *m, pn_mcmt_defect d, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A defect met in env e (cut: a value past --int-range): recorded, or
+ * what e's mode makes of it. */
+static void mc_env_vdefect(mc_env *e, pn_mcmt_defect d, bool cut, const char *fmt, va_list ap)
+{
+    if (e->mode == MC_FAST) {
+        e->defer = true;
+        return;
+    }
+    if (e->mode == MC_CAREFUL) {
+        pn_mcmt_defect *k = cut ? &e->cut : &e->pend;
+        if (*k == PN_MCMT_DEFECT_NONE) {
+            *k = d;
+            vsnprintf(cut ? e->cut_msg : e->pend_msg, sizeof e->pend_msg, fmt, ap);
+        }
+        return;
+    }
+    if (e->m->defect == PN_MCMT_DEFECT_NONE) {
+        e->m->defect = d;
+        vsnprintf(e->m->defect_msg, sizeof e->m->defect_msg, fmt, ap);
+    }
+}
+
+static void mc_env_defect(mc_env *e, pn_mcmt_defect d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void mc_env_defect(mc_env *e, pn_mcmt_defect d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    mc_env_vdefect(e, d, false, fmt, ap);
+    va_end(ap);
+}
+
+static void mc_env_cut(mc_env *e, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void mc_env_cut(mc_env *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    mc_env_vdefect(e, PN_MCMT_DEFECT_RANGE, true, fmt, ap);
+    va_end(ap);
+}
+
 /* ---- terms ----------------------------------------------------------------------- */
+
+static int64_t mc_over_get(const mc_env *e, uint32_t c, int64_t lo)
+{
+    for (uint32_t k = 0; k < e->n_over; k++)
+        if (e->m->over_cell[k] == c)
+            return e->m->over_val[k];
+    return mc_get(e->m, e->s, c, lo);
+}
 
 static int64_t mc_eval(mc_env *e, uint32_t t);
 
@@ -64,18 +122,18 @@ static int64_t mc_read(mc_env *e, const pn_mcmt_term *x)
     mc *m = e->m;
     uint32_t a = (uint32_t)x->value;
     if (m->sys->arrays[a].global)
-        return mc_get(m, e->s, m->cell0[a], m->lo[a]);
+        return mc_over_get(e, m->cell0[a], m->lo[a]);
     int64_t idx = mc_kid(e, x, 0);
     int64_t p = idx - m->b.idx_from;
     if (p < 0 || p >= (int64_t)m->N) {
         if (!e->bad)
-            mc_defect(m, PN_MCMT_DEFECT_INDEX, "line %u: %s[%lld] is read, outside the processes "
-                      "%lld..%lld", x->line, m->sys->arrays[a].name, (long long)idx,
-                      (long long)m->b.idx_from, (long long)(m->b.idx_from + m->N - 1));
+            mc_env_defect(e, PN_MCMT_DEFECT_INDEX, "line %u: %s[%lld] is read, outside the "
+                          "processes %lld..%lld", x->line, m->sys->arrays[a].name, (long long)idx,
+                          (long long)m->b.idx_from, (long long)(m->b.idx_from + m->N - 1));
         e->bad = true;
         return 0;
     }
-    return mc_get(m, e->s, m->cell0[a] + (uint32_t)p, m->lo[a]);
+    return mc_over_get(e, m->cell0[a] + (uint32_t)p, m->lo[a]);
 }
 
 static int64_t mc_arith(mc_env *e, const pn_mcmt_term *x)
@@ -86,7 +144,8 @@ static int64_t mc_arith(mc_env *e, const pn_mcmt_term *x)
         bool over = x->op == PN_MCMT_MUL ? __builtin_mul_overflow(acc, v, &acc)
                                          : __builtin_add_overflow(acc, v, &acc);
         if (over) {
-            mc_defect(e->m, PN_MCMT_DEFECT_RANGE, "line %u: an integer overflows", x->line);
+            if (!e->bad)
+                mc_env_defect(e, PN_MCMT_DEFECT_RANGE, "line %u: an integer overflows", x->line);
             e->bad = true;
             return 0;
         }
@@ -128,7 +187,7 @@ static int64_t mc_eval(mc_env *e, uint32_t t)
     case PN_MCMT_VAR: return e->v[x->value];
     case PN_MCMT_PARAM: {
         uint32_t k = e->m->sys->n_arrays + (uint32_t)x->value;
-        return mc_get(e->m, e->s, e->m->cell0[k], e->m->lo[k]);
+        return mc_get(e->m, e->s, e->m->cell0[k], e->m->lo[k]); /* never updated */
     }
     case PN_MCMT_READ: return mc_read(e, x);
     default: return mc_op(e, x);
@@ -146,18 +205,29 @@ static bool mc_all(mc_env *e, const pn_mcmt_list *l)
 
 /* ---- transitions ------------------------------------------------------------------- */
 
-/* Whether v fits array (or param) a; past --int-range is a defect. */
-static bool mc_fits(mc *m, uint32_t a, int64_t v, const pn_mcmt_trans *tr, const mc_env *e)
+/* Whether v fits array a's field. Outside its type (a subrange, a bool, a
+ * nat below 0) the successor does not exist: false, and e->hard. Past
+ * --int-range alone: a cut (mc_env_defect; in MC_CAREFUL the value is kept
+ * aside for the axioms, and true). */
+static bool mc_fits(mc_env *e, uint32_t a, uint32_t cell, int64_t v, const pn_mcmt_trans *tr,
+                    bool *hard)
 {
+    mc *m = e->m;
     if (v >= m->lo[a] && v <= m->hi[a])
         return true;
-    if ((v < m->lo[a] && !m->lo_hard[a]) || (v > m->hi[a] && !m->hi_hard[a]))
-        mc_defect(m, PN_MCMT_DEFECT_RANGE,
-                  "line %u: %s (x=%lld y=%lld) would set %s to %lld, outside --int-range "
-                  "%lld..%lld", tr->line, tr->name, (long long)e->v[PN_MCMT_X],
-                  (long long)e->v[PN_MCMT_Y], m->sys->arrays[a].name, (long long)v,
-                  (long long)m->b.int_lo, (long long)m->b.int_hi);
-    return false;
+    if (v < m->hard_lo[a] || v > m->hard_hi[a]) {
+        *hard = true;
+        return false;
+    }
+    mc_env_cut(e, "line %u: %s (x=%lld y=%lld) would set %s to %lld, outside --int-range "
+               "%lld..%lld", tr->line, tr->name, (long long)e->v[PN_MCMT_X],
+               (long long)e->v[PN_MCMT_Y], m->sys->arrays[a].name, (long long)v,
+               (long long)m->b.int_lo, (long long)m->b.int_hi);
+    if (e->mode != MC_CAREFUL)
+        return false;
+    m->over_cell[e->n_put] = cell;
+    m->over_val[e->n_put++] = v;
+    return true;
 }
 
 /* Whether case c's condition holds for the process in e->v[J]. */
@@ -186,10 +256,34 @@ static bool mc_uguard(mc_env *e, const pn_mcmt_trans *tr)
     return true;
 }
 
-/* The local cells of process p by the case that holds for it; false when
- * the transition is not taken (a value outside its type, cases that hold
- * together and disagree). */
-static bool mc_update_proc(mc_env *e, const pn_mcmt_trans *tr, uint32_t p, uint64_t *out)
+/* A new value v of cell `cell` (array a) into out: false when the update
+ * stops (outside the type: *hard; in MC_FAST, a cut to do again
+ * carefully). In MC_CAREFUL a value past --int-range waits aside. */
+static bool mc_put(mc_env *e, uint32_t a, uint32_t cell, int64_t v, const pn_mcmt_trans *tr,
+                   uint64_t *out, bool *hard)
+{
+    mc *m = e->m;
+    if (!mc_fits(e, a, cell, v, tr, hard))
+        return false;
+    if (v >= m->lo[a] && v <= m->hi[a])
+        mc_set(m, out, cell, m->lo[a], v);
+    return true;
+}
+
+/* A value that could not be computed (e->bad, its defect taken by the
+ * mode): in MC_CAREFUL the update goes on without it (its defect is kept);
+ * in MC_FAST it stops. */
+static bool mc_unknown(mc_env *e)
+{
+    e->bad = false;
+    return e->mode == MC_CAREFUL;
+}
+
+/* The local cells of process p by the case that holds for it (the process
+ * crashes where none does). false when the update stops (mc_put). Cases
+ * that hold together and disagree are a defect. */
+static bool mc_update_proc(mc_env *e, const pn_mcmt_trans *tr, uint32_t p, uint64_t *out,
+                           bool *hard)
 {
     mc *m = e->m;
     const pn_mcmt_sys *sys = m->sys;
@@ -198,7 +292,7 @@ static bool mc_update_proc(mc_env *e, const pn_mcmt_trans *tr, uint32_t p, uint6
     for (uint32_t c = 0; c < tr->n_cases; c++) {
         if (!mc_case_holds(e, tr, c)) {
             if (e->bad)
-                return false;
+                return mc_unknown(e);
             continue;
         }
         for (uint32_t a = 0; a < sys->n_arrays; a++) {
@@ -206,14 +300,15 @@ static bool mc_update_proc(mc_env *e, const pn_mcmt_trans *tr, uint32_t p, uint6
                 continue;
             int64_t v = mc_eval(e, tr->cases[c].val[a]);
             if (e->bad)
-                return false;
+                return mc_unknown(e);
             if (chosen < 0)
                 m->tmp[a] = v;
             else if (m->tmp[a] != v) {
-                mc_defect(m, PN_MCMT_DEFECT_CASES, "line %u: cases %d and %u of %s both hold "
-                          "for j=%lld and give %s different values", tr->line, chosen + 1,
-                          c + 1, tr->name, (long long)e->v[PN_MCMT_J], sys->arrays[a].name);
-                return false;
+                mc_env_defect(e, PN_MCMT_DEFECT_CASES, "line %u: cases %d and %u of %s both "
+                              "hold for j=%lld and give %s different values", tr->line,
+                              chosen + 1, c + 1, tr->name, (long long)e->v[PN_MCMT_J],
+                              sys->arrays[a].name);
+                return e->mode == MC_CAREFUL;
             }
         }
         if (chosen < 0)
@@ -223,17 +318,69 @@ static bool mc_update_proc(mc_env *e, const pn_mcmt_trans *tr, uint32_t p, uint6
         mc_set(m, out, m->crash0 + p, 0, 1);
         return true;
     }
-    for (uint32_t a = 0; a < sys->n_arrays; a++) {
-        if (sys->arrays[a].global)
-            continue;
-        if (!mc_fits(m, a, m->tmp[a], tr, e))
+    for (uint32_t a = 0; a < sys->n_arrays; a++)
+        if (!sys->arrays[a].global && !mc_put(e, a, m->cell0[a] + p, m->tmp[a], tr, out, hard))
             return false;
-        mc_set(m, out, m->cell0[a] + p, m->lo[a], m->tmp[a]);
-    }
     return true;
 }
 
-static bool mc_axioms_hold(mc *m, const uint64_t *s);
+/* Every cell of the successor into out (a copy of e->s); false when the
+ * update stops (mc_put). */
+static bool mc_update(mc_env *e, uint32_t ti, uint64_t *out, bool *hard)
+{
+    mc *m = e->m;
+    const pn_mcmt_sys *sys = m->sys;
+    const pn_mcmt_trans *tr = &sys->trans[ti];
+    memcpy(out, e->s, (size_t)m->words * sizeof *out);
+    e->v[PN_MCMT_J] = -1; /* globals never read j (the reader sees to it) */
+    for (uint32_t a = 0; a < sys->n_arrays; a++) {
+        if (!sys->arrays[a].global)
+            continue;
+        int64_t v = mc_eval(e, tr->cases[0].val[a]);
+        if (e->bad) {
+            if (!mc_unknown(e))
+                return false;
+        } else if (!mc_put(e, a, m->cell0[a], v, tr, out, hard))
+            return false;
+    }
+    if (m->frame[ti]) /* the other processes keep their cells */
+        return mc_update_proc(e, tr, (uint32_t)(e->v[PN_MCMT_X] - m->b.idx_from), out, hard);
+    for (uint32_t p = 0; p < m->N; p++)
+        if (!mc_update_proc(e, tr, p, out, hard))
+            return false;
+    return true;
+}
+
+static bool mc_axioms_hold(mc *m, const uint64_t *s, uint32_t n_over);
+
+/* The update done again where the quick one met something irregular, to
+ * the end, so that what is decided does not depend on the order the cells
+ * come in: a value outside its type anywhere means no successor; else a
+ * value that could not be computed or disagreeing cases are a defect;
+ * else a broken axiom means no successor; else a value past --int-range
+ * is a cut (a defect). */
+static bool mc_try_carefully(mc_env *e, uint32_t ti, uint64_t *out)
+{
+    mc *m = e->m;
+    e->mode = MC_CAREFUL;
+    e->bad = e->defer = false;
+    e->pend = e->cut = PN_MCMT_DEFECT_NONE;
+    e->n_put = 0;
+    bool hard = false;
+    if (!mc_update(e, ti, out, &hard))
+        return false;
+    if (e->pend != PN_MCMT_DEFECT_NONE) {
+        mc_defect(m, e->pend, "%s", e->pend_msg);
+        return false;
+    }
+    if (m->sys->n_axioms > 0 && !mc_axioms_hold(m, out, e->n_put))
+        return false;
+    if (e->cut != PN_MCMT_DEFECT_NONE) {
+        mc_defect(m, e->cut, "%s", e->cut_msg);
+        return false;
+    }
+    return true;
+}
 
 /* The successor of s by tr with x, y bound, into out; false when the
  * transition is not enabled there with these processes. */
@@ -252,23 +399,11 @@ bool pn_mcmt_try(mc *m, const uint64_t *s, uint32_t ti, int64_t x, int64_t y, ui
         return false;
     if (tr->n_uguard > 0 && !mc_uguard(&e, tr))
         return false;
-    memcpy(out, s, (size_t)m->words * sizeof *out);
-    e.v[PN_MCMT_J] = -1; /* globals never read j (the reader sees to it) */
-    for (uint32_t a = 0; a < sys->n_arrays; a++) {
-        if (!sys->arrays[a].global)
-            continue;
-        int64_t v = mc_eval(&e, tr->cases[0].val[a]);
-        if (e.bad || !mc_fits(m, a, v, tr, &e))
-            return false;
-        mc_set(m, out, m->cell0[a], m->lo[a], v);
-    }
-    if (m->frame[ti]) /* the other processes keep their cells */
-        return mc_update_proc(&e, tr, (uint32_t)(x - m->b.idx_from), out) &&
-               (sys->n_axioms == 0 || mc_axioms_hold(m, out));
-    for (uint32_t p = 0; p < m->N; p++)
-        if (!mc_update_proc(&e, tr, p, out))
-            return false;
-    return sys->n_axioms == 0 || mc_axioms_hold(m, out);
+    e.mode = MC_FAST;
+    bool hard = false;
+    if (mc_update(&e, ti, out, &hard))
+        return sys->n_axioms == 0 || mc_axioms_hold(m, out, 0);
+    return !hard && e.defer && mc_try_carefully(&e, ti, out);
 }
 
 /* Space transition t as (transition of sys, x, y). */
@@ -292,10 +427,11 @@ void pn_mcmt_decode(const mc *m, uint32_t t, uint32_t *ti, int64_t *x, int64_t *
 
 /* ---- universal formulas: :initial and :system_axiom --------------------------------- */
 
-/* Every binding of the conjunct's variables (equal ones too) satisfies it. */
-static bool mc_conj_all(mc *m, const uint64_t *s, const mc_conj *c)
+/* Every binding of the conjunct's variables (equal ones too) satisfies it
+ * in s, the first n_over cells of m->over_cell read from m->over_val. */
+static bool mc_conj_all(mc *m, const uint64_t *s, const mc_conj *c, uint32_t n_over)
 {
-    mc_env e = {.m = m, .s = s};
+    mc_env e = {.m = m, .s = s, .n_over = n_over};
     int vars[3], nv = 0;
     for (int v = PN_MCMT_X; v <= PN_MCMT_J; v++)
         if (c->vars & 1u << v)
@@ -314,10 +450,10 @@ static bool mc_conj_all(mc *m, const uint64_t *s, const mc_conj *c)
     }
 }
 
-static bool mc_axioms_hold(mc *m, const uint64_t *s)
+static bool mc_axioms_hold(mc *m, const uint64_t *s, uint32_t n_over)
 {
     for (uint32_t k = 0; k < m->n_conj; k++)
-        if (!m->conj[k].initial && !mc_conj_all(m, s, &m->conj[k]))
+        if (!m->conj[k].initial && !mc_conj_all(m, s, &m->conj[k], n_over))
             return false;
     return true;
 }
@@ -419,7 +555,7 @@ static bool mc_init_holds(mc *m, const uint64_t *s, int cls, uint32_t p)
             e.v[c->var] = m->b.idx_from + p;
             if (!mc_eval(&e, c->term) || e.bad)
                 return false;
-        } else if (!mc_conj_all(m, s, c))
+        } else if (!mc_conj_all(m, s, c, 0))
             return false;
     }
     return true;
@@ -582,22 +718,24 @@ static uint32_t mc_bits(uint64_t span)
     return w == 0 ? 1 : w;
 }
 
-/* The values of a type in the instance. */
+/* The values of a type in the instance, [lo, hi], within the type's own
+ * bounds [hard_lo, hard_hi] (the rest is --int-range's). */
 static void mc_domain(const pn_mcmt_type *t, pn_mcmt_bound b, int64_t *lo, int64_t *hi,
-                      bool *lo_hard, bool *hi_hard)
+                      int64_t *hard_lo, int64_t *hard_hi)
 {
-    *lo_hard = *hi_hard = true;
+    *hard_lo = INT64_MIN;
+    *hard_hi = INT64_MAX;
     if (t->base == PN_MCMT_BOOL)
-        *lo = 0, *hi = 1;
+        *lo = *hard_lo = 0, *hi = *hard_hi = 1;
     else if (t->base == PN_MCMT_SUBRANGE)
-        *lo = t->lo, *hi = t->hi;
+        *lo = *hard_lo = t->lo, *hi = *hard_hi = t->hi;
     else {
-        *lo = b.int_lo, *hi = b.int_hi, *hi_hard = false;
-        *lo_hard = t->base == PN_MCMT_NAT && b.int_lo <= 0;
-        if (t->base == PN_MCMT_NAT && *lo < 0)
-            *lo = 0;
-        if (t->base == PN_MCMT_INT)
-            *lo_hard = false;
+        *lo = b.int_lo, *hi = b.int_hi;
+        if (t->base == PN_MCMT_NAT) {
+            *hard_lo = 0;
+            if (*lo < 0)
+                *lo = 0;
+        }
     }
 }
 
@@ -608,17 +746,17 @@ static pn_status mc_layout(mc *m, pn_error *err)
     m->cell0 = calloc((size_t)K + 1, sizeof *m->cell0);
     m->lo = calloc((size_t)K + 1, sizeof *m->lo);
     m->hi = calloc((size_t)K + 1, sizeof *m->hi);
-    m->lo_hard = calloc((size_t)K + 1, sizeof *m->lo_hard);
-    m->hi_hard = calloc((size_t)K + 1, sizeof *m->hi_hard);
+    m->hard_lo = calloc((size_t)K + 1, sizeof *m->hard_lo);
+    m->hard_hi = calloc((size_t)K + 1, sizeof *m->hard_hi);
     m->tmp = calloc((size_t)K + 1, sizeof *m->tmp);
-    if (m->cell0 == NULL || m->lo == NULL || m->hi == NULL || m->lo_hard == NULL ||
-        m->hi_hard == NULL || m->tmp == NULL)
+    if (m->cell0 == NULL || m->lo == NULL || m->hi == NULL || m->hard_lo == NULL ||
+        m->hard_hi == NULL || m->tmp == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the instance");
     uint32_t cells = 0;
     for (uint32_t a = 0; a < K; a++) {
         const pn_mcmt_type *t = a < sys->n_arrays ? &sys->arrays[a].type
                                                   : &sys->params[a - sys->n_arrays].type;
-        mc_domain(t, m->b, &m->lo[a], &m->hi[a], &m->lo_hard[a], &m->hi_hard[a]);
+        mc_domain(t, m->b, &m->lo[a], &m->hi[a], &m->hard_lo[a], &m->hard_hi[a]);
         if (m->lo[a] > m->hi[a])
             return pn_fail(err, PN_ERR_INPUT, "%s has no value in --int-range %lld..%lld",
                            a < sys->n_arrays ? sys->arrays[a].name
@@ -635,7 +773,10 @@ static pn_status mc_layout(mc *m, pn_error *err)
     m->mask = calloc((size_t)cells + 1, sizeof *m->mask);
     m->clo = calloc((size_t)cells + 1, sizeof *m->clo);
     m->chi = calloc((size_t)cells + 1, sizeof *m->chi);
-    if (m->st.field == NULL || m->mask == NULL || m->clo == NULL || m->chi == NULL)
+    m->over_cell = calloc((size_t)cells + 1, sizeof *m->over_cell);
+    m->over_val = calloc((size_t)cells + 1, sizeof *m->over_val);
+    if (m->st.field == NULL || m->mask == NULL || m->clo == NULL || m->chi == NULL ||
+        m->over_cell == NULL || m->over_val == NULL)
         return pn_fail(err, PN_ERR_NOMEM, "out of memory for the instance");
     uint32_t word = 0, bit = 0;
     for (uint32_t a = 0; a <= K; a++) {
@@ -960,10 +1101,12 @@ static void mc_free(void *self)
     free(m->cell0);
     free(m->lo);
     free(m->hi);
-    free(m->lo_hard);
-    free(m->hi_hard);
+    free(m->hard_lo);
+    free(m->hard_hi);
     free(m->clo);
     free(m->chi);
+    free(m->over_cell);
+    free(m->over_val);
     free(m->mask);
     free(m->tmp);
     free(m->tbase);

@@ -26,7 +26,7 @@ typedef struct mc {
     uint32_t crash0;       /* the crash flags' first cell */
     int64_t *lo, *hi;      /* per array then param: the values */
     int64_t *clo, *chi;    /* per cell: the values */
-    bool *lo_hard, *hi_hard; /* the bound is the type's (else --int-range's) */
+    int64_t *hard_lo, *hard_hi; /* per array then param: the type's own bounds */
     uint64_t *mask;        /* per cell */
     pn_space_statics st;
     uint32_t *tbase;       /* per transition of sys: its first space transition */
@@ -36,15 +36,31 @@ typedef struct mc {
     mc_conj *conj;
     uint32_t n_conj;
     int64_t *tmp;          /* per array: the values one case gives */
+    uint32_t *over_cell;   /* per cell at most: values past --int-range (mc_env.n_over) */
+    int64_t *over_val;
     pn_mcmt_defect defect;
     char defect_msg[300];
 } mc;
+
+/* How a defect met while a term is evaluated is taken (mc_env.mode). */
+typedef enum mc_mode {
+    MC_DIRECT,  /* recorded at once (guards, initial and unsafe formulas) */
+    MC_FAST,    /* the update stops and is done again carefully (mc_env.defer) */
+    MC_CAREFUL  /* the first is kept (pend) and the update goes on */
+} mc_mode;
 
 typedef struct mc_env {
     mc *m;
     const uint64_t *s;
     int64_t v[PN_MCMT_VARS];
-    bool bad;
+    bool bad;            /* a value could not be computed */
+    uint8_t mode;        /* mc_mode */
+    bool defer;          /* MC_FAST: something irregular, do it again carefully */
+    pn_mcmt_defect pend; /* MC_CAREFUL: the first defect met, and its message */
+    pn_mcmt_defect cut;  /* MC_CAREFUL: a value past --int-range met (cut_msg) */
+    char pend_msg[300], cut_msg[300];
+    uint32_t n_put;      /* MC_CAREFUL: cells whose new value has no field (m->over_*) */
+    uint32_t n_over;     /* reads of those cells see m->over_val (the axioms, after) */
 } mc_env;
 
 /* ---- cells ---------------------------------------------------------------------- */
