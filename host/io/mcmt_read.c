@@ -626,6 +626,7 @@ static pn_status mr_u_cnj(mr *r)
     if (c == NULL)
         return PN_ERR_NOMEM;
     c->line = r->line;
+    r->z_from_xy = false;
     uint32_t zs = 0;
     for (uint32_t k = 0; k < 10; k++)
         zs |= 1u << (PN_MCMT_Z1 + k);
@@ -772,6 +773,10 @@ static pn_status mr_block_end(mr *r)
     uint32_t line = r->line;
     if (r->block == MR_TRANS)
         st = mr_trans_end(r);
+    if (r->block == MR_INITIAL)
+        r->sys->initial[r->sys->n_initial - 1].vars = r->block_vars;
+    if (r->block == MR_AXIOM)
+        r->sys->axioms[r->sys->n_axioms - 1].vars = r->block_vars;
     r->line = line;
     r->block = MR_NONE;
     r->block_vars = 0;
@@ -838,6 +843,10 @@ static pn_status mr_directive(mr *r, mr_types *ty, const char *key)
         return PN_OK;
     }
     bool in_trans = r->block == MR_TRANS;
+    if (strcmp(key, "comment") != 0 && strcmp(key, "transition") != 0) {
+        free(r->comment); /* a name only for the transition right after it */
+        r->comment = NULL;
+    }
     if (strcmp(key, "comment") == 0) {
         free(r->comment);
         mr_space(r);
@@ -965,6 +974,8 @@ static pn_status mr_lines(mr *r, const char *text, size_t len, mr_types *ty)
     if (st == PN_OK && have)
         st = mr_flush(r, ty, buf, key_len, n, start_line);
     free(buf);
+    if (st == PN_OK && r->block == MR_SKIP)
+        st = mr_fail(r, PN_ERR_INPUT, "':%s' missing", r->skip_end);
     if (st == PN_OK)
         st = mr_block_end(r);
     return st;
@@ -973,8 +984,6 @@ static pn_status mr_lines(mr *r, const char *text, size_t len, mr_types *ty)
 static pn_status mr_finish(mr *r)
 {
     pn_mcmt_sys *s = r->sys;
-    if (r->block == MR_SKIP)
-        return mr_fail(r, PN_ERR_INPUT, "':%s' missing", r->skip_end);
     if (s->n_arrays == 0)
         return mr_fail(r, PN_ERR_INPUT, "no :local or :global array");
     if (s->n_initial == 0)
