@@ -178,7 +178,7 @@ static pn_status mr_atom(mr *r, uint32_t *out)
         char *end;
         errno = 0;
         long long v = strtoll(r->p, &end, 10);
-        if (end == r->p + (*r->p == '-' || *r->p == '+') || errno != 0 || mr_ident_char(*end))
+        if (end <= r->p + (*r->p == '-' || *r->p == '+') || errno != 0 || mr_ident_char(*end))
             return mr_fail(r, PN_ERR_INPUT, "a malformed number at '%.20s'", start);
         if (v > INT64_C(1) << 40 || v < -(INT64_C(1) << 40))
             return mr_fail(r, PN_ERR_UNSUPPORTED, "the constant %lld is too large", v);
@@ -368,8 +368,8 @@ static pn_status mr_type(mr *r, mr_types *ty, pn_mcmt_type *out)
             return mr_fail(r, PN_ERR_INPUT, "(subrange LO HI) expected");
         r->p = end;
         mr_space(r);
-        if (*r->p != ')' || lo > hi || hi - lo > (1LL << 30) || lo < -(1LL << 40) ||
-            hi > (1LL << 40))
+        if (*r->p != ')' || lo < -(1LL << 40) || hi > (1LL << 40) || lo > hi ||
+            hi - lo > (1LL << 30))
             return mr_fail(r, PN_ERR_INPUT, "(subrange LO HI) with LO <= HI expected");
         r->p++;
         *out = (pn_mcmt_type){PN_MCMT_SUBRANGE, lo, hi};

@@ -485,7 +485,7 @@ pn_status pn_lazy_succ(pn_lazy *z, uint32_t s, const uint32_t **succ, uint32_t *
         st = lazy_resolve(z, s, k, err);
     if (st != PN_OK)
         return st;
-    *succ = z->arena + z->soff[s];
+    *succ = *n == 0 ? NULL : z->arena + z->soff[s]; /* the arena may not exist yet */
     return PN_OK;
 }
 
@@ -514,7 +514,7 @@ bool pn_lazy_complete(const pn_lazy *z)
 
 const uint32_t *pn_lazy_succ_trans(const pn_lazy *z, uint32_t s)
 {
-    if (!z->keep_trans || z->soff[s] == LAZY_NOT_EXPANDED)
+    if (!z->keep_trans || z->soff[s] == LAZY_NOT_EXPANDED || z->arena_trans == NULL)
         return NULL;
     return z->arena_trans + z->soff[s];
 }
