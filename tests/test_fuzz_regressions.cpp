@@ -3,7 +3,8 @@
 // C++, without their LLVMFuzzerTestOneInput). One test per file, so a crash
 // names its input; errors from the readers are fine, crashes, sanitizer
 // reports and broken contracts are not. Also runs models/*/model.pnml through
-// the PNML entry point so that its success path is always exercised.
+// the PNML entry point, and models/mcmt/*.in through the MCMT one, so that
+// their success paths are always exercised.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #define PETREL_FUZZ_NO_ENTRY 1
 #define PETREL_FUZZ_FAIL(what) throw std::runtime_error(std::string("contract broken: ") + (what))
 #include "fuzz/fuzz_formula.c"
+#include "fuzz/fuzz_mcmt.c"
 #include "fuzz/fuzz_pnml.c"
 #include "fuzz/fuzz_rers.c"
 
@@ -31,7 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Input {
-    std::string target; // "pnml", "formula" or "rers"
+    std::string target; // "pnml", "formula", "rers" or "mcmt"
     std::string path;
     std::string name;   // for the test name
 };
@@ -56,7 +58,7 @@ std::vector<Input> ListInputs()
 {
     std::vector<Input> out;
     const fs::path root = fs::path(PETREL_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
-    for (const char *target : {"pnml", "formula", "rers"}) {
+    for (const char *target : {"pnml", "formula", "rers", "mcmt"}) {
         std::error_code ec;
         for (const auto &e : fs::directory_iterator(root / target, ec)) {
             if (!e.is_regular_file() || e.path().filename().string().rfind("README", 0) == 0)
@@ -70,6 +72,10 @@ std::vector<Input> ListInputs()
         if (fs::is_regular_file(p))
             out.push_back({"pnml", p.string(), TestName("model", e.path())});
     }
+    const fs::path mcmt = fs::path(PETREL_SOURCE_DIR) / "models" / "mcmt";
+    for (const auto &e : fs::directory_iterator(mcmt, ec))
+        if (e.is_regular_file() && e.path().extension() == ".in")
+            out.push_back({"mcmt", e.path().string(), TestName("model_mcmt", e.path())});
     std::sort(out.begin(), out.end(),
               [](const Input &a, const Input &b) { return a.name < b.name; });
     // Two files whose names only differ in punctuation: keep names unique.
@@ -100,6 +106,8 @@ TEST_P(FuzzRegressions, Replays)
             EXPECT_EQ(petrel_fuzz_pnml(buf, bytes.size()), 0);
         else if (in.target == "rers")
             EXPECT_EQ(petrel_fuzz_rers(buf, bytes.size()), 0);
+        else if (in.target == "mcmt")
+            EXPECT_EQ(petrel_fuzz_mcmt(buf, bytes.size()), 0);
         else
             EXPECT_EQ(petrel_fuzz_formula(buf, bytes.size()), 0);
     } catch (const std::exception &e) {
@@ -117,6 +125,8 @@ TEST(FuzzRegressionsSetup, InputsFound)
                             [](const Input &i) { return i.target == "formula"; }));
     EXPECT_TRUE(std::any_of(kInputs.begin(), kInputs.end(),
                             [](const Input &i) { return i.target == "rers"; }));
+    EXPECT_TRUE(std::any_of(kInputs.begin(), kInputs.end(),
+                            [](const Input &i) { return i.target == "mcmt"; }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Saved, FuzzRegressions, ::testing::ValuesIn(kInputs),

@@ -6,7 +6,7 @@
 # no CUDA: those files build without PETREL_HAVE_HWLOC / PETREL_HAVE_CUDA.
 #
 #   tools/fuzz/build.sh            -> build-fuzz/fuzz_pnml, build-fuzz/fuzz_formula,
-#                                     build-fuzz/fuzz_rers
+#                                     build-fuzz/fuzz_rers, build-fuzz/fuzz_mcmt
 #
 # Incremental: an object is rebuilt when its source, a header it includes or
 # the flags changed. UBSan findings abort (-fno-sanitize-recover=all), so the

@@ -4,8 +4,9 @@
 #   tools/fuzz/run.sh [SECONDS] [LIBFUZZER_ARGS...]     (default 60 s each)
 #
 # Targets, one after the other: fuzz_pnml (PNML reader; -max_len 65536),
-# fuzz_formula (property XML reader, printer, simplifier; -max_len 16384) and
-# fuzz_rers (RERS property reader and action-based checkers; -max_len 4096).
+# fuzz_formula (property XML reader, printer, simplifier; -max_len 16384),
+# fuzz_rers (RERS property reader and action-based checkers; -max_len 4096) and
+# fuzz_mcmt (MCMT reader; tiny systems' instances, search and net; -max_len 16384).
 # Seeds, regenerated into $FUZZ_BUILD_DIR/seeds/ on each run:
 #   pnml     models/*/model.pnml, and the ../shared/mcc model.pnml files under
 #            200 KB with the whitespace between tags squeezed out (kept when
@@ -17,6 +18,8 @@
 #            plus a few hand-written ones;
 #   rers     the lines of models/rers/*/properties.txt with their labels
 #            renamed onto the fuzz system's a, b, c;
+#   mcmt     models/mcmt/*.in as they are, and with the :comment lines
+#            dropped (kept when that fits -max_len);
 # plus tests/fuzz/regressions/<target>/ (earlier crashes) and what earlier
 # runs found ($FUZZ_BUILD_DIR/corpus/<target>/, kept between runs).
 #
@@ -27,7 +30,7 @@
 # other targets ran. Prints executions and executions/s per target.
 #
 # Variables: FUZZ_BUILD_DIR  build and work folder (default: build-fuzz)
-#            FUZZ_TARGETS    which targets (default: "pnml formula")
+#            FUZZ_TARGETS    which targets (default: "pnml formula rers mcmt")
 #            MCC_DIR         MCC data (default: ../shared/mcc); optional
 # Exit status: 0 no finding, 1 a finding or a build error, 2 bad usage.
 set -euo pipefail
@@ -45,20 +48,20 @@ fi
 extra=("$@")
 out="${FUZZ_BUILD_DIR:-build-fuzz}"
 mcc="${MCC_DIR:-../shared/mcc}"
-read -r -a targets <<<"${FUZZ_TARGETS:-pnml formula rers}"
+read -r -a targets <<<"${FUZZ_TARGETS:-pnml formula rers mcmt}"
 
 export FUZZ_BUILD_DIR="$out"
 tools/fuzz/build.sh || exit 1
 
 # ---- seeds -------------------------------------------------------------------
 rm -rf "$out/seeds"
-mkdir -p "$out/seeds/pnml" "$out/seeds/formula" "$out/seeds/rers"
+mkdir -p "$out/seeds/pnml" "$out/seeds/formula" "$out/seeds/rers" "$out/seeds/mcmt"
 python3 - "$out/seeds" "$mcc" <<'PY'
 import glob, hashlib, os, re, sys
 
 seeds, mcc = sys.argv[1], sys.argv[2]
-MAX = {"pnml": 65536, "formula": 16384, "rers": 4096}
-count = {"pnml": 0, "formula": 0, "rers": 0}
+MAX = {"pnml": 65536, "formula": 16384, "rers": 4096, "mcmt": 16384}
+count = {"pnml": 0, "formula": 0, "rers": 0, "mcmt": 0}
 
 def put(kind, data):
     if isinstance(data, str):
@@ -146,7 +149,16 @@ for f in sorted(glob.glob("models/rers/*/properties.txt")):
                     return w
                 return "abc"[names.setdefault(w, len(names)) % 3]
             put("rers", re.sub(r"[A-Za-z_][A-Za-z0-9_.]*", lab, line))
-print("seeds: %d pnml, %d formula, %d rers" % (count["pnml"], count["formula"], count["rers"]))
+# MCMT systems as they are, and without their :comment lines (shorter, so
+# that larger files fit -max_len; the transitions are then named t<k>).
+for f in sorted(glob.glob("models/mcmt/*.in")):
+    with open(f, "rb") as fh:
+        data = fh.read()
+    put("mcmt", data)
+    put("mcmt", b"\n".join(l for l in data.split(b"\n")
+                           if not l.lstrip().startswith(b":comment")))
+print("seeds: %d pnml, %d formula, %d rers, %d mcmt" %
+      (count["pnml"], count["formula"], count["rers"], count["mcmt"]))
 PY
 
 # ---- runs --------------------------------------------------------------------
@@ -159,6 +171,7 @@ for t in "${targets[@]}"; do
     pnml) max_len=65536 ;;
     formula) max_len=16384 ;;
     rers) max_len=4096 ;;
+    mcmt) max_len=16384 ;;
     *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
     esac
     bin="$out/fuzz_$t"
