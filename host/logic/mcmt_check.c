@@ -39,6 +39,9 @@ static pn_status mcc_room(mcc *c, uint64_t n, pn_error *err)
     if (p == NULL || v == NULL)
         return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "out of memory for the search's parents");
     c->cap = cap;
+    pn_lazy_set_other(c->z, cap * (sizeof *p + sizeof *v)); /* under the same budget */
+    if (!pn_lazy_fits(c->z, 0))
+        return pn_fail(err, PN_ERR_OUT_OF_MEMORY, "the search's parents exceed the memory budget");
     return PN_OK;
 }
 

@@ -278,6 +278,17 @@ static pn_status lazy_room(pn_lazy *z, uint64_t states, uint64_t entries, pn_err
     return st;
 }
 
+/* Room for one more state (lazy_room), where the space is still usable
+ * and under 2^32 states. */
+static pn_status lazy_room_one(pn_lazy *z, pn_error *err)
+{
+    if (z->broken)
+        return lazy_nomem(err);
+    if (z->count + 1 > LAZY_MAX_STATES)
+        return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
+    return lazy_room(z, 1, 0, err);
+}
+
 /* Place p overflowed: the space widens it, every stored state is
  * repacked. */
 static pn_status lazy_widen(pn_lazy *z, uint32_t p, pn_error *err)
@@ -436,11 +447,7 @@ static pn_status lazy_resolve(pn_lazy *z, uint32_t s, uint32_t k, pn_error *err)
 {
     uint64_t e = z->soff[s] + k;
     while (z->arena[e] == LAZY_UNRESOLVED) {
-        if (z->broken)
-            return lazy_nomem(err);
-        if (z->count + 1 > LAZY_MAX_STATES)
-            return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
-        pn_status st = lazy_room(z, 1, 0, err);
+        pn_status st = lazy_room_one(z, err);
         if (st != PN_OK)
             return st;
         uint32_t of = pn_space_fire(z->sp, pn_lazy_state(z, s), z->arena_trans[e], z->vec);
@@ -545,11 +552,7 @@ uint32_t pn_lazy_trans(pn_lazy *z, uint32_t s, uint32_t t)
 pn_status pn_lazy_insert(pn_lazy *z, const uint64_t *s, uint32_t *id, bool *is_new,
                          pn_error *err)
 {
-    if (z->broken)
-        return lazy_nomem(err);
-    if (z->count + 1 > LAZY_MAX_STATES)
-        return pn_fail(err, PN_ERR_NOMEM, "the on-demand state space passes 2^32 states");
-    pn_status st = lazy_room(z, 1, 0, err);
+    pn_status st = lazy_room_one(z, err);
     if (st != PN_OK)
         return st;
     uint64_t before = z->count;
