@@ -62,7 +62,7 @@ static void mc_env_vdefect(mc_env *e, pn_mcmt_defect d, bool cut, const char *fm
         pn_mcmt_defect *k = cut ? &e->cut : &e->pend;
         if (*k == PN_MCMT_DEFECT_NONE) {
             *k = d;
-            vsnprintf(cut ? e->cut_msg : e->pend_msg, sizeof e->pend_msg, fmt, ap);
+            vsnprintf(cut ? e->m->cut_msg : e->m->pend_msg, sizeof e->m->pend_msg, fmt, ap);
         }
         return;
     }
@@ -370,13 +370,13 @@ static bool mc_try_carefully(mc_env *e, uint32_t ti, uint64_t *out)
     if (!mc_update(e, ti, out, &hard))
         return false;
     if (e->pend != PN_MCMT_DEFECT_NONE) {
-        mc_defect(m, e->pend, "%s", e->pend_msg);
+        mc_defect(m, e->pend, "%s", m->pend_msg);
         return false;
     }
     if (m->sys->n_axioms > 0 && !mc_axioms_hold(m, out, e->n_put))
         return false;
     if (e->cut != PN_MCMT_DEFECT_NONE) {
-        mc_defect(m, e->cut, "%s", e->cut_msg);
+        mc_defect(m, e->cut, "%s", m->cut_msg);
         return false;
     }
     return true;

@@ -36,6 +36,7 @@ typedef struct mc {
     mc_conj *conj;
     uint32_t n_conj;
     int64_t *tmp;          /* per array: the values one case gives */
+    char pend_msg[300], cut_msg[300]; /* mc_env.pend, .cut (an env is made per step) */
     uint32_t *over_cell;   /* per cell at most: values past --int-range (mc_env.n_over) */
     int64_t *over_val;
     pn_mcmt_defect defect;
@@ -56,9 +57,8 @@ typedef struct mc_env {
     bool bad;            /* a value could not be computed */
     uint8_t mode;        /* mc_mode */
     bool defer;          /* MC_FAST: something irregular, do it again carefully */
-    pn_mcmt_defect pend; /* MC_CAREFUL: the first defect met, and its message */
-    pn_mcmt_defect cut;  /* MC_CAREFUL: a value past --int-range met (cut_msg) */
-    char pend_msg[300], cut_msg[300];
+    pn_mcmt_defect pend; /* MC_CAREFUL: the first defect met (m->pend_msg) */
+    pn_mcmt_defect cut;  /* MC_CAREFUL: a value past --int-range met (m->cut_msg) */
     uint32_t n_put;      /* MC_CAREFUL: cells whose new value has no field (m->over_*) */
     uint32_t n_over;     /* reads of those cells see m->over_val (the axioms, after) */
 } mc_env;
