@@ -221,7 +221,7 @@ uint32_t drop_next_all(void *, pn_space *inner, const uint64_t *s, pn_space_succ
 }
 
 const pn_space_ops drop_ops = {nullptr, nullptr, drop_next_all, nullptr, nullptr, nullptr,
-                               nullptr, nullptr, nullptr, false, false};
+                               nullptr, nullptr, nullptr, false, false, nullptr};
 
 } // namespace
 

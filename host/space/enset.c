@@ -77,6 +77,13 @@ void pn_space_enset_fired(pn_space *sp, pn_space_enset *e, const uint64_t *s, ui
         pn_space_enset_fill(sp, e, s);
         return;
     }
+    if (sp->pt == NULL) { /* another language: its own test, one transition at a time */
+        for (uint32_t k = e->dis.off[t]; k < e->dis.off[t + 1]; k++)
+            pn_space_enset_put(e, e->dis.items[k], pn_space_enabled_one(sp, s, e->dis.items[k]));
+        for (uint32_t k = e->en.off[t]; k < e->en.off[t + 1]; k++)
+            pn_space_enset_put(e, e->en.items[k], pn_space_enabled_one(sp, s, e->en.items[k]));
+        return;
+    }
     const pn_prog *g = &sp->pt->lay->prog;
     for (uint32_t k = e->dis.off[t]; k < e->dis.off[t + 1]; k++)
         pn_space_enset_put(e, e->dis.items[k], pn_state_enabled(g, s, e->dis.items[k]));

@@ -1072,6 +1072,13 @@ static uint32_t mc_enabled(void *self, pn_space *inner, const uint64_t *s, uint3
     return n;
 }
 
+static bool mc_enabled_one(void *self, pn_space *inner, const uint64_t *s, uint32_t t)
+{
+    (void)inner;
+    mc *m = self;
+    return mc_fire_into(m, s, t, m->init + m->n_init * m->words);
+}
+
 static void mc_marking(void *self, pn_space *inner, const uint64_t *s, uint64_t *mk)
 {
     (void)inner;
@@ -1127,6 +1134,7 @@ static const pn_space_ops mc_ops = {
      * once its successor is built (a value may leave its type), so listing
      * and then firing would build each successor twice. */
     .next_is_enabled = false,
+    .enabled_one = mc_enabled_one,
     .marking = mc_marking,
     .widen = mc_widen,
     .repack = mc_repack,

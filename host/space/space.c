@@ -93,6 +93,21 @@ uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out)
     return sp->ops->enabled(sp->self, sp->inner, s, out);
 }
 
+bool pn_space_enabled_one(pn_space *sp, const uint64_t *s, uint32_t t)
+{
+    for (pn_space *x = sp; x != NULL; x = x->inner)
+        if (x->ops->enabled_one != NULL)
+            return x->ops->enabled_one(x->self, x->inner, s, t);
+    uint32_t T = pn_space_transitions(sp);
+    uint32_t *en = malloc(((size_t)T + 1) * sizeof *en);
+    bool found = false;
+    uint32_t n = en != NULL ? pn_space_enabled(sp, s, en) : 0;
+    for (uint32_t k = 0; k < n && !found; k++)
+        found = en[k] == t;
+    free(en);
+    return found;
+}
+
 void pn_space_marking(pn_space *sp, const uint64_t *s, uint64_t *m)
 {
     SPACE_FIND(sp, marking);

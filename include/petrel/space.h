@@ -84,6 +84,10 @@ typedef struct pn_space_ops {
      * in enabled's order, by its fire, and nothing else: a consumer may
      * list the transitions and fire each one later (pn_space_defers). */
     bool next_is_enabled;
+    /* Whether transition t is enabled in s (optional: a module that has it
+     * lets kept enabled sets, pn_space_enset, test one transition; the P/T
+     * net's sets test it on the compiled net directly). */
+    bool (*enabled_one)(void *self, pn_space *inner, const uint64_t *s, uint32_t t);
 } pn_space_ops;
 
 /* The P/T net with its starting layout (net/layout.h); cn is borrowed. */
@@ -112,6 +116,9 @@ uint32_t pn_space_next_all_unreduced(pn_space *sp, const uint64_t *s, pn_space_s
 /* Some layer of the chain reduces (ops->reduces). */
 bool pn_space_reduces(const pn_space *sp);
 uint32_t pn_space_enabled(pn_space *sp, const uint64_t *s, uint32_t *out);
+/* Whether t is enabled in s, by the first space of the chain that has
+ * enabled_one; where none has, whether t is among pn_space_enabled's. */
+bool pn_space_enabled_one(pn_space *sp, const uint64_t *s, uint32_t t);
 void pn_space_marking(pn_space *sp, const uint64_t *s, uint64_t *m);
 uint64_t pn_space_hash(const uint64_t *s, uint32_t words);
 
